@@ -1,0 +1,145 @@
+//! A point-to-point link: a managed buffer, a transmitter of fixed rate, and
+//! a propagation delay, with optional random loss.
+//!
+//! The link is passive: [`Link::arrive`] and [`Link::transmission_done`] take
+//! `now` and return when the transmitter is next free, and the network
+//! schedules those events. A packet leaves the transmitter after its
+//! serialisation time and reaches the far end `delay` later.
+
+use crate::packet::Packet;
+use crate::queue::{AnyQueue, DropCause, Dropped, Limits, QueueCtx, QueueDisc};
+use crate::rng::Rng;
+use crate::scenario::LinkConfig;
+use crate::time::{Dur, Time};
+use rand::Rng as _;
+
+/// Time-integrated counters of a link.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LinkStats {
+    /// Time the transmitter was busy.
+    pub busy: Dur,
+    /// Packets and bytes transmitted.
+    pub packets_sent: u64,
+    pub bytes_sent: u64,
+    /// ∫ queued bytes dt, in byte·nanoseconds (waiting packets, not the one in transmission).
+    pub queue_byte_ns: u128,
+    /// ∫ queued packets dt, in packet·nanoseconds.
+    pub queue_packet_ns: u128,
+}
+
+pub struct Link {
+    rate_bps: f64,
+    delay: Dur,
+    loss: f64,
+    rng: Rng,
+    queue: AnyQueue,
+    /// The packet being serialised, and when it started.
+    in_service: Option<(Packet, Time)>,
+    stats: LinkStats,
+    /// Time of the last change of the queue backlog (for the integrals).
+    last_change: Time,
+}
+
+impl Link {
+    pub fn new(cfg: &LinkConfig, rng: Rng) -> Link {
+        let limits = Limits { bytes: cfg.buffer.map(|b| b.0), packets: cfg.buffer_packets };
+        Link {
+            rate_bps: cfg.rate.bps(),
+            delay: cfg.delay,
+            loss: cfg.loss,
+            rng,
+            queue: cfg.queue.build(limits),
+            in_service: None,
+            stats: LinkStats::default(),
+            last_change: Time::ZERO,
+        }
+    }
+
+    pub fn delay(&self) -> Dur {
+        self.delay
+    }
+
+    fn ctx(&self, now: Time) -> QueueCtx {
+        QueueCtx { now, rate_bps: self.rate_bps }
+    }
+
+    /// Accumulates the backlog integrals up to `now`; call before every backlog change.
+    fn account(&mut self, now: Time) {
+        let dt = now.since(self.last_change).0 as u128;
+        self.stats.queue_byte_ns += self.queue.bytes() as u128 * dt;
+        self.stats.queue_packet_ns += self.queue.packets() as u128 * dt;
+        self.last_change = now;
+    }
+
+    /// A packet reaches the buffer. Returns when the transmission it starts ends, if it starts one.
+    pub fn arrive(&mut self, now: Time, pkt: Packet, dropped: &mut Vec<Dropped>) -> Option<Time> {
+        self.account(now);
+        let ctx = self.ctx(now);
+        self.queue.enqueue(pkt, &ctx, dropped);
+        if self.in_service.is_none() {
+            self.start_next(now, dropped)
+        } else {
+            None
+        }
+    }
+
+    /// Takes the next packet from the queue into the transmitter.
+    fn start_next(&mut self, now: Time, dropped: &mut Vec<Dropped>) -> Option<Time> {
+        let ctx = self.ctx(now);
+        let pkt = self.queue.dequeue(&ctx, dropped)?;
+        self.in_service = Some((pkt, now));
+        Some(now + Dur::transmission(pkt.size as u64, self.rate_bps))
+    }
+
+    /// The transmission in progress ends. Returns the packet unless the link lost it
+    /// (then it is in `dropped`), and when the next transmission ends, if one starts.
+    pub fn transmission_done(&mut self, now: Time, dropped: &mut Vec<Dropped>) -> (Option<Packet>, Option<Time>) {
+        let (pkt, started) = self.in_service.take().expect("transmission_done without a packet in service");
+        self.stats.busy += now.since(started);
+        self.stats.packets_sent += 1;
+        self.stats.bytes_sent += pkt.size as u64;
+        let sent = if self.loss > 0.0 && self.rng.random::<f64>() < self.loss {
+            dropped.push(Dropped { pkt, cause: DropCause::LinkLoss });
+            None
+        } else {
+            Some(pkt)
+        };
+        self.account(now);
+        (sent, self.start_next(now, dropped))
+    }
+
+    /// A timer of the queue discipline fired.
+    pub fn queue_timer(&mut self, now: Time, dropped: &mut Vec<Dropped>) -> Option<Time> {
+        self.account(now);
+        let ctx = self.ctx(now);
+        self.queue.on_timer(&ctx, dropped);
+        if self.in_service.is_none() {
+            self.start_next(now, dropped)
+        } else {
+            None
+        }
+    }
+
+    pub fn next_queue_timer(&self) -> Option<Time> {
+        self.queue.next_timer()
+    }
+
+    /// Bytes held: queued plus the packet in transmission.
+    pub fn bytes_held(&self) -> u64 {
+        self.queue.bytes() + self.in_service.map_or(0, |(p, _)| p.size as u64)
+    }
+
+    pub fn queue(&self) -> &AnyQueue {
+        &self.queue
+    }
+
+    /// Counters up to `now` (closes the backlog integrals at `now`).
+    pub fn stats(&mut self, now: Time) -> LinkStats {
+        self.account(now);
+        let mut s = self.stats;
+        if let Some((_, started)) = self.in_service {
+            s.busy += now.since(started);
+        }
+        s
+    }
+}

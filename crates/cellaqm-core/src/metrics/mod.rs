@@ -1,0 +1,164 @@
+//! What a run measures, and the run summary it reports.
+//!
+//! Units are in the field names: `_bps` bits per second, `_ms` milliseconds,
+//! `_s` seconds, `_bytes` bytes.
+
+mod histogram;
+
+pub use histogram::Histogram;
+
+use crate::link::LinkStats;
+use crate::queue::DropCause;
+use crate::tcp::TcpStats;
+use crate::time::Time;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One-way delay statistics in milliseconds.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct DelayStats {
+    /// Number of packets measured.
+    pub count: u64,
+    pub mean: f64,
+    pub p50: f64,
+    pub p95: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+impl DelayStats {
+    pub fn from_histogram(h: &Histogram) -> DelayStats {
+        let ms = |ns: u64| ns as f64 * 1e-6;
+        DelayStats {
+            count: h.count(),
+            mean: h.mean() * 1e-6,
+            p50: ms(h.quantile(0.50)),
+            p95: ms(h.quantile(0.95)),
+            p99: ms(h.quantile(0.99)),
+            max: ms(h.max()),
+        }
+    }
+}
+
+/// A link's share of the run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct LinkSummary {
+    /// Fraction of the run the transmitter was busy.
+    pub utilisation: f64,
+    /// Time-average bytes waiting in the buffer (not counting the packet in transmission).
+    pub mean_queue_bytes: f64,
+    /// Time-average packets waiting in the buffer.
+    pub mean_queue_packets: f64,
+    pub packets_sent: u64,
+    pub bytes_sent: u64,
+    /// Drops by cause.
+    pub drops: BTreeMap<&'static str, u64>,
+    /// Packets ECN-marked by the queue discipline.
+    pub marked: u64,
+}
+
+impl LinkSummary {
+    pub fn new(stats: &LinkStats, drops: &BTreeMap<DropCause, u64>, marked: u64, duration: Time) -> LinkSummary {
+        let d = duration.0.max(1) as f64;
+        LinkSummary {
+            utilisation: stats.busy.0 as f64 / d,
+            mean_queue_bytes: stats.queue_byte_ns as f64 / d,
+            mean_queue_packets: stats.queue_packet_ns as f64 / d,
+            packets_sent: stats.packets_sent,
+            bytes_sent: stats.bytes_sent,
+            drops: drops.iter().map(|(c, n)| (c.name(), *n)).collect(),
+            marked,
+        }
+    }
+}
+
+/// Conservation of bytes in the network: every IP byte sent is delivered,
+/// dropped, or still in flight (queued, in transmission or propagating).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Ledger {
+    pub sent_bytes: u64,
+    pub delivered_bytes: u64,
+    pub dropped_bytes: u64,
+    pub in_flight_bytes: u64,
+}
+
+impl Ledger {
+    pub fn balances(&self) -> bool {
+        self.sent_bytes == self.delivered_bytes + self.dropped_bytes + self.in_flight_bytes
+    }
+}
+
+/// One flow's results.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct FlowSummary {
+    pub flow: u32,
+    /// Application bytes delivered in order to the receiving application.
+    pub bytes_delivered: u64,
+    /// `bytes_delivered` over the time from the flow's start to its completion
+    /// (or to the end of the run, if it did not complete).
+    pub goodput_bps: f64,
+    pub start_s: f64,
+    /// When the last byte reached the receiving application; `None` if it did not.
+    pub completion_s: Option<f64>,
+    pub rtos: u64,
+    pub spurious_rtos: u64,
+    pub fast_retransmits: u64,
+    pub retransmitted_bytes: u64,
+    pub ecn_reductions: u64,
+    pub segments_sent: u64,
+}
+
+impl FlowSummary {
+    /// Sums the counters of both endpoints of a connection.
+    pub fn add_tcp(&mut self, s: &TcpStats) {
+        self.rtos += s.rtos;
+        self.spurious_rtos += s.spurious_rtos;
+        self.fast_retransmits += s.fast_retransmits;
+        self.retransmitted_bytes += s.bytes_retransmitted;
+        self.ecn_reductions += s.ecn_reductions;
+        self.segments_sent += s.segments_sent;
+    }
+}
+
+/// The run-level summary (`summary.json`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Summary {
+    pub scenario: String,
+    pub seed: u64,
+    pub duration_s: f64,
+    pub flows: usize,
+    /// Application bytes delivered to all receivers.
+    pub delivered_bytes: u64,
+    /// Aggregate goodput: `delivered_bytes` over the run.
+    pub goodput_bps: f64,
+    /// Mean of the per-flow goodputs.
+    pub mean_flow_goodput_bps: f64,
+    /// One-way IP delay of every downlink data packet, server IP layer to client IP layer.
+    pub delay_ms: DelayStats,
+    pub rtos: u64,
+    pub spurious_rtos: u64,
+    pub fast_retransmits: u64,
+    pub retransmitted_bytes: u64,
+    /// Bottleneck drops by cause.
+    pub drops: BTreeMap<&'static str, u64>,
+    pub bottleneck: LinkSummary,
+    pub uplink: LinkSummary,
+    pub ledger: Ledger,
+    /// Events processed by the engine.
+    pub events: u64,
+    pub wall_s: f64,
+    pub sim_seconds_per_wall_second: f64,
+    pub events_per_second: f64,
+}
+
+/// Every delivered downlink data packet, column by column (on request only).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PacketLog {
+    pub uid: Vec<u64>,
+    pub flow: Vec<u32>,
+    pub sent_s: Vec<f64>,
+    pub received_s: Vec<f64>,
+    pub delay_s: Vec<f64>,
+    pub size: Vec<u32>,
+    pub retransmission: Vec<bool>,
+}

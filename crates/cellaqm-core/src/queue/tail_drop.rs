@@ -1,0 +1,79 @@
+//! Tail drop (TD, DT): the passive buffer.
+//!
+//! Rule: accept an arriving packet if it fits within the byte and packet
+//! limits, otherwise drop it. Serve first-in first-out.
+
+use super::{Dropped, DropCause, Fifo, Limits, QueueCtx, QueueDisc};
+use crate::packet::Packet;
+
+pub struct TailDrop {
+    fifo: Fifo,
+}
+
+impl TailDrop {
+    pub fn new(limits: Limits) -> TailDrop {
+        TailDrop { fifo: Fifo::new(limits) }
+    }
+}
+
+impl QueueDisc for TailDrop {
+    fn enqueue(&mut self, mut pkt: Packet, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) {
+        if self.fifo.would_overflow(pkt.size) {
+            dropped.push(Dropped { pkt, cause: DropCause::Overflow });
+        } else {
+            pkt.enqueued_at = ctx.now;
+            self.fifo.push_back(pkt);
+        }
+    }
+
+    fn dequeue(&mut self, _ctx: &QueueCtx, _dropped: &mut Vec<Dropped>) -> Option<Packet> {
+        self.fifo.pop_front()
+    }
+
+    fn bytes(&self) -> u64 {
+        self.fifo.bytes()
+    }
+
+    fn packets(&self) -> usize {
+        self.fifo.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::{Dir, TcpHeader};
+    use crate::time::Time;
+
+    fn pkt(uid: u64, size: u32) -> Packet {
+        let mut p = Packet::tcp(0, Dir::Down, size, TcpHeader::default());
+        p.uid = uid;
+        p
+    }
+
+    #[test]
+    fn drops_the_arrival_that_does_not_fit() {
+        let mut q = TailDrop::new(Limits { bytes: Some(3000), packets: None });
+        let ctx = QueueCtx { now: Time(5), rate_bps: 1e6 };
+        let mut dropped = Vec::new();
+        for uid in 0..3 {
+            q.enqueue(pkt(uid, 1500), &ctx, &mut dropped);
+        }
+        assert_eq!(dropped.len(), 1);
+        assert_eq!((dropped[0].pkt.uid, dropped[0].cause), (2, DropCause::Overflow));
+        assert_eq!(q.dequeue(&ctx, &mut dropped).map(|p| (p.uid, p.enqueued_at)), Some((0, Time(5))));
+        q.enqueue(pkt(3, 1500), &ctx, &mut dropped);
+        assert_eq!((q.packets(), q.bytes()), (2, 3000));
+    }
+
+    #[test]
+    fn packet_limit() {
+        let mut q = TailDrop::new(Limits { bytes: None, packets: Some(2) });
+        let ctx = QueueCtx { now: Time(0), rate_bps: 1e6 };
+        let mut dropped = Vec::new();
+        for uid in 0..5 {
+            q.enqueue(pkt(uid, 40), &ctx, &mut dropped);
+        }
+        assert_eq!(dropped.iter().map(|d| d.pkt.uid).collect::<Vec<_>>(), vec![2, 3, 4]);
+    }
+}

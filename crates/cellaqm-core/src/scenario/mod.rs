@@ -1,0 +1,242 @@
+//! Scenario files: what to simulate, with units in the values.
+//!
+//! A scenario is TOML (or the same structure as JSON). Every section refuses
+//! unknown keys, every quantity carries its unit (see [`crate::units`]), and
+//! every error is one line that names the key:
+//!
+//! ```
+//! use cellaqm_core::Scenario;
+//! let err = Scenario::from_toml_str("[bottleneck]\nrtae = \"384kbps\"", &[]).unwrap_err();
+//! assert!(err.to_string().starts_with("bottleneck.rtae: unknown key"), "{err}");
+//! ```
+//!
+//! `sets` are command-line overrides `key.path=value`; the value is read as a
+//! TOML value when it parses as one (`3`, `true`, `0.01`), else as a string
+//! (`384kbps`).
+
+mod overrides;
+
+use crate::queue::QueueConfig;
+use crate::tcp::TcpConfig;
+use crate::time::Dur;
+use crate::traffic::TrafficConfig;
+use crate::units::{Bytes, Rate};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A scenario could not be read: the message names the key and the expected form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError(pub String);
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for ScenarioError {}
+
+/// One simulated network and its workload.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// A short name for reports.
+    #[serde(default = "default_name")]
+    pub name: String,
+    /// Free text for the reader.
+    #[serde(default)]
+    pub description: String,
+    /// Simulated time.
+    pub duration: Dur,
+    /// Default seed of the run's random streams (the command line may override it).
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    #[serde(default)]
+    pub tcp: TcpConfig,
+    pub traffic: TrafficConfig,
+    /// Server ↔ core network: both directions (default 100 Mb/s, no delay, unlimited buffer).
+    #[serde(default = "LinkConfig::core")]
+    pub core: LinkConfig,
+    /// The managed buffer and the bottleneck link towards the client.
+    pub bottleneck: LinkConfig,
+    /// The reverse link from the client, carrying ACKs (and requests).
+    #[serde(default = "LinkConfig::core")]
+    pub uplink: LinkConfig,
+}
+
+fn default_name() -> String {
+    "unnamed".into()
+}
+fn default_seed() -> u64 {
+    1
+}
+
+/// A point-to-point link with a buffer in front of it.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LinkConfig {
+    /// Transmission rate.
+    pub rate: Rate,
+    /// One-way propagation delay.
+    pub delay: Dur,
+    /// Buffer limit in bytes (IP packet sizes); absent: no byte limit.
+    pub buffer: Option<Bytes>,
+    /// Buffer limit in packets; absent: no packet limit.
+    pub buffer_packets: Option<u32>,
+    /// Probability that a packet is lost on the link after transmission (random, independent).
+    pub loss: f64,
+    /// The queue discipline managing the buffer.
+    pub queue: QueueConfig,
+}
+
+impl LinkConfig {
+    /// The default of the core network and the uplink: fast, no delay, no buffer limit.
+    pub fn core() -> LinkConfig {
+        LinkConfig::default()
+    }
+
+    fn validate(&self, key: &str) -> Result<(), String> {
+        if self.rate.0 <= 0.0 {
+            return Err(format!("{key}.rate: must be positive"));
+        }
+        if !(0.0..1.0).contains(&self.loss) {
+            return Err(format!("{key}.loss: expected a probability in [0, 1), got {}", self.loss));
+        }
+        if self.buffer == Some(Bytes(0)) || self.buffer_packets == Some(0) {
+            return Err(format!("{key}.buffer: a zero-sized buffer can hold no packet"));
+        }
+        self.queue.validate(&format!("{key}.queue"))
+    }
+}
+
+impl Default for LinkConfig {
+    fn default() -> Self {
+        LinkConfig {
+            rate: Rate(100e6),
+            delay: Dur::ZERO,
+            buffer: None,
+            buffer_packets: None,
+            loss: 0.0,
+            queue: QueueConfig::default(),
+        }
+    }
+}
+
+impl Scenario {
+    /// Reads a scenario from TOML text, applying `key.path=value` overrides.
+    pub fn from_toml_str(text: &str, sets: &[String]) -> Result<Scenario, ScenarioError> {
+        let value: toml::Value = text.parse().map_err(|e: toml::de::Error| {
+            ScenarioError(format!("not valid TOML: {}", e.message().lines().next().unwrap_or("")))
+        })?;
+        Scenario::from_value(value, sets)
+    }
+
+    /// Reads a scenario from a JSON object of the same structure as the TOML.
+    pub fn from_json_str(text: &str, sets: &[String]) -> Result<Scenario, ScenarioError> {
+        let value: toml::Value =
+            serde_json::from_str(text).map_err(|e| ScenarioError(format!("not a valid scenario object: {e}")))?;
+        Scenario::from_value(value, sets)
+    }
+
+    /// Reads a scenario file (TOML).
+    pub fn from_file(path: &std::path::Path, sets: &[String]) -> Result<Scenario, ScenarioError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ScenarioError(format!("{}: cannot read: {e}", path.display())))?;
+        Scenario::from_toml_str(&text, sets)
+    }
+
+    fn from_value(mut value: toml::Value, sets: &[String]) -> Result<Scenario, ScenarioError> {
+        for set in sets {
+            overrides::apply(&mut value, set).map_err(ScenarioError)?;
+        }
+        let scenario: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
+            let path = e.path().to_string();
+            let msg = e.inner().to_string();
+            ScenarioError(describe(&path, &msg))
+        })?;
+        scenario.validate().map_err(ScenarioError)?;
+        Ok(scenario)
+    }
+
+    /// Cross-field checks that the types alone cannot express.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.duration == Dur::ZERO {
+            return Err("duration: must be positive".into());
+        }
+        self.tcp.validate()?;
+        self.traffic.validate()?;
+        self.core.validate("core")?;
+        self.bottleneck.validate("bottleneck")?;
+        self.uplink.validate("uplink")
+    }
+}
+
+/// One line from a serde error at `path`: unknown keys, missing keys and bad
+/// values each say which key and what was expected.
+fn describe(path: &str, msg: &str) -> String {
+    let msg = msg.lines().next().unwrap_or(msg);
+    if let Some(rest) = msg.strip_prefix("unknown field `") {
+        // serde_path_to_error's path already ends with the unknown key.
+        let expected = rest.split_once('`').map_or("", |(_, e)| e.trim_start_matches(", "));
+        return format!("{path}: unknown key ({expected})");
+    }
+    if let Some(rest) = msg.strip_prefix("missing field `") {
+        let field = rest.trim_end_matches('`');
+        let key = if path == "." || path.is_empty() { field.to_string() } else { format!("{path}.{field}") };
+        return format!("{key}: missing (required)");
+    }
+    let key = if path.is_empty() || path == "." { "scenario" } else { path };
+    format!("{key}: {msg}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = r#"
+        duration = "10s"
+        [traffic]
+        model = "bulk"
+        [bottleneck]
+        rate = "384kbps"
+        buffer = "100kB"
+    "#;
+
+    fn err(text: &str, sets: &[&str]) -> String {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        Scenario::from_toml_str(text, &sets).unwrap_err().0
+    }
+
+    #[test]
+    fn minimal_scenario_takes_defaults() {
+        let s = Scenario::from_toml_str(MINIMAL, &[]).unwrap();
+        assert_eq!(s.bottleneck.rate, Rate(384_000.0));
+        assert_eq!(s.core.rate, Rate(100e6));
+        assert_eq!(s.seed, 1);
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        assert_eq!(err(MINIMAL, &["bottleneck.rate=384kps"]).split(':').next(), Some("bottleneck.rate"));
+        let e = err(MINIMAL, &["tcp.mms=1000B"]);
+        assert!(e.starts_with("tcp.mms: unknown key"), "{e}");
+        let e = err(MINIMAL, &["bottleneck.delay=70"]);
+        assert!(e.starts_with("bottleneck.delay: expected a string with a unit"), "{e}");
+        let e = err("duration = \"1s\"\n[traffic]\nmodel=\"bulk\"", &[]);
+        assert_eq!(e, "bottleneck: missing (required)");
+        let e = err(MINIMAL, &["bottleneck.loss=1.5"]);
+        assert!(e.starts_with("bottleneck.loss: expected a probability"), "{e}");
+        let e = err(MINIMAL, &["tcp.initial_window=20"]);
+        assert!(e.starts_with("tcp.initial_window:"), "{e}");
+        let e = err(MINIMAL, &["traffic.model=torrent"]);
+        assert!(e.starts_with("traffic.model:"), "{e}");
+        assert!(!e.contains('\n'));
+    }
+
+    #[test]
+    fn overrides_apply_typed_values() {
+        let sets = vec!["tcp.initial_window=2".to_string(), "bottleneck.rate=3.6Mbps".to_string()];
+        let s = Scenario::from_toml_str(MINIMAL, &sets).unwrap();
+        assert_eq!(s.tcp.initial_window, 2);
+        assert_eq!(s.bottleneck.rate, Rate(3.6e6));
+    }
+}

@@ -1,0 +1,113 @@
+//! TCP options, as written in the `[tcp]` section of a scenario file.
+
+use crate::time::Dur;
+use crate::units::Bytes;
+use serde::{Deserialize, Serialize};
+
+/// Loss recovery algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Recovery {
+    /// Reno fast retransmit / fast recovery (RFC 5681): leaves recovery on the first new ACK.
+    Reno,
+    /// NewReno (RFC 6582): stays in recovery until all data outstanding at its start is ACKed,
+    /// retransmitting one segment per partial ACK.
+    NewReno,
+    /// SACK option (RFC 2018) with conservative SACK-based recovery (RFC 6675).
+    Sack,
+}
+
+/// Advertised receive window: in packets of one MSS, or in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum Window {
+    /// A number of full-sized segments (as ns-2's `window_`).
+    Packets(u32),
+    /// A size with a unit, like `"64kB"`.
+    Bytes(Bytes),
+}
+
+impl Window {
+    pub fn bytes(self, mss: u32) -> u64 {
+        match self {
+            Window::Packets(n) => n as u64 * mss as u64,
+            Window::Bytes(b) => b.0,
+        }
+    }
+}
+
+/// TCP options shared by both ends of every connection in a scenario.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TcpConfig {
+    /// Loss recovery: `"reno"`, `"newreno"` or `"sack"`.
+    pub recovery: Recovery,
+    /// Maximum segment size: payload bytes per full segment.
+    pub mss: Bytes,
+    /// TCP/IP header bytes added to every packet (40 for TCP/IPv4, 60 for TCP/IPv6 as in the WCDMA study).
+    pub header: Bytes,
+    /// Initial congestion window in segments (1–10).
+    pub initial_window: u32,
+    /// Receiver's advertised window: packets (a number) or bytes (`"64kB"`).
+    pub rwnd: Window,
+    /// Delayed ACKs (RFC 5681 §4.2): ACK every second full segment or after `delack_timeout`.
+    pub delayed_ack: bool,
+    /// Delayed-ACK timer.
+    pub delack_timeout: Dur,
+    /// Timestamps option (RFC 7323): an RTT sample on every ACK.
+    pub timestamps: bool,
+    /// Minimum retransmission timeout (RFC 6298 (2.4) says 1 s; Linux and ns-3 use 200 ms).
+    pub rto_min: Dur,
+    /// Maximum retransmission timeout after back-off.
+    pub rto_max: Dur,
+    /// RTO before the first RTT sample (RFC 6298 (2.1)).
+    pub rto_initial: Dur,
+    /// React to ECN-Echo as to a loss, once per window (RFC 3168), and send ECT packets.
+    pub ecn: bool,
+}
+
+impl Default for TcpConfig {
+    fn default() -> Self {
+        TcpConfig {
+            recovery: Recovery::NewReno,
+            mss: Bytes(1460),
+            header: Bytes(40),
+            initial_window: 3,
+            rwnd: Window::Bytes(Bytes(65_535)),
+            delayed_ack: false,
+            delack_timeout: Dur::from_millis(200),
+            timestamps: false,
+            rto_min: Dur::from_millis(200),
+            rto_max: Dur::from_secs(60),
+            rto_initial: Dur::from_secs(1),
+            ecn: false,
+        }
+    }
+}
+
+impl TcpConfig {
+    /// Checks the ranges the types cannot express; the error names the key.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(1..=10).contains(&self.initial_window) {
+            return Err(format!("tcp.initial_window: expected 1 to 10 segments, got {}", self.initial_window));
+        }
+        if self.mss.0 == 0 {
+            return Err("tcp.mss: must be positive".into());
+        }
+        if self.rwnd.bytes(self.mss.0 as u32) < self.mss.0 {
+            return Err("tcp.rwnd: must hold at least one MSS".into());
+        }
+        if self.rto_min > self.rto_max {
+            return Err("tcp.rto_min: must not exceed tcp.rto_max".into());
+        }
+        if self.delayed_ack && self.delack_timeout == Dur::ZERO {
+            return Err("tcp.delack_timeout: must be positive when tcp.delayed_ack is on".into());
+        }
+        Ok(())
+    }
+
+    /// Wire size of a segment carrying `payload` bytes.
+    pub fn packet_size(&self, payload: u32) -> u32 {
+        payload + self.header.0 as u32
+    }
+}

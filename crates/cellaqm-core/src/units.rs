@@ -1,0 +1,176 @@
+//! Physical quantities with their units, as written in scenario files.
+//!
+//! Scenario values carry their unit: `"384kbps"`, `"70ms"`, `"100kB"`. A value
+//! without a unit, with an unknown unit or negative is rejected with a message
+//! giving the expected form. Prefixes are decimal (k = 1000) as in networking;
+//! binary sizes use `KiB`/`MiB`.
+//!
+//! | quantity | units |
+//! |---|---|
+//! | [`Rate`] | `bps`, `kbps`, `Mbps`, `Gbps` (also `b/s`, `kb/s`, `Mb/s`, `Gb/s`) |
+//! | [`Bytes`] | `B`, `kB`, `MB`, `GB`, `KiB`, `MiB`, `GiB`, `bit`, `kbit`, `Mbit` |
+//! | [`Dur`] | `ns`, `us`, `ms`, `s`, `min` |
+
+use crate::time::Dur;
+use serde::{de, Deserialize, Deserializer, Serialize};
+use std::fmt;
+
+/// A bit rate in bits per second.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd, Serialize)]
+pub struct Rate(pub f64);
+
+/// An amount of data in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Bytes(pub u64);
+
+impl Rate {
+    pub fn bps(self) -> f64 {
+        self.0
+    }
+    /// Bytes per second.
+    pub fn bytes_per_sec(self) -> f64 {
+        self.0 / 8.0
+    }
+}
+
+/// Splits `"384kbps"` into `(384.0, "kbps")`.
+fn split_number(s: &str) -> Option<(f64, &str)> {
+    let s = s.trim();
+    let end = s
+        .char_indices()
+        .find(|&(_, c)| !(c.is_ascii_digit() || matches!(c, '.' | '-' | '+')))
+        .map(|(i, _)| i)
+        .unwrap_or(s.len());
+    let (num, unit) = s.split_at(end);
+    let value: f64 = num.parse().ok()?;
+    Some((value, unit.trim()))
+}
+
+fn parse_with(s: &str, what: &str, example: &str, units: &[(&str, f64)]) -> Result<f64, String> {
+    let expected = || format!("expected a {what} with a unit, like \"{example}\", got \"{s}\"");
+    let (value, unit) = split_number(s).ok_or_else(expected)?;
+    let factor = units.iter().find(|(u, _)| *u == unit).map(|(_, f)| *f).ok_or_else(|| {
+        let names: Vec<&str> = units.iter().map(|(u, _)| *u).collect();
+        if unit.is_empty() {
+            expected()
+        } else {
+            format!("unknown {what} unit \"{unit}\" in \"{s}\" (use one of {})", names.join(", "))
+        }
+    })?;
+    if !value.is_finite() || value < 0.0 {
+        return Err(format!("a {what} must be non-negative, got \"{s}\""));
+    }
+    Ok(value * factor)
+}
+
+const RATE_UNITS: &[(&str, f64)] = &[
+    ("bps", 1.0),
+    ("kbps", 1e3),
+    ("Mbps", 1e6),
+    ("Gbps", 1e9),
+    ("b/s", 1.0),
+    ("kb/s", 1e3),
+    ("Mb/s", 1e6),
+    ("Gb/s", 1e9),
+];
+const BYTE_UNITS: &[(&str, f64)] = &[
+    ("B", 1.0),
+    ("kB", 1e3),
+    ("MB", 1e6),
+    ("GB", 1e9),
+    ("KiB", 1024.0),
+    ("MiB", 1048576.0),
+    ("GiB", 1073741824.0),
+    ("bit", 0.125),
+    ("kbit", 125.0),
+    ("Mbit", 125_000.0),
+];
+const TIME_UNITS: &[(&str, f64)] = &[("ns", 1.0), ("us", 1e3), ("ms", 1e6), ("s", 1e9), ("min", 60e9)];
+
+impl Rate {
+    pub fn parse(s: &str) -> Result<Rate, String> {
+        parse_with(s, "rate", "384kbps", RATE_UNITS).map(Rate)
+    }
+}
+impl Bytes {
+    pub fn parse(s: &str) -> Result<Bytes, String> {
+        parse_with(s, "size", "100kB", BYTE_UNITS).map(|b| Bytes(b.round() as u64))
+    }
+}
+impl Dur {
+    pub fn parse(s: &str) -> Result<Dur, String> {
+        parse_with(s, "duration", "70ms", TIME_UNITS).map(|ns| Dur(ns.round() as u64))
+    }
+}
+
+/// Deserialises a quantity from a string with a unit; numbers are refused
+/// with a message that shows the expected form.
+struct QuantityVisitor<T> {
+    parse: fn(&str) -> Result<T, String>,
+    example: &'static str,
+}
+
+impl<'de, T> de::Visitor<'de> for QuantityVisitor<T> {
+    type Value = T;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "a string with a unit, like \"{}\"", self.example)
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        (self.parse)(v).map_err(E::custom)
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+        Err(E::custom(format!("expected a string with a unit, like \"{}\", got the bare number {v}", self.example)))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+        self.visit_i64(v as i64)
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
+        Err(E::custom(format!("expected a string with a unit, like \"{}\", got the bare number {v}", self.example)))
+    }
+}
+
+macro_rules! quantity_serde {
+    ($t:ty, $example:expr) => {
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                d.deserialize_any(QuantityVisitor { parse: <$t>::parse, example: $example })
+            }
+        }
+    };
+}
+quantity_serde!(Rate, "384kbps");
+quantity_serde!(Bytes, "100kB");
+quantity_serde!(Dur, "70ms");
+
+impl Serialize for Dur {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{}ns", self.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_units() {
+        assert_eq!(Rate::parse("384kbps").unwrap(), Rate(384_000.0));
+        assert_eq!(Rate::parse("3.6Mb/s").unwrap(), Rate(3_600_000.0));
+        assert_eq!(Bytes::parse("100kB").unwrap(), Bytes(100_000));
+        assert_eq!(Bytes::parse("60kbit").unwrap(), Bytes(7_500));
+        assert_eq!(Bytes::parse("1500 B").unwrap(), Bytes(1500));
+        assert_eq!(Dur::parse("70ms").unwrap(), Dur::from_millis(70));
+        assert_eq!(Dur::parse("1.5s").unwrap(), Dur::from_millis(1500));
+    }
+
+    #[test]
+    fn rejects_bad_values_with_the_expected_form() {
+        let e = Rate::parse("384kps").unwrap_err();
+        assert!(e.contains("unknown rate unit \"kps\""), "{e}");
+        let e = Dur::parse("70").unwrap_err();
+        assert!(e.contains("like \"70ms\""), "{e}");
+        let e = Rate::parse("-5kbps").unwrap_err();
+        assert!(e.contains("non-negative"), "{e}");
+        assert!(Bytes::parse("kB").is_err());
+    }
+}
