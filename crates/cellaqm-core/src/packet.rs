@@ -105,6 +105,9 @@ pub struct Packet {
     pub ecn: Ecn,
     /// Set on TCP retransmissions (ground truth for spurious-retransmission counts).
     pub retransmission: bool,
+    /// Set on the first segment a TCP sender retransmits after each retransmission timeout
+    /// (ground truth for spurious-RTO counts: the receiver checks whether it was a duplicate).
+    pub rto_retransmission: bool,
     /// Index of the next hop on its route (set by the network).
     pub hop: u8,
     pub tcp: TcpHeader,
@@ -122,6 +125,7 @@ impl Packet {
             enqueued_at: Time::ZERO,
             ecn: Ecn::NotEct,
             retransmission: false,
+            rto_retransmission: false,
             hop: 0,
             tcp,
         }

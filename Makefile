@@ -1,0 +1,68 @@
+# cellaqm developer tasks. `make help` lists them.
+# Everything Python runs inside $(VENV); Rust builds share ./target.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+SCENARIO ?= scenarios/default.toml
+
+# Python packages the venv needs (runtime + test + build).
+VENV_PKGS := maturin numpy pandas rich pytest hypothesis mypy
+
+# Rebuild the extension only when Rust sources or build configuration change.
+# Python sources under python/ are picked up live (maturin develop installs
+# the package in editable mode), so they are not listed.
+RUST_SRCS := $(shell find crates -name '*.rs' -o -name Cargo.toml 2>/dev/null) \
+             Cargo.toml $(wildcard Cargo.lock) pyproject.toml
+
+VENV_STAMP  := $(VENV)/.cellaqm-venv.stamp
+BUILD_STAMP := $(VENV)/.cellaqm-build.stamp
+
+.DEFAULT_GOAL := help
+# One cargo build at a time: the targets share ./target.
+.NOTPARALLEL:
+.PHONY: help venv build run test test-rust test-python stubtest bench clean
+
+help: ## List the targets
+	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+venv: $(VENV_STAMP) ## Create .venv with maturin, numpy, pandas, rich, pytest, hypothesis, mypy
+
+$(VENV_STAMP): Makefile
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q -U pip
+	$(BIN)/python -m pip install -q -U $(VENV_PKGS)
+	touch $@
+
+build: $(BUILD_STAMP) ## Build the Rust extension (release) into .venv with maturin develop
+
+$(BUILD_STAMP): $(VENV_STAMP) $(RUST_SRCS)
+	VIRTUAL_ENV=$(abspath $(VENV)) PATH="$(abspath $(BIN)):$$PATH" \
+		$(BIN)/maturin develop --release
+	touch $@
+
+run: build ## Build, then simulate scenarios/default.toml (override with SCENARIO=...)
+	$(BIN)/cellaqm run $(SCENARIO)
+
+test: build ## Build, then run the Rust core tests, the stub check and the Python tests
+	cargo test -p cellaqm-core
+	$(BIN)/python -m mypy.stubtest cellaqm._core
+	$(BIN)/python -m pytest -q tests
+
+test-rust: ## Run the core crate's tests (the PyO3 cdylib has none)
+	cargo test -p cellaqm-core
+
+test-python: build ## Run the pytest suite against the built extension
+	$(BIN)/python -m pytest -q tests
+
+stubtest: build ## Check python/cellaqm/_core.pyi against the built module
+	$(BIN)/python -m mypy.stubtest cellaqm._core
+
+bench: ## Run the core speed benchmark (bench/, release build)
+	cargo run --release -q -p cellaqm-bench --bin core-speed
+
+clean: ## Remove build outputs, the venv and caches
+	cargo clean
+	rm -rf $(VENV) .pytest_cache .mypy_cache .hypothesis
+	find python tests -name __pycache__ -type d -prune -exec rm -rf {} +
+	rm -f python/cellaqm/_core*.so python/cellaqm/_core*.pyd

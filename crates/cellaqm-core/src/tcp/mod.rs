@@ -1,0 +1,63 @@
+//! TCP: one [`Endpoint`] per end of a connection, exchanging real packets.
+//!
+//! An endpoint is driven from outside with the current time and returns the
+//! packets it wants to send in `out`; it never reads a clock. Its next timer
+//! deadline is exposed by [`Endpoint::next_timer`]; the network calls
+//! [`Endpoint::on_timer`] when that time comes (lazily: a stale wake-up is
+//! harmless). Sequence numbers are 64-bit byte offsets, ISN 0.
+//!
+//! Connection life: the client calls [`Endpoint::connect`] (SYN); the server
+//! answers SYN-ACK; the client's ACK establishes the connection. Either end may
+//! then [`Endpoint::send`] bytes (data flows both ways, each half with its own
+//! congestion control) and [`Endpoint::close`] (FIN after its queued data).
+//!
+//! Files: `endpoint` (handshake, dispatch), `sender` (send half: segments,
+//! window, retransmission timer), `recovery` (fast retransmit/recovery for
+//! Reno, NewReno and SACK; ECN-Echo), `scoreboard` (SACK scoreboard), `rtt`
+//! (RTO estimator), `congestion` (controller interface) with `reno`,
+//! `receiver` (receive half: reassembly, ACKs, SACK blocks) and `ranges`.
+
+mod config;
+mod congestion;
+mod endpoint;
+mod ranges;
+mod receiver;
+mod recovery;
+mod reno;
+mod rtt;
+mod scoreboard;
+mod sender;
+#[cfg(test)]
+mod tests;
+
+pub use config::{Recovery, TcpConfig, Window};
+pub use endpoint::Endpoint;
+
+/// Which end of the connection: the client opens it actively.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Client,
+    Server,
+}
+
+/// Counters of one endpoint's sending half (`spurious_rtos`: of its peer's, see there).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TcpStats {
+    /// Data segments sent, including retransmissions.
+    pub segments_sent: u64,
+    /// Payload bytes sent, including retransmissions.
+    pub bytes_sent: u64,
+    /// Payload bytes retransmitted.
+    pub bytes_retransmitted: u64,
+    /// Retransmission timeouts.
+    pub rtos: u64,
+    /// Retransmission timeouts after which the timed-out segment turned out not to have been lost
+    /// (detected at the receiver: the retransmitted copy arrived as a duplicate). Unlike the other
+    /// counters it is kept by the RECEIVING endpoint, counting its peer's spurious timeouts: sum
+    /// both endpoints' stats to get a flow's total.
+    pub spurious_rtos: u64,
+    /// Fast retransmits (entries into fast recovery).
+    pub fast_retransmits: u64,
+    /// ECN-Echo reactions (window reductions caused by CE marks).
+    pub ecn_reductions: u64,
+}

@@ -1,0 +1,89 @@
+//! Retransmission timeout estimation (RFC 6298).
+//!
+//! SRTT and RTTVAR follow each RTT sample with gains 1/8 and 1/4; the timeout
+//! is SRTT + K·RTTVAR (K = 4, clock granularity G taken as 0), clamped to the
+//! configured minimum and maximum. Each expiry doubles it (back-off) until the
+//! next valid sample recomputes it.
+
+use crate::time::Dur;
+
+pub(super) struct RttEstimator {
+    srtt: Option<Dur>,
+    rttvar: Dur,
+    rto: Dur,
+    min: Dur,
+    max: Dur,
+}
+
+impl RttEstimator {
+    pub fn new(initial: Dur, min: Dur, max: Dur) -> RttEstimator {
+        // RFC 6298 (2.1): RTO before any sample.
+        RttEstimator { srtt: None, rttvar: Dur::ZERO, rto: initial.clamp(min, max), min, max }
+    }
+
+    /// Takes one RTT measurement `r` (which must not come from an ambiguous retransmission).
+    pub fn sample(&mut self, r: Dur) {
+        let srtt = match self.srtt {
+            // RFC 6298 (2.2): SRTT = R, RTTVAR = R/2.
+            None => {
+                self.rttvar = Dur(r.0 / 2);
+                r
+            }
+            // RFC 6298 (2.3): RTTVAR = 3/4 RTTVAR + 1/4 |SRTT - R|, then SRTT = 7/8 SRTT + 1/8 R.
+            Some(srtt) => {
+                self.rttvar = Dur((3 * self.rttvar.0 + srtt.0.abs_diff(r.0)) / 4);
+                Dur((7 * srtt.0 + r.0) / 8)
+            }
+        };
+        self.srtt = Some(srtt);
+        // RFC 6298 (2.2)/(2.3): RTO = SRTT + max(G, K*RTTVAR) with G = 0, K = 4;
+        // (2.4)/(2.5): clamped to [min, max]. A new sample also ends any back-off (5.5).
+        self.rto = (srtt + self.rttvar * 4).clamp(self.min, self.max);
+    }
+
+    /// RFC 6298 (5.5): the timer expired, double the timeout (up to the maximum).
+    pub fn back_off(&mut self) {
+        self.rto = (self.rto * 2).min(self.max);
+    }
+
+    pub fn rto(&self) -> Dur {
+        self.rto
+    }
+
+    pub fn srtt(&self) -> Option<Dur> {
+        self.srtt
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(v: u64) -> Dur {
+        Dur::from_millis(v)
+    }
+
+    #[test]
+    fn follows_rfc_6298_formulas() {
+        let mut e = RttEstimator::new(ms(1000), ms(200), ms(60_000));
+        assert_eq!(e.rto(), ms(1000));
+        e.sample(ms(100));
+        // SRTT 100, RTTVAR 50, RTO 100 + 200 = 300.
+        assert_eq!((e.srtt(), e.rto()), (Some(ms(100)), ms(300)));
+        e.sample(ms(200));
+        // RTTVAR = 37.5 + 25 = 62.5, SRTT = 87.5 + 25 = 112.5, RTO = 112.5 + 250.
+        assert_eq!(e.srtt(), Some(Dur::from_micros(112_500)));
+        assert_eq!(e.rto(), Dur::from_micros(362_500));
+    }
+
+    #[test]
+    fn backs_off_to_the_maximum_and_a_sample_resets() {
+        let mut e = RttEstimator::new(ms(1000), ms(200), ms(3000));
+        e.back_off();
+        assert_eq!(e.rto(), ms(2000));
+        e.back_off();
+        assert_eq!(e.rto(), ms(3000));
+        e.sample(ms(10));
+        assert_eq!(e.rto(), ms(200), "clamped to the minimum");
+    }
+}

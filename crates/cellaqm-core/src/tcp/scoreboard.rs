@@ -1,0 +1,134 @@
+//! SACK scoreboard (RFC 6675 §4).
+//!
+//! Records which sequence ranges above the cumulative ACK the receiver has
+//! SACKed (RFC 2018). A hole is lost once DupThresh discontiguous SACKed ranges,
+//! or more than (DupThresh − 1)·SMSS SACKed bytes, lie above it (IsLost); the
+//! data in flight is estimated by counting un-SACKed bytes not lost, plus those
+//! retransmitted in this recovery (SetPipe).
+
+use super::ranges::RangeSet;
+use crate::packet::SackBlocks;
+use std::iter::once;
+
+/// RFC 6675 §2: DupThresh.
+pub(super) const DUP_THRESH: u64 = 3;
+
+/// SACKed ranges above the cumulative ACK.
+#[derive(Default)]
+pub(super) struct Scoreboard {
+    sacked: RangeSet,
+}
+
+impl Scoreboard {
+    /// RFC 6675 Update(): adds the blocks of one ACK and forgets what `snd_una` now covers.
+    pub fn update(&mut self, snd_una: u64, blocks: &SackBlocks) {
+        for (start, end) in blocks.iter() {
+            self.sacked.insert(start, end);
+        }
+        self.sacked.remove_below(snd_una);
+    }
+
+    /// RFC 6675 §5.1: forget all SACK information after a retransmission timeout.
+    pub fn clear(&mut self) {
+        self.sacked.clear();
+    }
+
+    /// End of the highest SACKed range.
+    fn highest(&self) -> Option<u64> {
+        self.sacked.last().map(|(_, end)| end)
+    }
+
+    /// `seq`, or the end of the SACKed range containing it.
+    pub fn skip_sacked(&self, seq: u64) -> u64 {
+        self.sacked.containing(seq).map_or(seq, |(_, end)| end)
+    }
+
+    /// Start of the first SACKed range above `seq` (where a segment from `seq` must end).
+    pub fn next_sacked(&self, seq: u64) -> u64 {
+        self.sacked.iter().map(|(s, _)| s).find(|&s| s > seq).unwrap_or(u64::MAX)
+    }
+
+    /// Un-SACKed ranges between `snd_una` and `limit`.
+    fn holes(&self, snd_una: u64, limit: u64) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let starts = self.sacked.iter().map(|(s, _)| s).chain(once(limit));
+        let ends = once(snd_una).chain(self.sacked.iter().map(|(_, e)| e));
+        ends.zip(starts).filter(|(a, b)| a < b)
+    }
+
+    /// RFC 6675 IsLost(seq) for an un-SACKed `seq`.
+    pub fn is_lost(&self, seq: u64, mss: u64) -> bool {
+        let above = self.sacked.iter().filter(|&(s, _)| s > seq);
+        let (blocks, bytes) = above.fold((0, 0), |(n, b), (s, e)| (n + 1, b + e - s));
+        blocks >= DUP_THRESH || bytes > (DUP_THRESH - 1) * mss
+    }
+
+    /// RFC 6675 SetPipe(): bytes in flight. Within a hole IsLost is the same for
+    /// every byte, so it is evaluated once per hole; bytes below `high_rxt` were
+    /// retransmitted in this recovery and count once more (S1.b).
+    pub fn pipe(&self, snd_una: u64, snd_max: u64, high_rxt: u64, mss: u64) -> u64 {
+        self.holes(snd_una, snd_max)
+            .map(|(a, b)| {
+                let in_flight = if self.is_lost(a, mss) { 0 } else { b - a }; // RFC 6675 SetPipe (a)
+                in_flight + b.min(high_rxt).saturating_sub(a) // RFC 6675 SetPipe (b)
+            })
+            .sum()
+    }
+
+    /// RFC 6675 NextSeg (1.a)/(1.b): the first un-SACKed byte at or above `from`
+    /// and below the highest SACKed byte.
+    pub fn first_hole(&self, snd_una: u64, from: u64) -> Option<u64> {
+        let limit = self.highest()?;
+        self.holes(snd_una, limit).find(|&(_, b)| b > from).map(|(a, _)| a.max(from))
+    }
+
+    /// The highest un-SACKed range below `snd_max` (RFC 6675 NextSeg (4)).
+    pub fn last_hole(&self, snd_una: u64, snd_max: u64) -> Option<(u64, u64)> {
+        self.holes(snd_una, snd_max).last()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MSS: u64 = 100;
+
+    fn board(snd_una: u64, blocks: &[(u64, u64)]) -> Scoreboard {
+        let mut sack = SackBlocks::default();
+        blocks.iter().for_each(|&b| sack.push(b));
+        let mut sb = Scoreboard::default();
+        sb.update(snd_una, &sack);
+        sb
+    }
+
+    #[test]
+    fn merges_and_prunes_ranges() {
+        let mut sb = board(1, &[(301, 401), (101, 201), (201, 301)]);
+        assert_eq!(sb.sacked.iter().collect::<Vec<_>>(), vec![(101, 401)]);
+        sb.update(151, &SackBlocks::default());
+        assert_eq!(sb.sacked.iter().collect::<Vec<_>>(), vec![(151, 401)]);
+        assert_eq!(sb.skip_sacked(200), 401);
+        assert_eq!(sb.next_sacked(1), 151);
+    }
+
+    #[test]
+    fn a_hole_is_lost_with_three_segments_sacked_above() {
+        let sb = board(1, &[(101, 301)]);
+        assert!(!sb.is_lost(1, MSS), "two segments above");
+        let sb = board(1, &[(101, 401)]);
+        assert!(sb.is_lost(1, MSS), "three segments above");
+        let sb = board(1, &[(101, 111), (201, 211), (301, 311)]);
+        assert!(sb.is_lost(1, MSS), "three discontiguous ranges above");
+    }
+
+    #[test]
+    fn pipe_counts_unsacked_not_lost_and_retransmitted_bytes() {
+        // Holes [1,101) (lost) and [401,601) (not lost, nothing above).
+        let sb = board(1, &[(101, 401)]);
+        assert_eq!(sb.pipe(1, 601, 1, MSS), 200);
+        assert_eq!(sb.pipe(1, 601, 101, MSS), 300, "the retransmitted hole counts again");
+        assert_eq!(sb.first_hole(1, 1), Some(1));
+        assert_eq!(sb.first_hole(1, 101), None, "no hole below the highest SACK");
+        assert_eq!(sb.last_hole(1, 601), Some((401, 601)));
+    }
+}

@@ -1,0 +1,276 @@
+//! Send half: segmentation, sending window and retransmission timer (RFC 793, RFC 5681, RFC 6298).
+//!
+//! The sequence space is the SYN (0), the application's bytes (from 1) and the
+//! FIN. New segments of up to one SMSS go out while they fit in
+//! min(cwnd, rwnd) above `snd_una`. The retransmission timer runs while data
+//! is outstanding; on expiry the sender backs off, shrinks cwnd to one segment
+//! and goes back to `snd_una` (go-back-N). Fast retransmit and recovery are in
+//! `recovery.rs`.
+
+use super::congestion::Controller;
+use super::recovery::LossRecovery;
+use super::reno::Reno;
+use super::rtt::RttEstimator;
+use super::scoreboard::Scoreboard;
+use super::{Recovery, TcpConfig, TcpStats};
+use crate::packet::{flags, Dir, Ecn, FlowId, Packet, TcpHeader};
+use crate::time::{Dur, Time};
+
+pub(super) struct Sender {
+    flow: FlowId,
+    dir: Dir,
+    header: u32,
+    pub kind: Recovery,
+    pub mss: u64,
+    ecn: bool,
+    timestamps: bool,
+    /// The SYN may go out (active open, or the peer's SYN arrived).
+    opened: bool,
+    /// Application bytes written so far (saturating: `u64::MAX` is an endless source).
+    written: u64,
+    /// The application closed: a FIN follows the written bytes.
+    closing: bool,
+    /// Oldest unacknowledged sequence number.
+    pub snd_una: u64,
+    /// Next sequence number to send (rewound to `snd_una` by a timeout).
+    pub snd_nxt: u64,
+    /// One past the highest sequence number sent.
+    pub snd_max: u64,
+    /// The peer's advertised window.
+    pub peer_wnd: u64,
+    pub cc: Box<dyn Controller>,
+    rtt: RttEstimator,
+    /// Without timestamps: the segment being timed (its end, when sent).
+    rtt_probe: Option<(u64, Time)>,
+    rto_deadline: Option<Time>,
+    /// `snd_una` at the last timeout, to recognise a repeated timeout of the same segment.
+    last_rto_una: Option<u64>,
+    /// Mark the next retransmission as the first one after a timeout.
+    mark_rto: bool,
+    /// Set CWR on the next new data segment (RFC 3168 §6.1.2).
+    pub cwr_pending: bool,
+    pub scoreboard: Scoreboard,
+    pub recovery: LossRecovery,
+    pub stats: TcpStats,
+}
+
+impl Sender {
+    pub fn new(cfg: &TcpConfig, flow: FlowId, dir: Dir) -> Sender {
+        let mss = cfg.mss.0;
+        Sender {
+            flow,
+            dir,
+            header: cfg.header.0 as u32,
+            kind: cfg.recovery,
+            mss,
+            ecn: cfg.ecn,
+            timestamps: cfg.timestamps,
+            opened: false,
+            written: 0,
+            closing: false,
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            peer_wnd: cfg.rwnd.bytes(mss as u32),
+            cc: Box::new(Reno::new(mss, cfg.initial_window)),
+            rtt: RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max),
+            rtt_probe: None,
+            rto_deadline: None,
+            last_rto_una: None,
+            mark_rto: false,
+            cwr_pending: false,
+            scoreboard: Scoreboard::default(),
+            recovery: LossRecovery::default(),
+            stats: TcpStats::default(),
+        }
+    }
+
+    pub fn open(&mut self) {
+        self.opened = true;
+    }
+
+    pub fn write(&mut self, bytes: u64) {
+        self.written = self.written.saturating_add(bytes);
+    }
+
+    pub fn close(&mut self) {
+        self.closing = true;
+    }
+
+    /// Sequence number just past the written data (where the FIN goes).
+    fn data_end(&self) -> u64 {
+        self.written.saturating_add(1)
+    }
+
+    /// The segment starting at `seq`: the SYN, up to one SMSS of data (not running
+    /// into SACKed data), and the FIN if it ends the data; `None` if nothing is there.
+    pub fn segment(&self, seq: u64) -> Option<TcpHeader> {
+        if seq == 0 {
+            return Some(TcpHeader { flags: flags::SYN, ..TcpHeader::default() });
+        }
+        if self.snd_una == 0 {
+            return None; // data waits for the handshake
+        }
+        let data_end = self.data_end();
+        let len = self.mss.min(data_end.saturating_sub(seq)).min(self.scoreboard.next_sacked(seq) - seq);
+        let fin = self.closing && seq + len == data_end;
+        (len > 0 || fin).then(|| TcpHeader {
+            seq,
+            len: len as u32,
+            flags: if fin { flags::FIN } else { 0 },
+            ..TcpHeader::default()
+        })
+    }
+
+    fn packet(&self, now: Time, mut h: TcpHeader) -> Packet {
+        if self.timestamps {
+            h.ts_val = now.0;
+        }
+        Packet::tcp(self.flow, self.dir, h.len + self.header, h)
+    }
+
+    /// Sends segment `h`, keeping the books: statistics, RTT timing, timer, `snd_nxt`/`snd_max`.
+    pub fn emit(&mut self, now: Time, mut h: TcpHeader, out: &mut Vec<Packet>) {
+        let retransmission = h.seq < self.snd_max;
+        let fresh_data = h.len > 0 && !retransmission;
+        if fresh_data && std::mem::take(&mut self.cwr_pending) {
+            h.flags |= flags::CWR; // RFC 3168 §6.1.2
+        }
+        let mut pkt = self.packet(now, h);
+        if h.len > 0 {
+            self.stats.segments_sent += 1;
+            self.stats.bytes_sent += h.len as u64;
+        }
+        if retransmission {
+            self.stats.bytes_retransmitted += h.len as u64;
+            pkt.retransmission = true;
+            pkt.rto_retransmission = std::mem::take(&mut self.mark_rto);
+            self.rtt_probe = None; // Karn: no sample while a retransmission is outstanding
+        } else if !self.timestamps && self.rtt_probe.is_none() {
+            self.rtt_probe = Some((h.seq + h.seq_len(), now));
+        }
+        if self.ecn && fresh_data {
+            pkt.ecn = Ecn::Ect; // RFC 3168 §6.1.5: retransmissions are not ECT
+        }
+        if h.seq == self.snd_nxt {
+            self.snd_nxt += h.seq_len();
+        }
+        self.snd_max = self.snd_max.max(h.seq + h.seq_len());
+        self.rto_deadline.get_or_insert(now + self.rtt.rto()); // RFC 6298 (5.1)
+        out.push(pkt);
+    }
+
+    /// Sends the segment at `seq` (a retransmission if below `snd_max`); returns where it ends.
+    pub fn send_at(&mut self, now: Time, seq: u64, out: &mut Vec<Packet>) -> u64 {
+        match self.segment(seq) {
+            Some(h) => {
+                self.emit(now, h, out);
+                h.seq + h.seq_len()
+            }
+            None => seq,
+        }
+    }
+
+    /// Sends what the window allows.
+    pub fn transmit(&mut self, now: Time, out: &mut Vec<Packet>) {
+        if !self.opened {
+            return;
+        }
+        if self.recovery.active && self.kind == Recovery::Sack {
+            return self.transmit_sack_recovery(now, out);
+        }
+        let window = self.cc.window().min(self.peer_wnd);
+        loop {
+            self.snd_nxt = self.scoreboard.skip_sacked(self.snd_nxt);
+            match self.segment(self.snd_nxt) {
+                Some(h) if self.snd_nxt + h.len as u64 <= self.snd_una + window => self.emit(now, h, out),
+                _ => break,
+            }
+        }
+    }
+
+    /// The packet a bare acknowledgement rides on: our SYN again while it is
+    /// unacknowledged (a duplicate SYN is answered by a SYN-ACK), else an empty segment.
+    pub fn bare_ack(&self, now: Time) -> Packet {
+        if self.snd_una == 0 && self.snd_max > 0 {
+            let mut pkt = self.packet(now, TcpHeader { flags: flags::SYN, ..TcpHeader::default() });
+            pkt.retransmission = true;
+            return pkt;
+        }
+        self.packet(now, TcpHeader { seq: self.snd_nxt, ..TcpHeader::default() })
+    }
+
+    /// An acknowledgement arrived; `pure` if it carries no data, SYN or FIN.
+    pub fn on_ack(&mut self, now: Time, h: &TcpHeader, pure: bool, out: &mut Vec<Packet>) {
+        if h.ack > self.snd_max {
+            return; // acknowledges something never sent
+        }
+        self.peer_wnd = h.wnd;
+        self.scoreboard.update(self.snd_una.max(h.ack), &h.sack);
+        if h.ack > self.snd_una {
+            let handshake = self.snd_una == 0;
+            let acked = h.ack - self.snd_una;
+            self.sample_rtt(now, h);
+            self.snd_una = h.ack;
+            self.snd_nxt = self.snd_nxt.max(h.ack);
+            self.on_new_ack(now, acked, handshake, out);
+            // RFC 6298 (5.2): stop the timer when all is acknowledged; (5.3): else restart it.
+            self.rto_deadline = (self.snd_una < self.snd_max).then(|| now + self.rtt.rto());
+        } else if pure && h.ack == self.snd_una && self.snd_una < self.snd_max {
+            self.on_dupack(now, out); // RFC 5681 §2: duplicate acknowledgment
+        }
+        if self.ecn && h.has(flags::ECE) {
+            self.on_ece(now);
+        }
+    }
+
+    /// RFC 6298 §3 / Karn: one timed segment at a time, never a retransmitted one;
+    /// RFC 7323 §4.1: with timestamps, every ACK of new data gives a sample from its echo.
+    fn sample_rtt(&mut self, now: Time, h: &TcpHeader) {
+        let sample = if self.timestamps {
+            Some(now.since(Time(h.ts_ecr)))
+        } else {
+            let timed = self.rtt_probe.filter(|&(end, _)| h.ack >= end);
+            if timed.is_some() {
+                self.rtt_probe = None;
+            }
+            timed.map(|(_, sent)| now.since(sent))
+        };
+        if let Some(r) = sample {
+            self.rtt.sample(r);
+        }
+    }
+
+    /// Retransmission timeout, if due.
+    pub fn on_timer(&mut self, now: Time) {
+        if self.rto_deadline.is_none_or(|t| t > now) {
+            return;
+        }
+        self.stats.rtos += 1;
+        if self.snd_una == 0 {
+            self.cc.set_window(self.mss); // RFC 5681 §3.1: after a lost SYN the initial window is one segment
+        } else if self.last_rto_una != Some(self.snd_una) {
+            self.cc.on_rto(now, self.snd_max - self.snd_una); // RFC 5681 (4) and loss window
+        } // RFC 5681 §3.1: a repeated timeout of the same segment holds ssthresh (cwnd is 1 SMSS already)
+        self.last_rto_una = Some(self.snd_una);
+        self.recovery.after_timeout(self.snd_max);
+        self.scoreboard.clear(); // RFC 6675 §5.1
+        self.rtt.back_off(); // RFC 6298 (5.5)
+        self.snd_nxt = self.snd_una; // RFC 6298 (5.4): resend from the earliest unacknowledged segment
+        self.mark_rto = true;
+        self.rto_deadline = Some(now + self.rtt.rto()); // RFC 6298 (5.6)
+    }
+
+    pub fn next_timer(&self) -> Option<Time> {
+        self.rto_deadline
+    }
+
+    /// Payload bytes the peer acknowledged.
+    pub fn acked(&self) -> u64 {
+        self.snd_una.saturating_sub(1).min(self.written)
+    }
+
+    pub fn srtt(&self) -> Option<Dur> {
+        self.rtt.srtt()
+    }
+}

@@ -1,0 +1,416 @@
+//! Two endpoints exchanging packets over a simple path: behaviour checks of
+//! the handshake, transfer, loss recovery, timers, delayed ACKs, timestamps,
+//! spurious-timeout detection and ECN.
+
+use super::*;
+use crate::packet::{flags, Dir, Ecn, Packet};
+use crate::time::{Dur, Time};
+use crate::units::Bytes;
+
+const MSS: u64 = 1000;
+/// One-way propagation delay of the test path.
+const DELAY: Dur = Dur::from_millis(50);
+const RTT: Dur = Dur::from_millis(100);
+
+/// What the path does with a packet.
+enum Fate {
+    Deliver,
+    Drop,
+    /// Deliver this much later than usual.
+    Delay(Dur),
+    /// Mark CE (ECT packets only).
+    Mark,
+}
+
+type FateFn = Box<dyn FnMut(Time, bool, &Packet) -> Fate>;
+
+/// A client and a server joined by a path with a fixed one-way delay and,
+/// optionally, a serialisation rate per direction (infinite queue).
+struct Pair {
+    now: Time,
+    delay: Dur,
+    rate_bps: Option<f64>,
+    /// When each direction's link is free: [to the client, to the server].
+    link_free: [Time; 2],
+    client: Endpoint,
+    server: Endpoint,
+    /// (arrival, order, to the server, packet).
+    in_flight: Vec<(Time, u64, bool, Packet)>,
+    order: u64,
+    /// Decides each packet's fate: (now, sent by the server, packet).
+    fate: FateFn,
+    /// Every packet sent: (time, sent by the server, packet).
+    log: Vec<(Time, bool, Packet)>,
+    steps: u64,
+}
+
+impl Pair {
+    fn new(cfg: &TcpConfig) -> Pair {
+        Pair {
+            now: Time::ZERO,
+            delay: DELAY,
+            rate_bps: Some(10e6),
+            link_free: [Time::ZERO; 2],
+            client: Endpoint::new(cfg, 1, Role::Client, Dir::Up),
+            server: Endpoint::new(cfg, 1, Role::Server, Dir::Down),
+            in_flight: Vec::new(),
+            order: 0,
+            fate: Box::new(|_, _, _| Fate::Deliver),
+            log: Vec::new(),
+            steps: 0,
+        }
+    }
+
+    /// A download of `bytes` (`u64::MAX`: endless) from the server, closed after the data.
+    fn download(cfg: &TcpConfig, bytes: u64) -> Pair {
+        let mut p = Pair::new(cfg);
+        p.act(true, |ep, now, out| {
+            ep.send(now, bytes, out);
+            ep.close(now, out);
+        });
+        p.act(false, |ep, now, out| ep.connect(now, out));
+        p
+    }
+
+    /// Runs `f` on one endpoint now and sends what it emits.
+    fn act(&mut self, server: bool, f: impl FnOnce(&mut Endpoint, Time, &mut Vec<Packet>)) {
+        let mut out = Vec::new();
+        let ep = if server { &mut self.server } else { &mut self.client };
+        f(ep, self.now, &mut out);
+        for pkt in out {
+            self.transmit(server, pkt);
+        }
+    }
+
+    fn transmit(&mut self, from_server: bool, mut pkt: Packet) {
+        self.log.push((self.now, from_server, pkt));
+        let extra = match (self.fate)(self.now, from_server, &pkt) {
+            Fate::Drop => return,
+            Fate::Deliver => Dur::ZERO,
+            Fate::Delay(d) => d,
+            Fate::Mark => {
+                assert_eq!(pkt.ecn, Ecn::Ect, "only ECT packets can be marked");
+                pkt.ecn = Ecn::Ce;
+                Dur::ZERO
+            }
+        };
+        let link = &mut self.link_free[!from_server as usize];
+        let start = (*link).max(self.now);
+        *link = start + self.rate_bps.map_or(Dur::ZERO, |r| Dur::transmission(pkt.size as u64, r));
+        let arrival = *link + self.delay + extra;
+        self.in_flight.push((arrival, self.order, !from_server, pkt));
+        self.order += 1;
+    }
+
+    /// Advances to the next event: one packet arrival or the due timers. False if nothing is pending.
+    fn step(&mut self) -> bool {
+        self.steps += 1;
+        assert!(self.steps < 2_000_000, "livelock: too many steps");
+        let Some(next) = self.next_event() else { return false };
+        self.now = next;
+        let arrival = self.in_flight.iter().enumerate().min_by_key(|(_, (t, o, _, _))| (*t, *o));
+        if let Some(i) = arrival.filter(|(_, e)| e.0 == next).map(|(i, _)| i) {
+            let (_, _, to_server, pkt) = self.in_flight.remove(i);
+            self.act(to_server, |ep, now, out| ep.on_packet(now, &pkt, out));
+        }
+        // Timers are polled on every event, due or not: endpoints must ignore early calls.
+        self.act(false, |ep, now, out| ep.on_timer(now, out));
+        self.act(true, |ep, now, out| ep.on_timer(now, out));
+        true
+    }
+
+    fn next_event(&self) -> Option<Time> {
+        let arrivals = self.in_flight.iter().map(|e| e.0);
+        arrivals.chain(self.client.next_timer()).chain(self.server.next_timer()).min()
+    }
+
+    /// Runs until `done` holds (true) or `limit` passes or nothing is pending (false).
+    fn run_until(&mut self, limit: Time, done: impl Fn(&Pair) -> bool) -> bool {
+        while !done(self) {
+            if self.now > limit || !self.step() {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn run_for(&mut self, d: Dur) {
+        let end = self.now + d;
+        self.run_until(end, |p| p.now >= end);
+    }
+
+    /// Data packets the server sent.
+    fn server_data(&self) -> impl Iterator<Item = &(Time, bool, Packet)> {
+        self.log.iter().filter(|(_, s, p)| *s && p.is_data())
+    }
+
+    /// One past the highest sequence number the server sent.
+    fn server_snd_max(&self) -> u64 {
+        self.log.iter().filter(|e| e.1).map(|(_, _, p)| p.tcp.seq + p.tcp.seq_len()).max().unwrap_or(0)
+    }
+
+    /// Bytes the server has outstanding.
+    fn server_flight(&self) -> u64 {
+        self.server_snd_max() - (self.server.acked() + 1)
+    }
+}
+
+fn cfg(recovery: Recovery) -> TcpConfig {
+    TcpConfig { recovery, mss: Bytes(MSS), ..TcpConfig::default() }
+}
+
+/// `k` round-trip times of the unloaded path.
+fn rtts(k: f64) -> Dur {
+    Dur::from_secs_f64(RTT.as_secs_f64() * k)
+}
+
+fn secs(s: f64) -> Time {
+    Time::from_secs_f64(s)
+}
+
+/// Drops the first transmission of the server's data segments starting at these segment indices.
+fn drop_segments(indices: &'static [u64]) -> FateFn {
+    Box::new(move |_, server, p| {
+        let hit = server && p.is_data() && !p.retransmission && indices.iter().any(|i| p.tcp.seq == 1 + i * MSS);
+        if hit {
+            Fate::Drop
+        } else {
+            Fate::Deliver
+        }
+    })
+}
+
+#[test]
+fn handshake_then_a_100kb_transfer_completes() {
+    let mut p = Pair::download(&TcpConfig::default(), 100_000);
+    p.run_for(Dur::from_secs(10));
+    assert!(p.client.peer_closed() && !p.server.peer_closed());
+    assert_eq!(p.next_event(), None, "all timers stopped");
+    let (syn, syn_ack, ack) = (p.log[0].2.tcp, p.log[1].2.tcp, p.log[2].2.tcp);
+    assert_eq!((syn.flags, syn.seq), (flags::SYN, 0));
+    assert_eq!((syn_ack.flags, syn_ack.ack), (flags::SYN | flags::ACK, 1));
+    assert_eq!((ack.flags & flags::ACK, ack.ack), (flags::ACK, 1));
+    assert!(p.client.is_established() && p.server.is_established());
+    assert_eq!(p.client.delivered(), 100_000);
+    assert_eq!(p.server.acked(), 100_000);
+    let s = p.server.stats();
+    assert_eq!((s.segments_sent, s.bytes_sent), (69, 100_000), "ceil(100000 / 1460) segments");
+    assert_eq!((s.bytes_retransmitted, s.rtos, s.fast_retransmits), (0, 0, 0));
+    assert!(p.server_data().all(|(_, _, pkt)| pkt.size == pkt.tcp.len + 40));
+}
+
+#[test]
+fn data_flows_both_ways() {
+    let mut p = Pair::download(&cfg(Recovery::Sack), 50_000);
+    p.act(false, |ep, now, out| {
+        ep.send(now, 30_000, out);
+        ep.close(now, out);
+    });
+    p.run_for(Dur::from_secs(10));
+    assert!(p.client.peer_closed() && p.server.peer_closed());
+    assert_eq!((p.client.delivered(), p.server.delivered()), (50_000, 30_000));
+    assert_eq!((p.client.acked(), p.server.acked()), (30_000, 50_000));
+}
+
+#[test]
+fn a_lost_syn_is_retransmitted_after_the_initial_rto() {
+    let c = TcpConfig { rto_initial: Dur::from_secs(1), ..TcpConfig::default() };
+    let mut p = Pair::new(&c);
+    let mut first = true;
+    p.fate = Box::new(move |_, server, pkt| match !server && pkt.is_syn() && std::mem::take(&mut first) {
+        true => Fate::Drop,
+        false => Fate::Deliver,
+    });
+    p.act(true, |ep, now, out| ep.send(now, 10_000, out));
+    p.act(false, |ep, now, out| ep.connect(now, out));
+    assert!(p.run_until(secs(5.0), |p| p.client.delivered() == 10_000));
+    let syns: Vec<Time> = p.log.iter().filter(|(_, s, pkt)| !s && pkt.is_syn()).map(|e| e.0).collect();
+    assert_eq!(syns, vec![Time::ZERO, secs(1.0)]);
+    assert_eq!(p.client.stats().rtos, 1);
+}
+
+#[test]
+fn one_loss_is_repaired_by_one_fast_retransmit_halving_the_window() {
+    let mut c = cfg(Recovery::NewReno);
+    c.rwnd = Window::Packets(100);
+    let mut p = Pair::download(&c, u64::MAX);
+    p.fate = drop_segments(&[30]);
+    assert!(p.run_until(secs(5.0), |p| p.server.stats().fast_retransmits == 1));
+    let flight = p.server_flight();
+    let recover = p.server_snd_max();
+    assert_eq!(p.server.ssthresh(), flight / 2);
+    assert!(p.run_until(secs(5.0), |p| p.server.acked() + 1 >= recover));
+    assert_eq!(p.server.cwnd(), flight / 2, "cwnd = ssthresh on leaving recovery");
+    assert_eq!(p.server.ssthresh(), flight / 2);
+    p.run_for(Dur::from_secs(2));
+    let s = p.server.stats();
+    assert_eq!((s.fast_retransmits, s.rtos, s.bytes_retransmitted), (1, 0, MSS));
+}
+
+#[test]
+fn consecutive_rtos_back_off_exponentially_up_to_rto_max() {
+    let mut c = cfg(Recovery::NewReno);
+    c.rto_max = Dur::from_secs(2);
+    let mut p = Pair::download(&c, u64::MAX);
+    // A blackout of all server packets from 1 s to 12 s.
+    p.fate = Box::new(|now, server, _| match server && now >= secs(1.0) && now < secs(12.0) {
+        true => Fate::Drop,
+        false => Fate::Deliver,
+    });
+    p.run_for(Dur::from_secs(12));
+    let acked = p.server.acked();
+    let rexmits: Vec<(Time, u64)> =
+        p.server_data().filter(|(_, _, pkt)| pkt.rto_retransmission).map(|(t, _, pkt)| (*t, pkt.tcp.seq)).collect();
+    assert!(rexmits.len() >= 6, "{rexmits:?}");
+    assert!(rexmits.iter().all(|&(_, seq)| seq == acked + 1), "all retransmit the same segment");
+    let gaps: Vec<Dur> = rexmits.windows(2).map(|w| w[1].0.since(w[0].0)).collect();
+    for g in gaps.windows(2) {
+        assert_eq!(g[1], (g[0] * 2).min(c.rto_max), "gaps {gaps:?}");
+    }
+    assert_eq!(*gaps.last().unwrap(), c.rto_max);
+    assert_eq!(p.server.stats().rtos, rexmits.len() as u64);
+    // The path is back: the transfer resumes.
+    p.run_for(Dur::from_secs(3));
+    assert!(p.server.acked() > acked);
+}
+
+/// Four losses in one window of 20 segments (limited by the receive window).
+/// SACK repairs them in about one RTT; NewReno needs one RTT per loss; Reno
+/// leaves recovery on the first partial ACK and, the window already reduced
+/// once, cannot fast-retransmit again: it times out.
+fn four_losses(recovery: Recovery) -> (Pair, Dur) {
+    let mut c = cfg(recovery);
+    c.rwnd = Window::Packets(20);
+    c.rto_min = Dur::from_secs(1);
+    let mut p = Pair::download(&c, u64::MAX);
+    p.fate = drop_segments(&[100, 102, 104, 106]);
+    assert!(p.run_until(secs(10.0), |p| p.server.stats().fast_retransmits == 1));
+    let (start, recover) = (p.now, p.server_snd_max());
+    assert!(p.run_until(secs(20.0), |p| p.server.acked() + 1 >= recover));
+    let duration = p.now.since(start);
+    p.run_for(Dur::from_secs(2));
+    (p, duration)
+}
+
+#[test]
+fn sack_repairs_four_losses_in_about_one_rtt() {
+    let (p, duration) = four_losses(Recovery::Sack);
+    let s = p.server.stats();
+    assert_eq!((s.fast_retransmits, s.rtos), (1, 0));
+    assert!(duration < rtts(1.5), "{duration}");
+    // The four holes go out together; RFC 6675 NextSeg rule (4) may add one rescue retransmission.
+    let rexmits: Vec<(Time, u64)> =
+        p.server_data().filter(|e| e.2.retransmission).map(|e| (e.0, (e.2.tcp.seq - 1) / MSS)).collect();
+    assert!(rexmits.len() <= 5, "{rexmits:?}");
+    assert_eq!(rexmits[..4].iter().map(|r| r.1).collect::<Vec<_>>(), vec![100, 102, 104, 106]);
+    assert!(rexmits[3].0.since(rexmits[0].0) < rtts(0.1), "{rexmits:?}");
+}
+
+#[test]
+fn newreno_repairs_four_losses_in_about_four_rtts() {
+    let (p, duration) = four_losses(Recovery::NewReno);
+    let s = p.server.stats();
+    assert_eq!((s.fast_retransmits, s.rtos, s.bytes_retransmitted), (1, 0, 4 * MSS));
+    assert!(duration > rtts(3.5) && duration < rtts(4.5), "{duration}");
+}
+
+#[test]
+fn reno_times_out_on_four_losses() {
+    let (p, _) = four_losses(Recovery::Reno);
+    let s = p.server.stats();
+    assert_eq!(s.fast_retransmits, 1);
+    assert!(s.rtos >= 1);
+}
+
+#[test]
+fn delayed_acks_acknowledge_every_second_segment() {
+    let mut c = cfg(Recovery::NewReno);
+    c.delayed_ack = true;
+    let mut p = Pair::download(&c, 100_000);
+    assert!(p.run_until(secs(10.0), |p| p.client.peer_closed()));
+    let data = p.server_data().count() as f64;
+    let acks = p.log.iter().filter(|(_, s, pkt)| !s && pkt.tcp.seq_len() == 0 && pkt.tcp.ack > 1).count() as f64;
+    assert!((0.45..0.62).contains(&(acks / data)), "{acks} ACKs for {data} segments");
+}
+
+#[test]
+fn a_lone_segment_is_acknowledged_after_the_delayed_ack_timeout() {
+    let mut c = cfg(Recovery::NewReno);
+    c.delayed_ack = true;
+    let mut p = Pair::new(&c);
+    p.act(false, |ep, now, out| ep.connect(now, out));
+    assert!(p.run_until(secs(1.0), |p| p.server.is_established()));
+    p.act(true, |ep, now, out| ep.send(now, 500, out));
+    assert!(p.run_until(secs(2.0), |p| p.client.delivered() == 500));
+    let arrived = p.now;
+    assert!(p.run_until(secs(2.0), |p| p.server.acked() == 500));
+    let ack_sent = p.log.iter().find(|(_, s, pkt)| !s && pkt.tcp.ack == 501).unwrap().0;
+    assert_eq!(ack_sent.since(arrived), c.delack_timeout);
+}
+
+/// SRTT some time after the path's one-way delay doubles at 2 s.
+fn srtt_after_delay_change(timestamps: bool, after: Dur) -> Dur {
+    let mut c = cfg(Recovery::NewReno);
+    c.timestamps = timestamps;
+    c.rwnd = Window::Packets(10);
+    c.rto_min = Dur::from_secs(1);
+    let mut p = Pair::download(&c, u64::MAX);
+    p.rate_bps = None;
+    p.run_for(Dur::from_secs(2));
+    assert_eq!(p.server.srtt(), Some(RTT));
+    p.delay = DELAY * 2;
+    p.run_for(after);
+    assert_eq!(p.server.stats().rtos, 0);
+    p.server.srtt().unwrap()
+}
+
+#[test]
+fn timestamps_give_an_rtt_sample_per_ack() {
+    // 10 segments per RTT: with timestamps SRTT follows a change within about two RTTs
+    // (each ACK moves it 1/8 of the way); timing one segment per RTT, it barely moves.
+    let new_rtt = RTT * 2;
+    let with = srtt_after_delay_change(true, new_rtt * 2);
+    let without = srtt_after_delay_change(false, new_rtt * 2);
+    assert!(with > rtts(1.7), "{with}");
+    assert!(without < rtts(1.3), "{without}");
+    let converged = srtt_after_delay_change(true, Dur::from_secs(3));
+    assert!(converged.0.abs_diff(new_rtt.0) < 10, "{converged}: converges to the path RTT");
+}
+
+#[test]
+fn an_rto_whose_segment_was_not_lost_is_counted_spurious_by_the_receiver() {
+    let mut c = cfg(Recovery::NewReno);
+    c.rwnd = Window::Packets(20);
+    let mut p = Pair::download(&c, u64::MAX);
+    // The client's ACKs sent in [1.0 s, 1.2 s) are held 300 ms: longer than the 200 ms RTO.
+    p.fate = Box::new(|now, server, _| match !server && now >= secs(1.0) && now < secs(1.2) {
+        true => Fate::Delay(Dur::from_millis(300)),
+        false => Fate::Deliver,
+    });
+    p.run_for(Dur::from_secs(3));
+    assert_eq!(p.server.stats().rtos, 1);
+    assert_eq!(p.client.stats().spurious_rtos, 1, "the client saw the retransmission as a duplicate");
+    assert_eq!(p.server.stats().spurious_rtos, 0);
+}
+
+#[test]
+fn a_ce_mark_reduces_the_window_once_without_retransmission() {
+    let mut c = cfg(Recovery::Sack);
+    c.ecn = true;
+    c.rwnd = Window::Packets(100);
+    let mut p = Pair::download(&c, u64::MAX);
+    p.fate = Box::new(|_, server, pkt| match server && pkt.tcp.seq == 1 + 30 * MSS {
+        true => Fate::Mark,
+        false => Fate::Deliver,
+    });
+    assert!(p.run_until(secs(5.0), |p| p.server.stats().ecn_reductions == 1));
+    let flight = p.server_flight();
+    assert_eq!((p.server.cwnd(), p.server.ssthresh()), (flight / 2, flight / 2));
+    p.run_for(Dur::from_secs(2));
+    let s = p.server.stats();
+    assert_eq!((s.ecn_reductions, s.bytes_retransmitted, s.fast_retransmits, s.rtos), (1, 0, 0, 0));
+    assert_eq!(p.server_data().filter(|(_, _, pkt)| pkt.tcp.has(flags::CWR)).count(), 1);
+    assert!(p.server_data().all(|(_, _, pkt)| pkt.ecn == Ecn::Ect));
+    let client_acks: Vec<bool> = p.log.iter().filter(|e| !e.1).map(|(_, _, pkt)| pkt.tcp.has(flags::ECE)).collect();
+    assert!(client_acks.iter().any(|&e| e) && !client_acks.last().unwrap(), "ECE echoed until CWR");
+}

@@ -1,0 +1,94 @@
+//! Python bindings for `cellaqm-core`, imported as `cellaqm._core`.
+//!
+//! Deliberately thin: parse the scenario, run it with the GIL released, hand
+//! the core's JSON and packet columns back. All presentation (DataFrames,
+//! files, the CLI) lives in the pure-Python package `python/cellaqm`.
+
+use cellaqm_core::{RunOptions, Scenario};
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+create_exception!(
+    cellaqm,
+    ScenarioError,
+    PyValueError,
+    "The scenario could not be read, parsed or validated. The message is one line naming the key."
+);
+
+/// Little-endian bytes of a column, for `numpy.frombuffer`.
+fn column<'py, T: Copy, const N: usize>(
+    py: Python<'py>,
+    values: &[T],
+    to_bytes: impl Fn(T) -> [u8; N],
+) -> Bound<'py, PyBytes> {
+    let mut out = Vec::with_capacity(values.len() * N);
+    for &v in values {
+        out.extend_from_slice(&to_bytes(v));
+    }
+    PyBytes::new(py, &out)
+}
+
+/// Run one scenario.
+///
+/// `scenario_text` is a TOML document (`fmt="toml"`) or a JSON object
+/// (`fmt="json"`); `sets` are `key.path=value` overrides applied on top;
+/// `seed=None` uses the scenario's own seed. Returns a dict with
+/// `summary_json` (str), `flows_json` (str), `seed` (int) and `packets`
+/// (None, or a dict mapping column name to `(numpy dtype str, bytes)`).
+#[pyfunction]
+#[pyo3(signature = (scenario_text, fmt = "toml", seed = None, sets = Vec::new(), record_packets = false))]
+fn run<'py>(
+    py: Python<'py>,
+    scenario_text: &str,
+    fmt: &str,
+    seed: Option<u64>,
+    sets: Vec<String>,
+    record_packets: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let parsed = match fmt {
+        "toml" => Scenario::from_toml_str(scenario_text, &sets),
+        "json" => Scenario::from_json_str(scenario_text, &sets),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "fmt must be \"toml\" or \"json\", not {other:?}"
+            )))
+        }
+    };
+    let scenario = parsed.map_err(|e| ScenarioError::new_err(e.to_string()))?;
+    let seed = seed.unwrap_or(scenario.seed);
+    let opts = RunOptions { record_packets };
+    let result = py.allow_threads(|| cellaqm_core::run(&scenario, seed, &opts));
+
+    let out = PyDict::new(py);
+    out.set_item("seed", seed)?;
+    out.set_item("summary_json", result.summary_json())?;
+    out.set_item("flows_json", result.flows_json())?;
+    match &result.packets {
+        None => out.set_item("packets", py.None())?,
+        Some(log) => {
+            let cols = PyDict::new(py);
+            cols.set_item("uid", ("<u8", column(py, &log.uid, u64::to_le_bytes)))?;
+            cols.set_item("flow", ("<u4", column(py, &log.flow, u32::to_le_bytes)))?;
+            cols.set_item("sent_s", ("<f8", column(py, &log.sent_s, f64::to_le_bytes)))?;
+            cols.set_item("received_s", ("<f8", column(py, &log.received_s, f64::to_le_bytes)))?;
+            cols.set_item("delay_s", ("<f8", column(py, &log.delay_s, f64::to_le_bytes)))?;
+            cols.set_item("size", ("<u4", column(py, &log.size, u32::to_le_bytes)))?;
+            cols.set_item(
+                "retransmission",
+                ("|b1", column(py, &log.retransmission, |b: bool| [b as u8])),
+            )?;
+            out.set_item("packets", cols)?;
+        }
+    }
+    Ok(out)
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,24 @@
+"""cellaqm: a fast simulator of TCP over managed buffers in front of cellular radio links.
+
+>>> import cellaqm
+>>> res = cellaqm.run("scenarios/default.toml", seed=7, sets=["bottleneck.rate=384kbps"])  # doctest: +SKIP
+>>> res.summary["goodput_bps"], len(res.flows)                                          # doctest: +SKIP
+
+The simulation itself is the Rust crate ``cellaqm-core``; this package is the
+Python front end: :func:`run`, :class:`RunResult` and the ``cellaqm`` CLI.
+"""
+
+from __future__ import annotations
+
+try:
+    from cellaqm._core import ScenarioError, __version__
+except ImportError as exc:  # pragma: no cover - only without a build
+    raise ImportError(
+        "cellaqm's compiled extension (cellaqm._core) is missing: build it with `make build` "
+        "(maturin develop) or install the package with pip"
+    ) from exc
+
+from cellaqm.api import run
+from cellaqm.result import PacketsNotRecordedError, RunResult
+
+__all__ = ["PacketsNotRecordedError", "RunResult", "ScenarioError", "__version__", "run"]

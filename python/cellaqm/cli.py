@@ -1,0 +1,371 @@
+"""The ``cellaqm`` command line.
+
+    cellaqm run FILE [--seed N] [--set KEY.PATH=VALUE ...] [--out DIR] [--json] [--packets]
+
+Errors in the input (unreadable file, invalid scenario, malformed ``--set``,
+bad arguments) print one line ``cellaqm: error: <message>`` on stderr and exit
+with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn, Optional
+
+EXIT_OK = 0
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+
+_RUN_EPILOG = """\
+examples:
+  cellaqm run scenarios/default.toml
+  cellaqm run scenarios/default.toml --seed 7 --set bottleneck.rate=384kbps --set traffic.flows=4
+  cellaqm run scenarios/default.toml --json > summary.json
+  cellaqm run scenarios/default.toml --packets --out results/default
+
+--set takes the scenario's TOML key path and a value in the file's syntax,
+e.g. bottleneck.buffer=20kB, tcp.recovery=sack, core.delay=100ms.
+See docs/scenario.md for every key.
+"""
+
+
+class UsageError(Exception):
+    """Bad command-line input; reported as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr, exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _version() -> str:
+    try:
+        from cellaqm import __version__
+    except ImportError:
+        return "unknown (extension not built)"
+    return __version__
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 2**64-1: {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="cellaqm",
+        description="Simulate TCP over a managed buffer in front of a cellular radio link.",
+    )
+    parser.add_argument("--version", action="version", version=f"cellaqm {_version()}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+
+    run = commands.add_parser(
+        "run",
+        help="run one scenario and print its summary",
+        description=(
+            "Run one scenario file and print a summary: a header, a table of metrics\n"
+            "and a per-flow table (or, with --json, only the summary as JSON).\n\n"
+            "Exit status: 0 on success; 2 for bad input (unreadable file, invalid\n"
+            "scenario, malformed --set or option), with one 'cellaqm: error: ...' line\n"
+            "on stderr; 1 if the --out directory cannot be written."
+        ),
+        epilog=_RUN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.add_argument("file", metavar="FILE", help="scenario file (.toml, or .json)")
+    run.add_argument(
+        "--seed",
+        type=_seed,
+        metavar="N",
+        help="random seed (default: the scenario's own 'seed')",
+    )
+    run.add_argument(
+        "--set",
+        dest="sets",
+        action="append",
+        default=[],
+        metavar="KEY.PATH=VALUE",
+        help="override one scenario value, e.g. bottleneck.rate=384kbps; repeatable, "
+        "applied in order after the file is read",
+    )
+    run.add_argument(
+        "--out",
+        metavar="DIR",
+        help="also write DIR/summary.json and DIR/flows.csv (and DIR/packets.parquet, "
+        "or packets.csv without pyarrow, with --packets); DIR is created if needed",
+    )
+    run.add_argument(
+        "--json",
+        action="store_true",
+        help="print only the summary, as one JSON object on stdout",
+    )
+    run.add_argument(
+        "--packets",
+        action="store_true",
+        help="record every delivered downlink data packet (written with --out)",
+    )
+    return parser
+
+
+# --------------------------------------------------------------------------- printing
+
+
+def _num(value: Any, digits: int = 1) -> str:
+    """Format a number for a table: thousands separators, fixed digits, '—' for None/NaN."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "—"
+        if math.isinf(value):
+            return "∞"
+        return f"{value:,.{digits}f}"
+    return str(value)
+
+
+def _scenario_name(summary: dict[str, Any]) -> str:
+    for key in ("scenario", "name", "scenario_name"):
+        if isinstance(summary.get(key), str):
+            return summary[key]
+    return "?"
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _link_rows(prefix: str, link: dict[str, Any], with_drops: bool) -> list[tuple[str, str, str]]:
+    """Rows for a link section of the summary (``bottleneck``, ``uplink``)."""
+    rows = []
+    if _is_number(link.get("utilisation")):
+        rows.append((f"{prefix} utilisation", _num(100.0 * link["utilisation"], 1), "%"))
+    if _is_number(link.get("mean_queue_bytes")):
+        rows.append((f"{prefix} mean queue", _num(float(link["mean_queue_bytes"]), 0), "bytes"))
+    if _is_number(link.get("mean_queue_packets")):
+        rows.append((f"{prefix} mean queue", _num(float(link["mean_queue_packets"]), 2), "packets"))
+    if _is_number(link.get("marked")) and link["marked"]:
+        rows.append((f"{prefix} ECN marks", _num(link["marked"]), "packets"))
+    if with_drops and isinstance(link.get("drops"), dict):
+        total = sum(v for v in link["drops"].values() if _is_number(v))
+        rows.append((f"{prefix} drops", _num(total), "packets"))
+    return rows
+
+
+#: Summary sections left out of the table on purpose (they are in --json / summary.json).
+_NOT_PRINTED = {"ledger"}
+
+
+def _metric_rows(summary: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(metric, value, unit) rows: the known metrics first, then other scalars generically."""
+    rows: list[tuple[str, str, str]] = []
+    used = {"scenario", "name", "scenario_name", "seed", "duration_s", *_NOT_PRINTED}
+
+    def simple(key: str, label: str, unit: str = "", scale: float = 1.0, digits: int = 1) -> None:
+        value = summary.get(key)
+        if key in summary:
+            used.add(key)
+            if _is_number(value) and scale != 1.0:
+                value = value * scale
+            rows.append((label, _num(value, digits), unit))
+
+    simple("goodput_bps", "goodput", "kb/s", 1e-3)
+    simple("mean_flow_goodput_bps", "mean flow goodput", "kb/s", 1e-3)
+    simple("delivered_bytes", "delivered", "bytes")
+    simple("flows", "flows")
+    delay = summary.get("delay_ms")
+    if isinstance(delay, dict):
+        used.add("delay_ms")
+        order = ["mean", "p50", "p95", "p99", "max"]
+        for stat in order + [k for k in delay if k not in order]:
+            if stat == "count":
+                rows.append(("delay samples", _num(delay[stat]), "packets"))
+            elif stat in delay:
+                rows.append((f"delay {stat}", _num(delay[stat]), "ms"))
+    drops = summary.get("drops")
+    if isinstance(drops, dict):
+        used.add("drops")
+        total = sum(v for v in drops.values() if _is_number(v))
+        rows.append(("drops", _num(total), "packets"))
+        for cause, count in drops.items():
+            rows.append((f"  {cause}", _num(count), "packets"))
+    simple("rtos", "RTOs")
+    simple("spurious_rtos", "spurious RTOs")
+    simple("fast_retransmits", "fast retransmits")
+    simple("retransmitted_bytes", "retransmitted", "bytes")
+    for key, with_drops in (("bottleneck", False), ("uplink", True)):
+        if isinstance(summary.get(key), dict):
+            used.add(key)
+            rows.extend(_link_rows(key, summary[key], with_drops))
+    simple("events", "events")
+    simple("wall_s", "wall time", "s", digits=3)
+    simple("sim_seconds_per_wall_second", "speed", "× real time", digits=0)
+    simple("events_per_second", "event rate", "events/s", digits=0)
+    for key, value in summary.items():
+        if key in used:
+            continue
+        if isinstance(value, dict):
+            for sub, subvalue in value.items():
+                if not isinstance(subvalue, (dict, list)):
+                    rows.append((f"{key} {sub}", _num(subvalue, 3), ""))
+        elif not isinstance(value, list):
+            rows.append((key.replace("_", " "), _num(value, 3), ""))
+    return rows
+
+
+# Known flow columns: (key, header, scale, digits). Unknown keys follow, raw.
+_FLOW_COLUMNS = (
+    ("flow", "flow", 1, 0),
+    ("bytes_delivered", "delivered kB", 1e-3, 1),
+    ("goodput_bps", "goodput kb/s", 1e-3, 1),
+    ("start_s", "start s", 1, 3),
+    ("completion_s", "done s", 1, 3),
+    ("rtos", "RTOs", 1, 0),
+    ("spurious_rtos", "spurious", 1, 0),
+    ("fast_retransmits", "fast rtx", 1, 0),
+    ("retransmitted_bytes", "rtx bytes", 1, 0),
+)
+#: Flow fields left out of the table (they are in flows.csv / RunResult.flows).
+_FLOW_NOT_PRINTED = {"segments_sent", "ecn_reductions"}
+MAX_FLOW_ROWS = 20
+
+
+def print_human(result: Any, console: Any) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    summary = result.summary
+    duration = summary.get("duration_s")
+    header = Text()
+    header.append("cellaqm ", style="bold")
+    header.append(f"scenario {_scenario_name(summary)}", style="bold cyan")
+    header.append(f" · seed {summary.get('seed', result.seed)}")
+    if isinstance(duration, (int, float)):
+        header.append(f" · {float(duration):g} s simulated")
+    console.print(header)
+
+    metrics = Table(header_style="bold", box=None, pad_edge=False, collapse_padding=True)
+    metrics.add_column("metric")
+    metrics.add_column("value", justify="right")
+    metrics.add_column("unit")
+    for row in _metric_rows(summary):
+        metrics.add_row(*row)
+    console.print(metrics)
+
+    records = result._flow_records
+    if records:
+        keys: list[str] = []
+        for rec in records:
+            keys.extend(k for k in rec if k not in keys)
+        known = [c for c in _FLOW_COLUMNS if c[0] in keys]
+        extra = [
+            k for k in keys if k not in {c[0] for c in _FLOW_COLUMNS} and k not in _FLOW_NOT_PRINTED
+        ]
+        flows = Table(
+            title="flows",
+            title_justify="left",
+            header_style="bold",
+            box=None,
+            pad_edge=False,
+            collapse_padding=True,
+        )
+        for _, head, _, _ in known:
+            flows.add_column(head, justify="right", no_wrap=True)
+        for key in extra:
+            flows.add_column(key, justify="right")
+        for rec in records[:MAX_FLOW_ROWS]:
+            cells = []
+            for key, _, scale, digits in known:
+                value = rec.get(key)
+                if isinstance(value, (int, float)) and not isinstance(value, bool) and scale != 1:
+                    value = value * scale
+                cells.append(_num(value, digits))
+            cells.extend(_num(rec.get(k), 3) for k in extra)
+            flows.add_row(*cells)
+        console.print()
+        console.print(flows)
+        if len(records) > MAX_FLOW_ROWS:
+            console.print(
+                f"… {len(records) - MAX_FLOW_ROWS} more flows (all of them: --out DIR → flows.csv)"
+            )
+    if result.has_packets:
+        console.print(f"{len(result.packets):,} packets recorded")
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    import cellaqm
+
+    try:
+        result = cellaqm.run(args.file, seed=args.seed, sets=args.sets, packets=args.packets)
+    except cellaqm.ScenarioError as exc:
+        raise UsageError(str(exc)) from None
+    written = []
+    if args.out:
+        try:
+            written = result.to_dir(args.out)
+        except OSError as exc:
+            raise OutputError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    if args.json:
+        sys.stdout.write(json.dumps(result.summary) + "\n")
+        sys.stdout.flush()
+    else:
+        from rich.console import Console
+
+        console = Console(highlight=False)
+        print_human(result, console)
+        if written:
+            console.print("wrote " + ", ".join(str(p) for p in written))
+    return EXIT_OK
+
+
+class OutputError(Exception):
+    """Results could not be written; reported as one line, exit status 1."""
+
+
+def _fail(message: str, status: int) -> int:
+    first_line = " ".join(str(message).split("\n")[0].split()) or "unknown error"
+    sys.stderr.write(f"cellaqm: error: {first_line}\n")
+    return status
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Entry point of the ``cellaqm`` console script; returns the exit status."""
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command == "run":
+            return cmd_run(args)
+        raise UsageError(f"unknown command {args.command!r}")  # pragma: no cover
+    except UsageError as exc:
+        return _fail(str(exc), EXIT_USAGE)
+    except OutputError as exc:
+        return _fail(str(exc), EXIT_FAILURE)
+    except BrokenPipeError:
+        # e.g. `cellaqm run x.toml --json | head -c 10`: stop quietly, like other tools.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        return _fail("interrupted", 130)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,85 @@
+"""The CLI's human-readable printing, on hand-made results (no simulation needed)."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from cellaqm.cli import _metric_rows, print_human
+from cellaqm.result import RunResult
+
+SUMMARY = {
+    "scenario": "hand-made",
+    "seed": 9,
+    "duration_s": 60.0,
+    "flows": 2,
+    "delivered_bytes": 2_700_000,
+    "goodput_bps": 360_000.0,
+    "mean_flow_goodput_bps": 180_000.0,
+    "delay_ms": {"count": 1800, "mean": 812.5, "p50": 800.0, "p95": 1900.0, "p99": 2000.0, "max": 2100.0},
+    "rtos": 1,
+    "spurious_rtos": 0,
+    "fast_retransmits": 4,
+    "retransmitted_bytes": 7200,
+    "drops": {"overflow": 5, "random_loss": 2},
+    "bottleneck": {
+        "utilisation": 0.9375,
+        "mean_queue_bytes": 65000.0,
+        "mean_queue_packets": 43.3,
+        "packets_sent": 1870,
+        "bytes_sent": 2_805_000,
+        "drops": {"overflow": 5},
+        "marked": 0,
+    },
+    "uplink": {"utilisation": 0.2, "mean_queue_bytes": 0.0, "mean_queue_packets": 0.0, "drops": {}},
+    "ledger": {"sent_bytes": 1, "delivered_bytes": 1, "dropped_bytes": 0, "in_flight_bytes": 0},
+    "events": 123_456,
+    "wall_s": 0.0123,
+    "sim_seconds_per_wall_second": 4878.0,
+    "events_per_second": 1.0e7,
+    "a_future_metric": 1.25,
+}
+FLOWS = [
+    {"flow": 0, "bytes_delivered": 1_350_000, "goodput_bps": 180_000.0, "start_s": 0.0,
+     "completion_s": None, "rtos": 1, "spurious_rtos": 0, "fast_retransmits": 2,
+     "retransmitted_bytes": 3600, "ecn_reductions": 0, "segments_sent": 940, "new_field": 7},
+    {"flow": 1, "bytes_delivered": 1_350_000, "goodput_bps": 180_000.0, "start_s": 0.5,
+     "completion_s": 59.5, "rtos": 0, "spurious_rtos": 0, "fast_retransmits": 2,
+     "retransmitted_bytes": 3600, "ecn_reductions": 0, "segments_sent": 930, "new_field": 8},
+]
+
+
+def render(result: RunResult) -> str:
+    buf = io.StringIO()
+    print_human(result, Console(file=buf, width=100, color_system=None))
+    return buf.getvalue()
+
+
+def test_print_human_known_and_unknown_fields():
+    out = render(RunResult(SUMMARY, FLOWS, seed=9))
+    assert "scenario hand-made" in out and "seed 9" in out and "60 s simulated" in out
+    rows = {label: (value, unit) for label, value, unit in _metric_rows(SUMMARY)}
+    assert rows["goodput"] == ("360.0", "kb/s")
+    assert rows["delay p95"] == ("1,900.0", "ms")
+    assert rows["delay samples"] == ("1,800", "packets")
+    assert rows["drops"] == ("7", "packets")
+    assert rows["bottleneck utilisation"] == ("93.8", "%")
+    assert rows["uplink drops"] == ("0", "packets")
+    assert rows["a future metric"] == ("1.250", "")
+    assert not any(label.startswith("ledger") for label in rows)
+    for text in ("goodput", "kb/s", "delay p99", "RTOs", "utilisation", "events", "speed", "new_field"):
+        assert text in out, text
+    assert "59.500" in out and "—" in out  # completion time, and an unfinished flow
+
+
+def test_print_human_many_flows_is_truncated():
+    flows = [dict(FLOWS[0], flow=i) for i in range(45)]
+    out = render(RunResult(SUMMARY, flows, seed=9))
+    assert "25 more flows" in out
+
+
+def test_print_human_sparse_summary():
+    # Only a few keys: printing must not fail on what is missing.
+    out = render(RunResult({"seed": 1}, [], seed=1))
+    assert "seed 1" in out
