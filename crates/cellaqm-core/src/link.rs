@@ -4,7 +4,10 @@
 //! The link is passive: [`Link::arrive`] and [`Link::transmission_done`] take
 //! `now` and return when the transmitter is next free, and the network
 //! schedules those events. A packet leaves the transmitter after its
-//! serialisation time and reaches the far end `delay` later.
+//! serialisation time and reaches the far end `delay` later. As the delay is
+//! constant, packets reach the far end in the order they left: they wait in a
+//! delay line ([`Link::take_arrival`]), and only the head of the line has an
+//! arrival event pending, which keeps the event queue short on long, fast paths.
 
 use crate::packet::Packet;
 use crate::queue::{AnyQueue, DropCause, Dropped, Limits, QueueCtx, QueueDisc};
@@ -12,6 +15,7 @@ use crate::rng::Rng;
 use crate::scenario::LinkConfig;
 use crate::time::{Dur, Time};
 use rand::Rng as _;
+use std::collections::VecDeque;
 
 /// Time-integrated counters of a link.
 #[derive(Clone, Copy, Debug, Default)]
@@ -35,6 +39,8 @@ pub struct Link {
     queue: AnyQueue,
     /// The packet being serialised, and when it started.
     in_service: Option<(Packet, Time)>,
+    /// Packets propagating to the far end with their arrival times, in order.
+    delay_line: VecDeque<(Time, Packet)>,
     stats: LinkStats,
     /// Time of the last change of the queue backlog (for the integrals).
     last_change: Time,
@@ -50,13 +56,10 @@ impl Link {
             rng,
             queue: cfg.queue.build(limits),
             in_service: None,
+            delay_line: VecDeque::new(),
             stats: LinkStats::default(),
             last_change: Time::ZERO,
         }
-    }
-
-    pub fn delay(&self) -> Dur {
-        self.delay
     }
 
     fn ctx(&self, now: Time) -> QueueCtx {
@@ -91,21 +94,32 @@ impl Link {
         Some(now + Dur::transmission(pkt.size as u64, self.rate_bps))
     }
 
-    /// The transmission in progress ends. Returns the packet unless the link lost it
-    /// (then it is in `dropped`), and when the next transmission ends, if one starts.
-    pub fn transmission_done(&mut self, now: Time, dropped: &mut Vec<Dropped>) -> (Option<Packet>, Option<Time>) {
+    /// The transmission in progress ends; the packet starts propagating (unless the
+    /// link lost it: then it is in `dropped`). Returns when an arrival event is
+    /// needed (the packet is alone in the delay line), and when the next
+    /// transmission ends, if one starts.
+    pub fn transmission_done(&mut self, now: Time, dropped: &mut Vec<Dropped>) -> (Option<Time>, Option<Time>) {
         let (pkt, started) = self.in_service.take().expect("transmission_done without a packet in service");
         self.stats.busy += now.since(started);
         self.stats.packets_sent += 1;
         self.stats.bytes_sent += pkt.size as u64;
-        let sent = if self.loss > 0.0 && self.rng.random::<f64>() < self.loss {
+        let arrival = if self.loss > 0.0 && self.rng.random::<f64>() < self.loss {
             dropped.push(Dropped { pkt, cause: DropCause::LinkLoss });
             None
         } else {
-            Some(pkt)
+            let at = now + self.delay;
+            self.delay_line.push_back((at, pkt));
+            (self.delay_line.len() == 1).then_some(at)
         };
         self.account(now);
-        (sent, self.start_next(now, dropped))
+        (arrival, self.start_next(now, dropped))
+    }
+
+    /// The packet at the head of the delay line reaches the far end; returns it
+    /// and when the next one arrives, if any.
+    pub fn take_arrival(&mut self) -> (Packet, Option<Time>) {
+        let (_, pkt) = self.delay_line.pop_front().expect("an arrival without a packet in the delay line");
+        (pkt, self.delay_line.front().map(|&(at, _)| at))
     }
 
     /// A timer of the queue discipline fired.
@@ -124,9 +138,11 @@ impl Link {
         self.queue.next_timer()
     }
 
-    /// Bytes held: queued plus the packet in transmission.
+    /// Bytes held: queued, in transmission and propagating.
     pub fn bytes_held(&self) -> u64 {
-        self.queue.bytes() + self.in_service.map_or(0, |(p, _)| p.size as u64)
+        self.queue.bytes()
+            + self.in_service.map_or(0, |(p, _)| p.size as u64)
+            + self.delay_line.iter().map(|(_, p)| p.size as u64).sum::<u64>()
     }
 
     pub fn queue(&self) -> &AnyQueue {

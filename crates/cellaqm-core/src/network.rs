@@ -81,8 +81,8 @@ enum Side {
 enum Event {
     /// A link finished serialising its packet.
     TransmissionDone(LinkId),
-    /// A packet reaches its next hop (or its endpoint).
-    Arrive(Packet),
+    /// The oldest packet propagating on a link reaches its far end.
+    Arrive(LinkId),
     /// A link's queue discipline asked for a timer.
     QueueTimer(LinkId),
     /// An endpoint's timer may be due.
@@ -113,7 +113,6 @@ struct Network {
     drops: [BTreeMap<DropCause, u64>; 4],
     next_uid: u64,
     ledger: Ledger,
-    propagating_bytes: u64,
     delays: Histogram,
     packets: Option<PacketLog>,
 }
@@ -163,7 +162,6 @@ impl Network {
             drops: Default::default(),
             next_uid: 0,
             ledger: Ledger::default(),
-            propagating_bytes: 0,
             delays: Histogram::default(),
             packets: opts.record_packets.then(PacketLog::default),
         }
@@ -174,8 +172,11 @@ impl Network {
             let (now, event) = self.events.pop().expect("peeked");
             match event {
                 Event::TransmissionDone(id) => self.transmission_done(now, id),
-                Event::Arrive(pkt) => {
-                    self.propagating_bytes -= pkt.size as u64;
+                Event::Arrive(id) => {
+                    let (pkt, next) = self.links[id as usize].take_arrival();
+                    if let Some(at) = next {
+                        self.events.schedule(at, Event::Arrive(id));
+                    }
                     self.arrive(now, pkt)
                 }
                 Event::QueueTimer(id) => self.queue_timer(now, id),
@@ -205,10 +206,9 @@ impl Network {
 
     fn transmission_done(&mut self, now: Time, id: LinkId) {
         let link = &mut self.links[id as usize];
-        let (sent, next) = link.transmission_done(now, &mut self.dropped);
-        if let Some(pkt) = sent {
-            self.propagating_bytes += pkt.size as u64;
-            self.events.schedule(now + link.delay(), Event::Arrive(pkt));
+        let (arrival, next) = link.transmission_done(now, &mut self.dropped);
+        if let Some(at) = arrival {
+            self.events.schedule(at, Event::Arrive(id));
         }
         if let Some(done) = next {
             self.events.schedule(done, Event::TransmissionDone(id));
@@ -318,8 +318,7 @@ impl Network {
 
     fn finish(mut self, wall_s: f64) -> RunResult {
         let end = self.duration;
-        let in_flight: u64 = self.links.iter().map(Link::bytes_held).sum::<u64>() + self.propagating_bytes;
-        self.ledger.in_flight_bytes = in_flight;
+        self.ledger.in_flight_bytes = self.links.iter().map(Link::bytes_held).sum();
         debug_assert!(self.ledger.balances(), "byte ledger does not balance: {:?}", self.ledger);
 
         let flows: Vec<FlowSummary> = self
