@@ -319,7 +319,8 @@ impl Network {
     fn finish(mut self, wall_s: f64) -> RunResult {
         let end = self.duration;
         self.ledger.in_flight_bytes = self.links.iter().map(Link::bytes_held).sum();
-        debug_assert!(self.ledger.balances(), "byte ledger does not balance: {:?}", self.ledger);
+        // Conservation of bytes, checked on every run: a failure is a model bug.
+        assert!(self.ledger.balances(), "byte ledger does not balance: {:?}", self.ledger);
 
         let flows: Vec<FlowSummary> = self
             .flows
