@@ -16,11 +16,11 @@ use serde::{de, Deserialize, Deserializer, Serialize};
 use std::fmt;
 
 /// A bit rate in bits per second.
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
 pub struct Rate(pub f64);
 
 /// An amount of data in bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Bytes(pub u64);
 
 impl Rate {
@@ -142,11 +142,41 @@ quantity_serde!(Rate, "384kbps");
 quantity_serde!(Bytes, "100kB");
 quantity_serde!(Dur, "70ms");
 
-impl Serialize for Dur {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&format!("{}ns", self.0))
+/// Writes `value` in the largest unit of `units` (ascending factors) that
+/// keeps it exact, so the text parses back to the same value.
+fn format_with(value: f64, units: &[(&str, f64)]) -> String {
+    let (unit, factor) = units
+        .iter()
+        .rev()
+        .find(|(_, f)| value >= *f && (value / f).fract() == 0.0)
+        .copied()
+        .unwrap_or(units[0]);
+    format!("{}{unit}", value / factor)
+}
+
+impl fmt::Display for Rate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&format_with(self.0, &RATE_UNITS[..4]))
     }
 }
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&format_with(self.0 as f64, &BYTE_UNITS[..4]))
+    }
+}
+
+macro_rules! serialize_as_text {
+    ($t:ty, $text:expr) => {
+        impl Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(&$text(self))
+            }
+        }
+    };
+}
+serialize_as_text!(Rate, Rate::to_string);
+serialize_as_text!(Bytes, Bytes::to_string);
+serialize_as_text!(Dur, |d: &Dur| format_with(d.0 as f64, TIME_UNITS[..4].as_ref()));
 
 #[cfg(test)]
 mod tests {
@@ -161,6 +191,20 @@ mod tests {
         assert_eq!(Bytes::parse("1500 B").unwrap(), Bytes(1500));
         assert_eq!(Dur::parse("70ms").unwrap(), Dur::from_millis(70));
         assert_eq!(Dur::parse("1.5s").unwrap(), Dur::from_millis(1500));
+    }
+
+    #[test]
+    fn formats_in_the_largest_exact_unit_and_parses_back() {
+        assert_eq!(Rate(384_000.0).to_string(), "384kbps");
+        assert_eq!(Rate(3_600_000.0).to_string(), "3600kbps");
+        assert_eq!(Bytes(100_000).to_string(), "100kB");
+        assert_eq!(Bytes(1460).to_string(), "1460B");
+        assert_eq!(serde_json::to_string(&Dur::from_millis(70)).unwrap(), "\"70ms\"");
+        assert_eq!(serde_json::to_string(&Dur::ZERO).unwrap(), "\"0ns\"");
+        for d in [Dur(1), Dur::from_micros(1500), Dur::from_secs(1200)] {
+            let text: String = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
+            assert_eq!(Dur::parse(&text).unwrap(), d);
+        }
     }
 
     #[test]
