@@ -49,12 +49,15 @@ pub struct Link {
 impl Link {
     pub fn new(cfg: &LinkConfig, rng: Rng) -> Link {
         let limits = Limits { bytes: cfg.buffer.map(|b| b.0), packets: cfg.buffer_packets };
+        // The queue's own stream: "queue" under a seed drawn from a copy of the link's
+        // stream, so the link's loss draws are unchanged.
+        let queue = cfg.queue.build(limits, crate::rng::stream(rng.clone().random(), "queue"));
         Link {
             rate_bps: cfg.rate.bps(),
             delay: cfg.delay,
             loss: cfg.loss,
             rng,
-            queue: cfg.queue.build(limits),
+            queue,
             in_service: None,
             delay_line: VecDeque::new(),
             stats: LinkStats::default(),

@@ -48,6 +48,18 @@ impl Fifo {
         self.packets.front()
     }
 
+    /// The `i`-th packet from the head, to mark it (its size must not change).
+    pub fn get_mut(&mut self, i: usize) -> Option<&mut Packet> {
+        self.packets.get_mut(i)
+    }
+
+    /// Takes out the `i`-th packet from the head.
+    pub fn remove(&mut self, i: usize) -> Option<Packet> {
+        let pkt = self.packets.remove(i)?;
+        self.bytes -= pkt.size as u64;
+        Some(pkt)
+    }
+
     pub fn bytes(&self) -> u64 {
         self.bytes
     }

@@ -14,13 +14,50 @@
 //! [`QueueStats`]. One file per scheme; [`AnyQueue`] is the closed set the
 //! simulator dispatches on statically, and [`QueueConfig`] its scenario form.
 
+mod drop_front;
 mod fifo;
+mod pdpc;
+mod red;
+mod signal;
 mod tail_drop;
+#[cfg(test)]
+pub(crate) mod testkit;
+mod thresholds;
+mod ttlred1;
+mod ttlred2;
+mod ack_delay;
+mod at_head;
+pub mod codel;
+mod delay_estimator;
+mod dff;
+mod fq_codel;
+mod pdcp_discard;
+mod pie;
+mod raqm;
+mod taqm;
 
 pub use fifo::{Fifo, Limits};
 pub use tail_drop::TailDrop;
+pub use drop_front::DropFront;
+pub use pdpc::{Pdpc, PdpcParams};
+pub use red::{Red, RedParams};
+pub use signal::DropPosition;
+pub use thresholds::{Level, Thresholds};
+pub use ttlred1::{Ttlred1, Ttlred1Params};
+pub use ttlred2::{Ttlred2, Ttlred2Params};
+pub use ack_delay::{AckDelay, AckDelayMode, AckDelayParams};
+pub use at_head::{AtHead, Backlog, HeadRule};
+pub use codel::{Codel, CodelParams};
+pub use delay_estimator::DelayEstimator;
+pub use dff::Dff;
+pub use fq_codel::{FqCodel, FqCodelParams};
+pub use pdcp_discard::{PdcpDiscard, PdcpDiscardParams};
+pub use pie::{Pie, PieParams};
+pub use raqm::{Raqm, RaqmParams, RaqmStats, Verdict};
+pub use taqm::{Taqm, TaqmParams};
 
 use crate::packet::Packet;
+use crate::rng::Rng;
 use crate::time::Time;
 use serde::{Deserialize, Serialize};
 
@@ -40,6 +77,16 @@ pub enum DropCause {
     Overflow,
     /// Random link loss after transmission (not a queue decision).
     LinkLoss,
+    /// The buffer limit was reached and the oldest packet made room (drop-from-front).
+    OverflowFront,
+    /// An arrival-side AQM decision (RED, ARED, PDPC, TTLRED1), on the arrival or the head.
+    Early,
+    /// The packet outlived its lifetime (TTLRED2's scan).
+    Expired,
+    /// The head's sojourn time stayed above target for an interval (CoDel, FQ-CoDel).
+    TargetExceeded,
+    /// At departure, the packet had been in the buffer too long (PDCP discard, T-AQM).
+    Age,
 }
 
 impl DropCause {
@@ -47,6 +94,11 @@ impl DropCause {
         match self {
             DropCause::Overflow => "overflow",
             DropCause::LinkLoss => "link_loss",
+            DropCause::OverflowFront => "overflow_front",
+            DropCause::Early => "early",
+            DropCause::Expired => "expired",
+            DropCause::TargetExceeded => "target_exceeded",
+            DropCause::Age => "age",
         }
     }
 }
@@ -81,6 +133,13 @@ pub trait QueueDisc {
     fn bytes(&self) -> u64;
     /// Packets queued.
     fn packets(&self) -> usize;
+    /// The link has sent part of queued packet `uid` (its first RLC PDU) while the
+    /// packet stays queued until acknowledged (the RLC/PDCP model: a packet stays
+    /// in the PDCP buffer until its last PDU is acknowledged). Schemes that must
+    /// never drop a partly sent packet (TTLRED2) remember it; unknown uids are
+    /// ignored. In the wired model a sent packet has left the queue, so this is
+    /// never called.
+    fn mark_started(&mut self, _uid: u64) {}
     fn stats(&self) -> QueueStats {
         QueueStats::default()
     }
@@ -93,21 +152,68 @@ pub enum QueueConfig {
     /// Drop the arriving packet when the buffer is full.
     #[default]
     TailDrop,
+    /// Drop from the front of the buffer when the arrival does not fit.
+    DropFront,
+    /// RED (gentle by default), thresholds fixed unless given as adaptive.
+    Red(RedParams),
+    /// RED with the rate-adaptive thresholds of the WCDMA study.
+    Ared(RedParams),
+    /// Packet Discard Prevention Counter.
+    Pdpc(PdpcParams),
+    /// RED on the sojourn time of the oldest packet, with a drop counter.
+    Ttlred1(Ttlred1Params),
+    /// Random lifetimes given on entry, expired packets dropped by a 10 ms scan.
+    Ttlred2(Ttlred2Params),
+    /// CoDel (RFC 8289): drops at departure when the sojourn time stays above target.
+    Codel(CodelParams),
+    /// PIE (RFC 8033): random early drop with a PI-controlled probability.
+    Pie(PieParams),
+    /// FQ-CoDel (RFC 8290): per-flow queues, DRR, CoDel per queue.
+    FqCodel(FqCodelParams),
+    /// Drop-from-front with the buffer limit checked at departure (LTE uplink).
+    Dff,
+    /// Discard at departure packets older than a threshold (3GPP PDCP discard timer).
+    PdcpDiscard(PdcpDiscardParams),
+    /// Delay-based transmitter AQM at departure (LTE uplink).
+    Taqm(TaqmParams),
 }
 
 impl QueueConfig {
     /// Checks parameter ranges; `key` is where the config sits in the scenario.
     pub fn validate(&self, key: &str) -> Result<(), String> {
-        let _ = key;
         match self {
             QueueConfig::TailDrop => Ok(()),
+            QueueConfig::DropFront => Ok(()),
+            QueueConfig::Red(p) => p.validate(key, false),
+            QueueConfig::Ared(p) => p.validate(key, true),
+            QueueConfig::Pdpc(p) => p.validate(key),
+            QueueConfig::Ttlred1(p) => p.validate(key),
+            QueueConfig::Ttlred2(p) => p.validate(key),
+            QueueConfig::Codel(p) => p.validate(key),
+            QueueConfig::Pie(p) => p.validate(key),
+            QueueConfig::FqCodel(p) => p.validate(key),
+            QueueConfig::Dff => Ok(()),
+            QueueConfig::PdcpDiscard(p) => p.validate(key),
+            QueueConfig::Taqm(p) => p.validate(key),
         }
     }
 
-    /// The scheme managing a buffer with `limits`.
-    pub fn build(&self, limits: Limits) -> AnyQueue {
+    /// The scheme managing a buffer with `limits`; randomised schemes draw from `rng`.
+    pub fn build(&self, limits: Limits, rng: Rng) -> AnyQueue {
         match self {
             QueueConfig::TailDrop => AnyQueue::TailDrop(TailDrop::new(limits)),
+            QueueConfig::DropFront => AnyQueue::DropFront(DropFront::new(limits)),
+            QueueConfig::Red(p) => AnyQueue::Red(Red::new(p, RedParams::FIXED, limits, rng)),
+            QueueConfig::Ared(p) => AnyQueue::Red(Red::new(p, Thresholds::ADAPTIVE, limits, rng)),
+            QueueConfig::Pdpc(p) => AnyQueue::Pdpc(Pdpc::new(p, limits)),
+            QueueConfig::Ttlred1(p) => AnyQueue::Ttlred1(Ttlred1::new(p, limits, rng)),
+            QueueConfig::Ttlred2(p) => AnyQueue::Ttlred2(Ttlred2::new(p, limits, rng)),
+            QueueConfig::Codel(p) => AnyQueue::Codel(Codel::new(p, limits)),
+            QueueConfig::Pie(p) => AnyQueue::Pie(Pie::new(p, limits, rng)),
+            QueueConfig::FqCodel(p) => AnyQueue::FqCodel(FqCodel::new(p, limits)),
+            QueueConfig::Dff => AnyQueue::Dff(Dff::new(limits)),
+            QueueConfig::PdcpDiscard(p) => AnyQueue::PdcpDiscard(PdcpDiscard::new(p, limits)),
+            QueueConfig::Taqm(p) => AnyQueue::Taqm(Taqm::new(p, limits)),
         }
     }
 }
@@ -115,12 +221,34 @@ impl QueueConfig {
 /// Every scheme, dispatched statically.
 pub enum AnyQueue {
     TailDrop(TailDrop),
+    DropFront(DropFront),
+    Red(Red),
+    Pdpc(Pdpc),
+    Ttlred1(Ttlred1),
+    Ttlred2(Ttlred2),
+    Codel(Codel),
+    Pie(Pie),
+    FqCodel(FqCodel),
+    Dff(Dff),
+    PdcpDiscard(PdcpDiscard),
+    Taqm(Taqm),
 }
 
 macro_rules! dispatch {
     ($self:ident, $q:ident => $e:expr) => {
         match $self {
             AnyQueue::TailDrop($q) => $e,
+            AnyQueue::DropFront($q) => $e,
+            AnyQueue::Red($q) => $e,
+            AnyQueue::Pdpc($q) => $e,
+            AnyQueue::Ttlred1($q) => $e,
+            AnyQueue::Ttlred2($q) => $e,
+            AnyQueue::Codel($q) => $e,
+            AnyQueue::Pie($q) => $e,
+            AnyQueue::FqCodel($q) => $e,
+            AnyQueue::Dff($q) => $e,
+            AnyQueue::PdcpDiscard($q) => $e,
+            AnyQueue::Taqm($q) => $e,
         }
     };
 }
@@ -143,6 +271,9 @@ impl QueueDisc for AnyQueue {
     }
     fn packets(&self) -> usize {
         dispatch!(self, q => q.packets())
+    }
+    fn mark_started(&mut self, uid: u64) {
+        dispatch!(self, q => q.mark_started(uid))
     }
     fn stats(&self) -> QueueStats {
         dispatch!(self, q => q.stats())

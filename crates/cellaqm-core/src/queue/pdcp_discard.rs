@@ -1,0 +1,102 @@
+//! PDCP discard: the 3GPP discard timer at the transmitter (lte-uplink-raqm.md).
+//!
+//! Rule: `for each outgoing packet: if delay > delayThreshold: discard packet
+//! else transmit packet`, delay being the time the packet spent in the buffer
+//! (cause `age`). Arrivals that do not fit the buffer limits are tail-dropped.
+//! Combined AQM (R-AQM in the eNodeB plus PDCP discard in the UE with a large
+//! threshold, 0.8–1 s) is this scheme at the UE buffer together with
+//! [`super::Raqm`] at the receiver; no extra code.
+
+use super::at_head::{AtHead, Backlog, HeadRule};
+use super::{DropCause, Limits};
+use crate::packet::Packet;
+use crate::time::{Dur, Time};
+use serde::{Deserialize, Serialize};
+
+/// `{ scheme = "pdcp_discard", delay_threshold = "150ms" }`.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PdcpDiscardParams {
+    /// Discard timer: a packet older than this at departure is discarded (150 ms).
+    pub delay_threshold: Dur,
+}
+
+impl Default for PdcpDiscardParams {
+    fn default() -> PdcpDiscardParams {
+        PdcpDiscardParams { delay_threshold: Dur::from_millis(150) }
+    }
+}
+
+impl PdcpDiscardParams {
+    /// Checks ranges; `key` names the config in the scenario.
+    pub fn validate(&self, key: &str) -> Result<(), String> {
+        if self.delay_threshold == Dur::ZERO {
+            return Err(format!("{key}.delay_threshold: must be positive"));
+        }
+        Ok(())
+    }
+}
+
+/// PDCP discard's head rule.
+#[derive(Clone, Copy, Debug)]
+pub struct PdcpDiscardRule {
+    threshold: Dur,
+}
+
+impl HeadRule for PdcpDiscardRule {
+    fn discard(&mut self, head: &Packet, _backlog: Backlog, now: Time) -> Option<DropCause> {
+        (now.since(head.enqueued_at) > self.threshold).then_some(DropCause::Age)
+    }
+}
+
+pub type PdcpDiscard = AtHead<PdcpDiscardRule>;
+
+impl PdcpDiscard {
+    pub fn new(params: &PdcpDiscardParams, limits: Limits) -> PdcpDiscard {
+        AtHead::with_rule(limits, PdcpDiscardRule { threshold: params.delay_threshold })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queue::testkit::{check_invariants, ops, pkt, run, Step::*};
+    use proptest::prelude::*;
+    use DropCause::{Age, Overflow};
+
+    #[test]
+    fn discards_packets_older_than_the_threshold_at_departure() {
+        let mut q = PdcpDiscard::new(&PdcpDiscardParams::default(), Limits { bytes: None, packets: Some(4) });
+        run(&mut q, &[
+            Arrive(0.0, pkt(0, 500), &[]),
+            Arrive(50.0, pkt(1, 500), &[]),
+            Arrive(100.0, pkt(2, 500), &[]),
+            Arrive(200.0, pkt(3, 500), &[]),
+            Arrive(200.0, pkt(9, 500), &[(9, Overflow)]),
+            // Head 0 waited 100 ms ≤ 150 ms: transmitted.
+            Depart(100.0, Some(0), &[]),
+            // Head 1 waited 160 ms > 150: discarded; head 2 waited 110 ms: transmitted.
+            Depart(210.0, Some(2), &[(1, Age)]),
+            // Head 3 waited exactly 150 ms, not more: transmitted.
+            Depart(350.0, Some(3), &[]),
+            Depart(400.0, None, &[]),
+            // A lone old packet is discarded and nothing is sent.
+            Arrive(400.0, pkt(4, 500), &[]),
+            Depart(600.0, None, &[(4, Age)]),
+        ]);
+    }
+
+    #[test]
+    fn validation_names_the_key() {
+        let p = PdcpDiscardParams { delay_threshold: Dur::ZERO };
+        assert_eq!(p.validate("ue.queue").unwrap_err(), "ue.queue.delay_threshold: must be positive");
+    }
+
+    proptest! {
+        #[test]
+        fn conservation(ops in ops()) {
+            let params = PdcpDiscardParams { delay_threshold: Dur::from_millis(80) };
+            check_invariants(&mut PdcpDiscard::new(&params, Limits { bytes: Some(20_000), packets: None }), &ops);
+        }
+    }
+}

@@ -1,0 +1,250 @@
+//! PDPC, the Packet Discard Prevention Counter (Sågfors et al.), as in
+//! wcdma-rnc-aqm.md (scheme 4, with ARED's rate-adaptive thresholds) and
+//! hsdsch-buffer-mgmt.md ("PDPC n (drop-front): t_min = n, counter spacing
+//! 2·t_min, upper threshold 4·t_min", in packets).
+//!
+//! Rule, deterministic, on the instantaneous queue at each arrival: below minTh
+//! accept; between minTh and maxTh signal only when the counter is 0; at or
+//! above maxTh signal. A signal sets the counter to N (default 20); every
+//! accepted packet decrements it, so N packets are accepted between signals
+//! unless maxTh is reached. The signal drops or ECN-marks the arrival (tail)
+//! or the oldest packet (front).
+
+use super::signal::{admit, signal, DropPosition, Marker};
+use super::thresholds::Thresholds;
+use super::{Dropped, Fifo, Limits, QueueCtx, QueueDisc, QueueStats};
+use crate::packet::Packet;
+use serde::{Deserialize, Serialize};
+
+/// Parameters of `pdpc` (defaults: the WCDMA study's).
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PdpcParams {
+    /// Thresholds on the instantaneous queue (see [`Thresholds`]); default rate-adaptive as ARED.
+    pub thresholds: Thresholds,
+    /// N: packets that must be accepted after a signal before the next one below maxTh (packets).
+    pub counter: u32,
+    /// Which packet a signal falls on: `"tail"` (the arrival) or `"front"` (the oldest).
+    pub drop: DropPosition,
+    /// ECN-mark ECT packets instead of dropping them.
+    pub ecn: bool,
+}
+
+impl Default for PdpcParams {
+    fn default() -> Self {
+        PdpcParams { thresholds: Thresholds::ADAPTIVE, counter: 20, drop: DropPosition::Tail, ecn: false }
+    }
+}
+
+impl PdpcParams {
+    pub fn validate(&self, key: &str) -> Result<(), String> {
+        self.thresholds.validate(&format!("{key}.thresholds"))
+    }
+}
+
+/// A counter of packets that must be accepted before the next congestion
+/// signal (PDPC's N; TTLRED1's "every N-th packet").
+#[derive(Clone, Copy, Debug)]
+pub(super) struct DropCounter {
+    /// The value a signal sets.
+    reset: u32,
+    left: u32,
+}
+
+impl DropCounter {
+    pub fn new(reset: u32) -> DropCounter {
+        DropCounter { reset, left: 0 }
+    }
+    /// Whether a signal is allowed now.
+    pub fn ready(&self) -> bool {
+        self.left == 0
+    }
+    pub fn signalled(&mut self) {
+        self.left = self.reset;
+    }
+    pub fn accepted(&mut self) {
+        self.left = self.left.saturating_sub(1);
+    }
+}
+
+/// Signals (per `position` and `marker`) when `hit`, then admits the arrival;
+/// an arrival admitted without a signal counts down `counter`. Shared by PDPC and TTLRED1.
+#[allow(clippy::too_many_arguments)] // the state of two schemes, borrowed field by field
+pub(super) fn counted_arrival(
+    hit: bool,
+    fifo: &mut Fifo,
+    pkt: Packet,
+    position: DropPosition,
+    marker: &mut Marker,
+    counter: &mut DropCounter,
+    ctx: &QueueCtx,
+    dropped: &mut Vec<Dropped>,
+) {
+    let arrival = if hit {
+        counter.signalled();
+        signal(fifo, pkt, position, marker, dropped)
+    } else {
+        Some(pkt)
+    };
+    if let Some(pkt) = arrival {
+        if admit(fifo, pkt, position, ctx.now, dropped) && !hit {
+            counter.accepted();
+        }
+    }
+}
+
+pub struct Pdpc {
+    fifo: Fifo,
+    thresholds: Thresholds,
+    counter: DropCounter,
+    position: DropPosition,
+    marker: Marker,
+}
+
+impl Pdpc {
+    pub fn new(params: &PdpcParams, limits: Limits) -> Pdpc {
+        Pdpc {
+            fifo: Fifo::new(limits),
+            thresholds: params.thresholds,
+            counter: DropCounter::new(params.counter),
+            position: params.drop,
+            marker: Marker::new(params.ecn),
+        }
+    }
+}
+
+impl QueueDisc for Pdpc {
+    fn enqueue(&mut self, pkt: Packet, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) {
+        let q = self.thresholds.measure().of(&self.fifo);
+        let (min, max) = self.thresholds.at(ctx.rate_bps);
+        let hit = q >= max || (q >= min && self.counter.ready());
+        counted_arrival(hit, &mut self.fifo, pkt, self.position, &mut self.marker, &mut self.counter, ctx, dropped);
+    }
+
+    fn dequeue(&mut self, _ctx: &QueueCtx, _dropped: &mut Vec<Dropped>) -> Option<Packet> {
+        self.fifo.pop_front()
+    }
+
+    fn bytes(&self) -> u64 {
+        self.fifo.bytes()
+    }
+
+    fn packets(&self) -> usize {
+        self.fifo.len()
+    }
+
+    fn stats(&self) -> QueueStats {
+        self.marker.stats()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queue::testkit::{check_invariants, ect, ops, pkt, run, Step::*};
+    use crate::queue::DropCause::{Early, Overflow};
+
+    #[test]
+    fn scripted_counter_below_and_above_max_th() {
+        // Packet thresholds minTh 2, maxTh 5, N = 3; q is the queue before the arrival.
+        let params = PdpcParams { thresholds: Thresholds::packets(2, 5), counter: 3, ..PdpcParams::default() };
+        let mut q = Pdpc::new(&params, Limits::default());
+        run(
+            &mut q,
+            &[
+                Arrive(0.0, pkt(1, 1000), &[]),           // q 0 < minTh: accept (counter stays 0)
+                Arrive(1.0, pkt(2, 1000), &[]),           // q 1
+                Arrive(2.0, pkt(3, 1000), &[(3, Early)]), // q 2, counter 0: drop; counter := 3
+                Arrive(3.0, pkt(4, 1000), &[]),           // q 2, counter 3: accept → 2
+                Arrive(4.0, pkt(5, 1000), &[]),           // q 3: accept → 1
+                Arrive(5.0, pkt(6, 1000), &[]),           // q 4: accept → 0
+                Arrive(6.0, pkt(7, 1000), &[(7, Early)]), // q 5 ≥ maxTh: drop; counter := 3
+                Arrive(7.0, pkt(8, 1000), &[(8, Early)]), // q 5 ≥ maxTh: drop although counter 3; := 3
+                Depart(8.0, Some(1), &[]),
+                Depart(9.0, Some(2), &[]),
+                Depart(10.0, Some(4), &[]),
+                Depart(11.0, Some(5), &[]),                  // q = 1: [6]
+                Arrive(12.0, pkt(9, 1000), &[]),             // q 1 < minTh: accepted, counts: 3 → 2
+                Arrive(13.0, pkt(10, 1000), &[]),            // q 2: counter 2 → accept → 1
+                Arrive(14.0, pkt(11, 1000), &[]),            // q 3: counter 1 → accept → 0
+                Arrive(15.0, pkt(12, 1000), &[(12, Early)]), // q 4, counter 0: drop
+            ],
+        );
+        assert_eq!(q.packets(), 4);
+    }
+
+    #[test]
+    fn scripted_hsdsch_front_variant_with_ecn_and_overflow() {
+        // HS-DSCH "PDPC n" with n = 1: t_min 1, upper 4·t_min = 4, counter 2·t_min = 2, drop-front;
+        // buffer 8·t_min = 8 packets is far away, so use a 4-packet buffer to show front overflow.
+        let params =
+            PdpcParams { thresholds: Thresholds::packets(1, 4), counter: 2, drop: DropPosition::Front, ecn: true };
+        let mut q = Pdpc::new(&params, Limits { bytes: None, packets: Some(4) });
+        run(
+            &mut q,
+            &[
+                Arrive(0.0, ect(1, 1000), &[]),           // q 0 < minTh
+                Arrive(1.0, pkt(2, 1000), &[]), // q 1, counter 0: signal on the head: 1 is ECT → marked; 2 in; := 2
+                Arrive(2.0, pkt(3, 1000), &[]), // q 2: counter 2 → 1
+                Arrive(3.0, pkt(4, 1000), &[]), // q 3: counter 1 → 0
+                Arrive(4.0, pkt(5, 1000), &[(1, Early)]), // q 4 ≥ maxTh: head 1 is CE (not ECT) → dropped; 5 in
+                Arrive(5.0, pkt(6, 1000), &[(2, Early)]), // q 4 again: head 2 dropped
+                Depart(6.0, Some(3), &[]),
+            ],
+        );
+        assert_eq!((q.packets(), q.stats().marked), (3, 1));
+        // Overflow at the front: thresholds out of reach, 2-packet buffer.
+        let far =
+            PdpcParams { thresholds: Thresholds::packets(10, 40), drop: DropPosition::Front, ..PdpcParams::default() };
+        let mut q = Pdpc::new(&far, Limits { bytes: None, packets: Some(2) });
+        run(
+            &mut q,
+            &[
+                Arrive(0.0, pkt(1, 100), &[]),
+                Arrive(0.0, pkt(2, 100), &[]),
+                Arrive(0.0, pkt(3, 100), &[(1, crate::queue::DropCause::OverflowFront)]),
+            ],
+        );
+        let tail = PdpcParams { thresholds: Thresholds::packets(10, 40), ..PdpcParams::default() };
+        let mut q = Pdpc::new(&tail, Limits { bytes: None, packets: Some(1) });
+        run(&mut q, &[Arrive(0.0, pkt(1, 100), &[]), Arrive(0.0, pkt(2, 100), &[(2, Overflow)])]);
+    }
+
+    #[test]
+    fn defaults_are_the_wcdma_study_and_validation_names_the_key() {
+        let p: PdpcParams = toml::from_str("").unwrap();
+        assert_eq!((p.thresholds, p.counter, p.drop, p.ecn), (Thresholds::ADAPTIVE, 20, DropPosition::Tail, false));
+        let bad = PdpcParams { thresholds: Thresholds::packets(4, 4), ..PdpcParams::default() };
+        assert_eq!(bad.validate("bottleneck.queue"), Err("bottleneck.queue.thresholds.max: must exceed min".into()));
+    }
+
+    #[test]
+    fn scenario_syntax() {
+        use crate::queue::testkit::scenario_queue;
+        use crate::queue::QueueConfig;
+        assert_eq!(scenario_queue(r#"{ scheme = "pdpc" }"#), Ok(QueueConfig::Pdpc(PdpcParams::default())));
+        // HS-DSCH "PDPC n", n = 10.
+        let q =
+            scenario_queue(r#"{ scheme = "pdpc", thresholds = { min = 10, max = 40 }, counter = 20, drop = "front" }"#);
+        let want =
+            PdpcParams { thresholds: Thresholds::packets(10, 40), counter: 20, drop: DropPosition::Front, ecn: false };
+        assert_eq!(q, Ok(QueueConfig::Pdpc(want)));
+        let e = scenario_queue(r#"{ scheme = "pdpc", thresholds = { ratio = 0.5 } }"#).unwrap_err();
+        assert_eq!(e, "bottleneck.queue.thresholds.ratio: must exceed 1, got 0.5");
+        let e = scenario_queue(r#"{ scheme = "pdpc", counter = -1 }"#).unwrap_err();
+        assert!(e.starts_with("bottleneck.queue"), "{e}");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn invariants(ops in ops(), front: bool, ecn: bool, counter in 0..30u32) {
+            let params = PdpcParams {
+                thresholds: Thresholds::bytes(3000, 12_000),
+                counter,
+                drop: if front { DropPosition::Front } else { DropPosition::Tail },
+                ecn,
+            };
+            check_invariants(&mut Pdpc::new(&params, Limits { bytes: Some(20_000), packets: Some(30) }), &ops);
+        }
+    }
+}

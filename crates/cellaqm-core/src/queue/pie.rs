@@ -1,0 +1,512 @@
+//! PIE, Proportional Integral controller Enhanced (RFC 8033).
+//!
+//! Rule: every `tupdate` (15 ms) the drop probability moves by
+//! `alpha·(qdelay − target) + beta·(qdelay − qdelay_old)`, the step scaled
+//! down while the probability is small (§4.2 auto-tuning); each arrival is
+//! dropped (`early`) with that probability unless the burst allowance is left
+//! (§4.3) or the queue is short (§4.1). ECN-capable packets are marked instead
+//! while the probability is at most 10 % (§5.1, option `ecn`).
+//!
+//! Queue delay: `qdelay = backlog · 8 / rate` with the link's current rate from
+//! [`QueueCtx::rate_bps`] (the link knows its rate, so the §5.2 dequeue-rate
+//! estimator is not implemented). Options: de-randomisation (§5.4,
+//! `derandomize`, off by default) and the cap on the probability step (§5.5,
+//! `cap_drop_adjustment`, on by default). The queue is PIE-active all the time
+//! (no §5.3 active/inactive switch). While the controller sits at its idle
+//! fixed point (empty queue, zero probability and delays, full burst
+//! allowance) the update timer is parked; it restarts on the next arrival on
+//! the same 15 ms grid, so decisions equal those of an always-running timer.
+
+use super::{DropCause, Dropped, Fifo, Limits, QueueCtx, QueueDisc, QueueStats};
+use crate::packet::{Ecn, Packet};
+use crate::rng::Rng;
+use crate::time::{Dur, Time};
+use crate::units::Bytes;
+use rand::Rng as _;
+use serde::{Deserialize, Serialize};
+
+/// PIE's configuration: `{ scheme = "pie", target = "15ms", tupdate = "15ms",
+/// alpha = 0.125, beta = 1.25, max_burst = "150ms", ecn = false }`.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PieParams {
+    /// QDELAY_REF, the target queue delay (§4.1): 15 ms.
+    pub target: Dur,
+    /// T_UPDATE, the period of the drop-probability update (§4.2): 15 ms.
+    pub tupdate: Dur,
+    /// Weight of the deviation from target, per second (§4.2): 0.125.
+    pub alpha: f64,
+    /// Weight of the delay trend, per second (§4.2): 1.25.
+    pub beta: f64,
+    /// MAX_BURST, the burst allowance (§4.3): 150 ms.
+    pub max_burst: Dur,
+    /// Mark ECN-capable packets instead of dropping while the probability is ≤ 10 % (§5.1).
+    pub ecn: bool,
+    /// De-randomised dropping with the accumulated probability (§5.4).
+    pub derandomize: bool,
+    /// Cap the probability step at 2 % once the probability is ≥ 10 % (§5.5).
+    pub cap_drop_adjustment: bool,
+    /// MEAN_PKTSIZE of §4.1, bytes: no early drop with at most two of these queued (1500 B).
+    pub mean_packet: Bytes,
+}
+
+impl Default for PieParams {
+    fn default() -> PieParams {
+        PieParams {
+            target: Dur::from_millis(15),
+            tupdate: Dur::from_millis(15),
+            alpha: 0.125,
+            beta: 1.25,
+            max_burst: Dur::from_millis(150),
+            ecn: false,
+            derandomize: false,
+            cap_drop_adjustment: true,
+            mean_packet: Bytes(1500),
+        }
+    }
+}
+
+impl PieParams {
+    /// Checks ranges; `key` names the config in the scenario.
+    pub fn validate(&self, key: &str) -> Result<(), String> {
+        if self.target == Dur::ZERO {
+            return Err(format!("{key}.target: must be positive"));
+        }
+        if self.tupdate == Dur::ZERO {
+            return Err(format!("{key}.tupdate: must be positive"));
+        }
+        for (name, v) in [("alpha", self.alpha), ("beta", self.beta)] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(format!("{key}.{name}: must be positive, got {v}"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// PIE's state (RFC 8033 §4 variables).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PieVars {
+    /// Current drop probability, in [0, 1].
+    pub drop_prob: f64,
+    /// Queue delay at the previous update, seconds.
+    pub qdelay_old: f64,
+    /// Burst allowance left.
+    pub burst_allowance: Dur,
+    /// Accumulated probability for de-randomisation (§5.4).
+    pub accu_prob: f64,
+    /// When the next update is due; `None` while parked at the idle fixed point.
+    pub next_update: Option<Time>,
+    /// The update grid's origin (the first update time).
+    pub grid: Time,
+}
+
+/// PIE's counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PieStats {
+    /// Arrivals dropped early.
+    pub drops: u64,
+    /// Arrivals ECN-marked instead.
+    pub ecn_marks: u64,
+}
+
+/// PIE on a FIFO; arrivals that do not fit the buffer limits are tail-dropped.
+pub struct Pie {
+    fifo: Fifo,
+    params: PieParams,
+    vars: PieVars,
+    stats: PieStats,
+    rng: Rng,
+}
+
+impl Pie {
+    pub fn new(params: &PieParams, limits: Limits, rng: Rng) -> Pie {
+        let vars = PieVars {
+            burst_allowance: params.max_burst,
+            next_update: Some(Time::ZERO + params.tupdate),
+            grid: Time::ZERO + params.tupdate,
+            ..PieVars::default()
+        };
+        Pie { fifo: Fifo::new(limits), params: params.clone(), vars, stats: PieStats::default(), rng }
+    }
+
+    pub fn vars(&self) -> &PieVars {
+        &self.vars
+    }
+
+    fn qdelay(&self, rate_bps: f64) -> f64 {
+        self.fifo.bytes() as f64 * 8.0 / rate_bps
+    }
+
+    /// §4.1 `drop_early`: whether to drop an arrival.
+    fn drop_early(&mut self) -> bool {
+        let (p, v) = (&self.params, &mut self.vars);
+        // §4.1: safeguard to keep PIE work-conserving.
+        if (v.qdelay_old < p.target.as_secs_f64() / 2.0 && v.drop_prob < 0.2)
+            || self.fifo.bytes() <= 2 * p.mean_packet.0
+        {
+            return false;
+        }
+        if !p.derandomize {
+            return self.rng.random::<f64>() < v.drop_prob;
+        }
+        // §5.4: de-randomisation with the accumulated probability.
+        if v.drop_prob == 0.0 {
+            v.accu_prob = 0.0;
+        }
+        v.accu_prob += v.drop_prob;
+        if v.accu_prob < 0.85 {
+            return false;
+        }
+        if v.accu_prob >= 8.5 {
+            return true;
+        }
+        if self.rng.random::<f64>() < v.drop_prob {
+            v.accu_prob = 0.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// §4.2 `calculate_drop_prob` and §4.3 burst allowance, at one update.
+    fn update(&mut self, rate_bps: f64) {
+        let qdelay = self.qdelay(rate_bps);
+        let (p, v) = (&self.params, &mut self.vars);
+        let target = p.target.as_secs_f64();
+        let mut step = p.alpha * (qdelay - target) + p.beta * (qdelay - v.qdelay_old);
+        // §4.2: auto-tune the step to the current probability's range.
+        step /= match v.drop_prob {
+            x if x < 0.000001 => 2048.0,
+            x if x < 0.00001 => 512.0,
+            x if x < 0.0001 => 128.0,
+            x if x < 0.001 => 32.0,
+            x if x < 0.01 => 8.0,
+            x if x < 0.1 => 2.0,
+            _ => 1.0,
+        };
+        // §5.5: cap drop adjustment.
+        if p.cap_drop_adjustment && v.drop_prob >= 0.1 && step > 0.02 {
+            step = 0.02;
+        }
+        v.drop_prob += step;
+        // §4.2: decay when the queue has been empty at two updates.
+        if qdelay == 0.0 && v.qdelay_old == 0.0 {
+            v.drop_prob *= 0.98;
+        }
+        v.drop_prob = v.drop_prob.clamp(0.0, 1.0);
+        // §4.3: spend the burst allowance; refill it when congestion is gone.
+        v.burst_allowance = v.burst_allowance - p.tupdate;
+        if v.drop_prob == 0.0 && qdelay < target / 2.0 && v.qdelay_old < target / 2.0 {
+            v.burst_allowance = p.max_burst;
+        }
+        v.qdelay_old = qdelay;
+    }
+
+    /// Whether the controller is at its idle fixed point, where updates change nothing.
+    fn idle(&self) -> bool {
+        self.fifo.is_empty()
+            && self.vars.drop_prob == 0.0
+            && self.vars.qdelay_old == 0.0
+            && self.vars.burst_allowance == self.params.max_burst
+    }
+}
+
+impl QueueDisc for Pie {
+    fn enqueue(&mut self, mut pkt: Packet, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) {
+        if self.vars.next_update.is_none() {
+            // Restart the parked timer on its grid: the first grid point after now.
+            let k = ctx.now.since(self.vars.grid).0 / self.params.tupdate.0 + 1;
+            self.vars.next_update = Some(self.vars.grid + self.params.tupdate * k);
+        }
+        if self.fifo.would_overflow(pkt.size) {
+            dropped.push(Dropped { pkt, cause: DropCause::Overflow });
+            return;
+        }
+        // §4.1, §4.3: random early drop once the burst allowance is spent.
+        if self.vars.burst_allowance == Dur::ZERO && self.drop_early() {
+            if self.params.ecn && pkt.ecn == Ecn::Ect && self.vars.drop_prob <= 0.1 {
+                pkt.ecn = Ecn::Ce; // §5.1
+                self.stats.ecn_marks += 1;
+            } else {
+                self.stats.drops += 1;
+                dropped.push(Dropped { pkt, cause: DropCause::Early });
+                return;
+            }
+        }
+        pkt.enqueued_at = ctx.now;
+        self.fifo.push_back(pkt);
+    }
+
+    fn dequeue(&mut self, _ctx: &QueueCtx, _dropped: &mut Vec<Dropped>) -> Option<Packet> {
+        self.fifo.pop_front()
+    }
+
+    fn on_timer(&mut self, ctx: &QueueCtx, _dropped: &mut Vec<Dropped>) {
+        while let Some(due) = self.vars.next_update.filter(|&t| t <= ctx.now) {
+            self.update(ctx.rate_bps);
+            self.vars.next_update = if self.idle() { None } else { Some(due + self.params.tupdate) };
+        }
+    }
+
+    fn next_timer(&self) -> Option<Time> {
+        self.vars.next_update
+    }
+
+    fn bytes(&self) -> u64 {
+        self.fifo.bytes()
+    }
+
+    fn packets(&self) -> usize {
+        self.fifo.len()
+    }
+
+    fn stats(&self) -> QueueStats {
+        QueueStats { marked: self.stats.ecn_marks }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod reference {
+    //! A deliberately plain transcription of RFC 8033's pseudo-code (§4.1–4.3,
+    //! with the §5.5 cap), with a timer that runs every T_UPDATE whether or not
+    //! the queue is idle; a test oracle.
+
+    use rand::Rng as _;
+
+    pub struct RefPie {
+        pub queue: std::collections::VecDeque<(u64, u32)>,
+        pub byte_length: u64,
+        pub limit_bytes: u64,
+        pub qdelay_ref: f64,
+        pub t_update_ns: u64,
+        pub max_burst_ns: u64,
+        pub alpha: f64,
+        pub beta: f64,
+        pub mean_pktsize: u64,
+        pub link_rate_bps: f64,
+        pub drop_prob: f64,
+        pub qdelay_old: f64,
+        pub burst_allowance_ns: u64,
+    }
+
+    impl RefPie {
+        /// Returns whether the packet was enqueued.
+        pub fn enque(&mut self, uid: u64, size: u32, rng: &mut crate::rng::Rng) -> bool {
+            if self.byte_length + size as u64 > self.limit_bytes {
+                return false;
+            }
+            if self.burst_allowance_ns == 0 && self.drop_early(rng) {
+                return false;
+            }
+            self.queue.push_back((uid, size));
+            self.byte_length += size as u64;
+            true
+        }
+
+        fn drop_early(&mut self, rng: &mut crate::rng::Rng) -> bool {
+            if (self.qdelay_old < self.qdelay_ref / 2.0 && self.drop_prob < 0.2)
+                || self.byte_length <= 2 * self.mean_pktsize
+            {
+                return false;
+            }
+            let u: f64 = rng.random();
+            u < self.drop_prob
+        }
+
+        pub fn deque(&mut self) -> Option<u64> {
+            let (uid, size) = self.queue.pop_front()?;
+            self.byte_length -= size as u64;
+            Some(uid)
+        }
+
+        #[allow(clippy::manual_clamp)] // kept as the RFC writes it
+        pub fn calculate_drop_prob(&mut self) {
+            let current_qdelay = self.byte_length as f64 * 8.0 / self.link_rate_bps;
+            let mut p = self.alpha * (current_qdelay - self.qdelay_ref) + self.beta * (current_qdelay - self.qdelay_old);
+            if self.drop_prob < 0.000001 {
+                p /= 2048.0;
+            } else if self.drop_prob < 0.00001 {
+                p /= 512.0;
+            } else if self.drop_prob < 0.0001 {
+                p /= 128.0;
+            } else if self.drop_prob < 0.001 {
+                p /= 32.0;
+            } else if self.drop_prob < 0.01 {
+                p /= 8.0;
+            } else if self.drop_prob < 0.1 {
+                p /= 2.0;
+            }
+            if self.drop_prob >= 0.1 && p > 0.02 {
+                p = 0.02;
+            }
+            self.drop_prob += p;
+            if current_qdelay == 0.0 && self.qdelay_old == 0.0 {
+                self.drop_prob *= 0.98;
+            }
+            if self.drop_prob < 0.0 {
+                self.drop_prob = 0.0;
+            }
+            if self.drop_prob > 1.0 {
+                self.drop_prob = 1.0;
+            }
+            if self.burst_allowance_ns > 0 {
+                self.burst_allowance_ns = self.burst_allowance_ns.saturating_sub(self.t_update_ns);
+            }
+            if self.drop_prob == 0.0
+                && current_qdelay < self.qdelay_ref / 2.0
+                && self.qdelay_old < self.qdelay_ref / 2.0
+            {
+                self.burst_allowance_ns = self.max_burst_ns;
+            }
+            self.qdelay_old = current_qdelay;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::queue::testkit::{check_invariants, ctx_at, ect, ops, pkt};
+    use crate::rng::stream;
+    use proptest::prelude::*;
+
+    const RATE: f64 = 1e6;
+
+    fn tick(q: &mut Pie, ms: f64) {
+        q.on_timer(&ctx_at(ms, RATE), &mut Vec::new());
+    }
+
+    #[test]
+    fn update_follows_the_pi_law_with_auto_tuning() {
+        let mut q = Pie::new(&PieParams::default(), Limits::default(), stream(1, "pie"));
+        let mut d = Vec::new();
+        // 30 packets of 1250 B = 37 500 B = 300 ms of queue at 1 Mb/s.
+        for uid in 0..30 {
+            q.enqueue(pkt(uid, 1250), &ctx_at(1.0, RATE), &mut d);
+        }
+        assert!(d.is_empty(), "burst allowance protects the burst");
+        // First update at 15 ms: p = 0.125·(0.3 − 0.015) + 1.25·(0.3 − 0) = 0.410625,
+        // divided by 2048 as drop_prob < 1e-6: 0.000200500...
+        tick(&mut q, 15.0);
+        let p1 = (0.125 * (0.3 - 0.015) + 1.25 * 0.3) / 2048.0;
+        assert!((q.vars().drop_prob - p1).abs() < 1e-12);
+        assert_eq!(q.vars().burst_allowance, Dur::from_millis(135));
+        // Second update: delay unchanged, p = 0.125·0.285 = 0.035625, drop_prob in
+        // [1e-4, 1e-3) so divided by 32.
+        tick(&mut q, 30.0);
+        let p2 = p1 + 0.125 * 0.285 / 32.0;
+        assert!((q.vars().drop_prob - p2).abs() < 1e-12);
+        // Ten updates spend the burst allowance (150 ms / 15 ms).
+        for k in 3..=10 {
+            tick(&mut q, 15.0 * k as f64);
+        }
+        assert_eq!(q.vars().burst_allowance, Dur::ZERO);
+    }
+
+    #[test]
+    fn drops_early_after_the_burst_allowance_and_idles_back() {
+        let params = PieParams { max_burst: Dur::ZERO, ..PieParams::default() };
+        let mut q = Pie::new(&params, Limits::default(), stream(2, "pie"));
+        q.vars.drop_prob = 1.0;
+        q.vars.qdelay_old = 0.1;
+        let mut d = Vec::new();
+        // Arrivals finding ≤ 2·MEAN_PKTSIZE = 3000 B queued are accepted (0, 1, 2),
+        // the fourth is dropped (probability 1).
+        for uid in 0..4 {
+            q.enqueue(pkt(uid, 1500), &ctx_at(0.0, RATE), &mut d);
+        }
+        assert_eq!(d.iter().map(|d| (d.pkt.uid, d.cause)).collect::<Vec<_>>(), vec![(3, DropCause::Early)]);
+        // ECN (with de-randomisation to force the decision: accu_prob reaches 8.5):
+        // at a probability of 10 % an ECT arrival is marked, above it dropped.
+        let ecn = PieParams { ecn: true, derandomize: true, ..params.clone() };
+        let mut q2 = Pie::new(&ecn, Limits::default(), stream(2, "pie"));
+        (q2.vars.drop_prob, q2.vars.qdelay_old, q2.vars.accu_prob) = (0.1, 0.1, 8.4);
+        d.clear();
+        for uid in 0..4 {
+            q2.enqueue(ect(uid, 1500), &ctx_at(0.0, RATE), &mut d);
+        }
+        assert_eq!((d.len(), q2.packets(), q2.stats().marked), (0, 4, 1));
+        (q2.vars.drop_prob, q2.vars.accu_prob) = (0.11, 8.4);
+        q2.enqueue(ect(4, 1500), &ctx_at(0.0, RATE), &mut d);
+        assert_eq!(d.iter().map(|d| d.pkt.uid).collect::<Vec<_>>(), vec![4]);
+        // Drain and let it idle: the timer parks at the fixed point.
+        while q.dequeue(&ctx_at(1.0, RATE), &mut d).is_some() {}
+        q.vars.drop_prob = 0.0;
+        q.vars.burst_allowance = params.max_burst;
+        tick(&mut q, 15.0);
+        assert_eq!(q.next_timer(), None);
+        // The next arrival at 100 ms restarts it on the 15 ms grid: 105 ms.
+        q.enqueue(pkt(9, 100), &ctx_at(100.0, RATE), &mut d);
+        assert_eq!(q.next_timer(), Some(Time::from_secs_f64(0.105)));
+    }
+
+    #[test]
+    fn validation_names_the_key() {
+        let p = PieParams { alpha: -1.0, ..PieParams::default() };
+        assert_eq!(p.validate("bottleneck.queue").unwrap_err(), "bottleneck.queue.alpha: must be positive, got -1");
+    }
+
+    #[test]
+    fn scenario_syntax() {
+        use crate::queue::{testkit::scenario_queue, QueueConfig};
+        let q = scenario_queue(
+            r#"{ scheme = "pie", target = "15ms", tupdate = "15ms", alpha = 0.125, beta = 1.25, max_burst = "150ms", ecn = false }"#,
+        )
+        .unwrap();
+        assert_eq!(q, QueueConfig::Pie(PieParams::default()));
+        let e = scenario_queue(r#"{ scheme = "pie", tupdate = "0s" }"#).unwrap_err();
+        assert!(e.contains("bottleneck.queue.tupdate: must be positive"), "{e}");
+    }
+
+    proptest! {
+        #[test]
+        fn conservation(ops in ops()) {
+            let mut q = Pie::new(&PieParams::default(), Limits { bytes: Some(30_000), packets: None }, stream(3, "pie"));
+            check_invariants(&mut q, &ops);
+        }
+
+        /// Same random arrivals, departures and clock through [`Pie`] (driven
+        /// through its timer as the simulator would) and the RFC transcription
+        /// (updated every T_UPDATE): identical decisions, draw for draw.
+        #[test]
+        fn matches_the_rfc_pseudocode(
+            seed in any::<u64>(),
+            steps in proptest::collection::vec((0..4u8, 0..20_000u64, 40..1500u32), 0..800)
+        ) {
+            let limits = Limits { bytes: Some(40_000), packets: None };
+            let mut q = Pie::new(&PieParams::default(), limits, stream(seed, "pie"));
+            let mut oracle_rng = stream(seed, "pie");
+            let mut oracle = reference::RefPie {
+                queue: Default::default(), byte_length: 0, limit_bytes: 40_000,
+                qdelay_ref: 0.015, t_update_ns: 15_000_000, max_burst_ns: 150_000_000, alpha: 0.125, beta: 1.25,
+                mean_pktsize: 1500, link_rate_bps: 64e3, drop_prob: 0.0, qdelay_old: 0.0, burst_allowance_ns: 150_000_000,
+            };
+            let mut now = Time::ZERO;
+            let mut next_oracle_update = Time::ZERO + Dur::from_millis(15);
+            for (uid, (kind, dt_us, size)) in steps.into_iter().enumerate() {
+                let until = now + Dur::from_micros(dt_us);
+                // Timer events strictly before or at the step's time, in order.
+                while next_oracle_update <= until {
+                    oracle.calculate_drop_prob();
+                    let at = next_oracle_update;
+                    if q.next_timer().is_some_and(|t| t <= at) {
+                        q.on_timer(&QueueCtx { now: at, rate_bps: 64e3 }, &mut Vec::new());
+                    }
+                    prop_assert!((q.vars().drop_prob - oracle.drop_prob).abs() < 1e-12, "at {}", at);
+                    next_oracle_update += Dur::from_millis(15);
+                }
+                now = until;
+                let ctx = QueueCtx { now, rate_bps: 64e3 };
+                let mut d = Vec::new();
+                if kind == 0 {
+                    let got = q.dequeue(&ctx, &mut d).map(|p| p.uid);
+                    prop_assert_eq!(got, oracle.deque());
+                } else {
+                    q.enqueue(pkt(uid as u64, size), &ctx, &mut d);
+                    prop_assert_eq!(d.is_empty(), oracle.enque(uid as u64, size, &mut oracle_rng), "arrival {}", uid);
+                }
+            }
+        }
+    }
+}
