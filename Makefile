@@ -7,7 +7,11 @@ BIN    := $(VENV)/bin
 SCENARIO ?= scenarios/default.toml
 
 # Python packages the venv needs (runtime + test + build).
-VENV_PKGS := maturin numpy pandas rich pytest hypothesis mypy
+VENV_PKGS := maturin numpy pandas rich pytest hypothesis mypy \
+             pyarrow matplotlib scipy statsmodels
+# Ray (optional backend of `cellaqm sweep`): installed when pip can, so that its
+# test runs in `make test`; without it that test is skipped with the reason.
+VENV_OPT_PKGS := ray
 
 # Rebuild the extension only when Rust sources or build configuration change.
 # Python sources under python/ are picked up live (maturin develop installs
@@ -21,17 +25,18 @@ BUILD_STAMP := $(VENV)/.cellaqm-build.stamp
 .DEFAULT_GOAL := help
 # One cargo build at a time: the targets share ./target.
 .NOTPARALLEL:
-.PHONY: help venv build run test test-rust test-python stubtest bench clean
+.PHONY: help venv build run test test-rust test-python stubtest bench bench-sweep clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-venv: $(VENV_STAMP) ## Create .venv with maturin, numpy, pandas, rich, pytest, hypothesis, mypy
+venv: $(VENV_STAMP) ## Create .venv (maturin, numpy, pandas, rich, pyarrow, matplotlib, scipy, statsmodels, test tools, ray)
 
 $(VENV_STAMP): Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q -U pip
 	$(BIN)/python -m pip install -q -U $(VENV_PKGS)
+	$(BIN)/python -m pip install -q -U $(VENV_OPT_PKGS) || echo "note: Ray not installed; the Ray backend test will be skipped"
 	touch $@
 
 build: $(BUILD_STAMP) ## Build the Rust extension (release) into .venv with maturin develop
@@ -61,8 +66,28 @@ stubtest: build ## Check python/cellaqm/_core.pyi against the built module
 bench: ## Run the core speed benchmark (bench/, release build)
 	cargo run --release -q -p cellaqm-bench --bin core-speed
 
+bench-sweep: build ## Sweep throughput 1 -> 2 jobs (threads vs processes) and the store's per-run overhead
+	$(BIN)/python bench/sweep_scaling.py
+
 clean: ## Remove build outputs, the venv and caches
 	cargo clean
 	rm -rf $(VENV) .pytest_cache .mypy_cache .hypothesis
 	find python tests -name __pycache__ -type d -prune -exec rm -rf {} +
 	rm -f python/cellaqm/_core*.so python/cellaqm/_core*.pyd
+
+# ---- validation against ns-3 (issue 7); not part of `make test`: the ns3 wheel is large.
+NS3_VERSION ?= 3.44.post0
+NS3_STAMP   := $(VENV)/.cellaqm-ns3.stamp
+NS3_BIN     := build/validation/wired_bottleneck
+.PHONY: validate
+
+$(NS3_STAMP): $(VENV_STAMP)
+	$(BIN)/python -m pip show -q ns3 >/dev/null 2>&1 || $(BIN)/python -m pip install -q ns3==$(NS3_VERSION)
+	touch $@
+
+$(NS3_BIN): $(NS3_STAMP) validation/ns3/wired_bottleneck.cc validation/ns3/build.sh
+	validation/ns3/build.sh $(BIN)/python $(dir $@)
+
+validate: build $(NS3_BIN) ## Run cellaqm vs ns-3 and theory checks, write docs/validation.md (FULL=1: full matrix)
+	$(BIN)/python validation/theory.py --out validation/results/theory.md
+	$(BIN)/python validation/compare.py --ns3-bin $(NS3_BIN) $(if $(FULL),--full,)

@@ -113,7 +113,10 @@ def test_to_dir(scenario_file, tmp_path):
     res = cellaqm.run(scenario_file, packets=True)
     written = res.to_dir(tmp_path / "out")
     names = sorted(p.name for p in written)
-    assert names[:2] == ["flows.csv", "packets.csv"] or names[:2] == ["flows.csv", "packets.parquet"]
+    assert names[:3] in (
+        ["downloads.csv", "flows.csv", "packets.csv"],
+        ["downloads.csv", "flows.csv", "packets.parquet"],
+    )
     assert "summary.json" in names
     assert json.loads((tmp_path / "out" / "summary.json").read_text()) == res.summary
     flows = pd.read_csv(tmp_path / "out" / "flows.csv")
@@ -122,7 +125,28 @@ def test_to_dir(scenario_file, tmp_path):
 
 def test_to_dir_without_packets(scenario_file, tmp_path):
     written = cellaqm.run(scenario_file).to_dir(tmp_path)
-    assert sorted(p.name for p in written) == ["flows.csv", "summary.json"]
+    assert sorted(p.name for p in written) == ["downloads.csv", "flows.csv", "summary.json"]
+
+
+def test_downloads_dataframe(tmp_path):
+    """Web pages as downloads: one row each, with goodput = bytes / (completion - request)."""
+    scenario = {
+        "duration": "60s",
+        "traffic": {"model": "web", "users": 2, "reading_time": {"dist": "exponential", "mean": "3s"}},
+        "core": {"delay": "70ms"},
+        "bottleneck": {"rate": "1Mbps", "buffer": "50kB"},
+        "uplink": {"rate": "64kbps"},
+    }
+    res = cellaqm.run(scenario)
+    d = res.downloads
+    assert list(d.columns[:4]) == ["download", "source", "kind", "user"]
+    assert len(d) >= 4 and set(d["kind"]) == {"page"} and set(d["user"]) == {0, 1}
+    done = d.dropna(subset=["completion_s"])
+    assert len(done) == res.summary["downloads"]["completed"] > 0
+    assert ((done["bytes"] * 8 / (done["completion_s"] - done["request_s"]) - done["goodput_bps"]).abs() < 1e-3).all()
+    assert abs(done["goodput_bps"].mean() - res.summary["downloads"]["mean_goodput_bps"]) < 1e-6
+    res.to_dir(tmp_path)
+    assert len(pd.read_csv(tmp_path / "downloads.csv")) == len(d)
 
 
 # ------------------------------------------------------------------ errors

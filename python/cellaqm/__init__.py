@@ -20,5 +20,23 @@ except ImportError as exc:  # pragma: no cover - only without a build
 
 from cellaqm.api import run
 from cellaqm.result import PacketsNotRecordedError, RunResult
+from cellaqm.sweepfile import SweepError
 
-__all__ = ["PacketsNotRecordedError", "RunResult", "ScenarioError", "__version__", "run"]
+
+def __getattr__(name: str):  # sweep/load_sweep import pyarrow: only on first use
+    if name in ("sweep", "load_sweep"):
+        from cellaqm import runner
+
+        return runner.sweep if name == "sweep" else runner.load
+    raise AttributeError(f"module 'cellaqm' has no attribute {name!r}")
+
+__all__ = [
+    "PacketsNotRecordedError",
+    "RunResult",
+    "ScenarioError",
+    "SweepError",
+    "__version__",
+    "load_sweep",
+    "run",
+    "sweep",
+]

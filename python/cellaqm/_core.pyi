@@ -3,9 +3,9 @@
 Checked against the built module by `make stubtest` (mypy.stubtest).
 """
 
-from typing import Any, Optional
+from typing import Any, Optional, final
 
-__all__ = ["__version__", "ScenarioError", "run"]
+__all__ = ["__version__", "ScenarioError", "run", "validate", "Queue", "queue_catalogue"]
 
 __version__: str
 
@@ -25,6 +25,67 @@ def run(
     """Run one scenario.
 
     Returns a dict with ``summary_json`` (str), ``flows_json`` (str),
-    ``seed`` (int) and ``packets`` (None, or a dict mapping column name to
+    ``downloads_json`` (str), ``seed`` (int) and ``packets`` (None, or a dict mapping column name to
     ``(numpy dtype str, bytes)``).
     """
+
+def validate(
+    scenario_text: str,
+    fmt: str = "toml",
+    sets: list[str] = ...,
+) -> None:
+    """Parse and validate a scenario without running it.
+
+    Raises ``ScenarioError`` exactly when ``run`` would refuse the same
+    arguments.
+    """
+
+# --- queue disciplines outside a simulation (crates/cellaqm-py/src/queues.rs)
+
+_Drop = tuple[int, str]
+_Departed = tuple[int, int, int, float, bool]
+
+@final
+class Queue:
+    """A queue discipline driven by hand; see ``cellaqm.queues`` for the friendly wrapper.
+
+    ``params`` is a JSON object of the scheme's parameters in scenario syntax,
+    ``buffer`` a size like ``"100kB"``, ``rate`` a rate like ``"384kbps"`` (the
+    default). Bad input raises ``ScenarioError`` naming the parameter. Times
+    are seconds, sizes bytes; a drop is ``(uid, cause)``.
+    """
+
+    def __new__(
+        cls,
+        scheme: str,
+        params: str = "{}",
+        buffer: Optional[str] = None,
+        buffer_packets: Optional[int] = None,
+        rate: Optional[str] = None,
+        seed: int = 1,
+    ) -> Queue: ...
+    def enqueue(
+        self, size: int, now: float, flow: int = 0, syn: bool = False, ect: bool = False
+    ) -> tuple[int, bool, list[_Drop], bool]:
+        """Returns ``(uid, accepted, drops, marked)``."""
+    def dequeue(self, now: float) -> tuple[Optional[_Departed], list[_Drop]]:
+        """Returns ``((uid, size, flow, enqueued_s, ce) or None, drops)``."""
+    def tick(self, now: float) -> list[_Drop]:
+        """Runs every timer due by ``now``; returns the drops."""
+    def next_timer(self) -> Optional[float]: ...
+    def mark_started(self, uid: int) -> None: ...
+    @property
+    def bytes(self) -> int: ...
+    @property
+    def packets(self) -> int: ...
+    @property
+    def marked(self) -> int: ...
+    @property
+    def scheme(self) -> str: ...
+    @property
+    def rate(self) -> float: ...
+    @rate.setter
+    def rate(self, rate: str) -> None: ...
+
+def queue_catalogue() -> list[dict[str, Any]]:
+    """Every queue scheme: ``{name, rule, params: [{name, default, unit, meaning}]}``."""

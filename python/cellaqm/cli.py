@@ -1,6 +1,10 @@
 """The ``cellaqm`` command line.
 
     cellaqm run FILE [--seed N] [--set KEY.PATH=VALUE ...] [--out DIR] [--json] [--packets]
+    cellaqm sweep FILE --out DIR [--jobs N] [--backend local|ray] [--resume]   (cli_experiments.py)
+    cellaqm table DIR --metric M [--rows F] [--cols F] [--vs LEVEL] [--format md|csv|latex]
+    cellaqm plot DIR --metric M [--kind bar|cdf] [--x F] [--hue F]
+    cellaqm list queues [SCHEME] [--json]
 
 Errors in the input (unreadable file, invalid scenario, malformed ``--set``,
 bad arguments) print one line ``cellaqm: error: <message>`` on stderr and exit
@@ -117,6 +121,18 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="record every delivered downlink data packet (written with --out)",
     )
+    lister = commands.add_parser(
+        "list",
+        help="list what the simulator offers (queues: every queue scheme and its parameters)",
+        description="List every queue scheme with its rule and its parameters' defaults, "
+        "units and meanings (see docs/queues.md).",
+    )
+    lister.add_argument("what", choices=["queues"], help="what to list")
+    lister.add_argument("scheme", nargs="?", help="only this scheme (e.g. codel)")
+    lister.add_argument("--json", action="store_true", help="print the catalogue as JSON")
+    from cellaqm.cli_experiments import add_parsers
+
+    add_parsers(commands)
     return parser
 
 
@@ -337,6 +353,55 @@ def cmd_run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_list(args: argparse.Namespace) -> int:
+    from cellaqm import queues
+
+    schemes = queues.catalogue()
+    if args.scheme is not None:
+        schemes = [s for s in schemes if s.name == args.scheme]
+        if not schemes:
+            names = ", ".join(s.name for s in queues.catalogue())
+            raise UsageError(f"unknown queue scheme {args.scheme!r} (one of {names})")
+    if args.json:
+        import dataclasses
+
+        sys.stdout.write(json.dumps([dataclasses.asdict(s) for s in schemes], ensure_ascii=False) + "\n")
+        return EXIT_OK
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console(highlight=False)
+
+    def params_table(with_scheme: bool) -> Table:
+        table = Table(header_style="bold", box=None, pad_edge=False)
+        if with_scheme:
+            table.add_column("scheme", style="bold cyan", no_wrap=True)
+        table.add_column("parameter", no_wrap=True)
+        table.add_column("default", max_width=24)
+        table.add_column("unit", no_wrap=True)
+        table.add_column("meaning", ratio=1)
+        return table
+
+    if console.width >= 120:  # one table; each scheme's first row gives its rule
+        table = params_table(with_scheme=True)
+        for scheme in schemes:
+            table.add_row(scheme.name, "", "", "", f"[italic]{escape(scheme.rule)}[/italic]")
+            for p in scheme.params:
+                table.add_row("", p.name, escape(p.default), p.unit, escape(p.meaning))
+        console.print(table)
+    else:  # narrow terminal: a heading per scheme, then its parameters
+        for scheme in schemes:
+            console.print(f"[bold cyan]{scheme.name}[/bold cyan]: [italic]{escape(scheme.rule)}[/italic]")
+            if scheme.params:
+                table = params_table(with_scheme=False)
+                for p in scheme.params:
+                    table.add_row(p.name, escape(p.default), p.unit, escape(p.meaning))
+                console.print(table)
+            console.print()
+    return EXIT_OK
+
+
 class OutputError(Exception):
     """Results could not be written; reported as one line, exit status 1."""
 
@@ -353,6 +418,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args = build_parser().parse_args(argv)
         if args.command == "run":
             return cmd_run(args)
+        if args.command == "list":
+            return cmd_list(args)
+        from cellaqm.cli_experiments import COMMANDS
+
+        if args.command in COMMANDS:
+            return COMMANDS[args.command](args)
         raise UsageError(f"unknown command {args.command!r}")  # pragma: no cover
     except UsageError as exc:
         return _fail(str(exc), EXIT_USAGE)

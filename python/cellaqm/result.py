@@ -14,6 +14,12 @@ import pandas as pd
 #: two runs of the same scenario and seed. Everything else is deterministic.
 WALL_TIME_KEYS = ("wall_s", "sim_seconds_per_wall_second", "events_per_second")
 
+#: Columns of :attr:`RunResult.downloads`, in order.
+DOWNLOAD_COLUMNS = (
+    "download", "source", "kind", "user", "bytes", "objects", "connections",
+    "request_s", "completion_s", "time_s", "goodput_bps", "rtos",
+)
+
 #: Columns of :attr:`RunResult.packets`, in order.
 PACKET_COLUMNS = ("uid", "flow", "sent_s", "received_s", "delay_s", "size", "retransmission")
 
@@ -23,7 +29,7 @@ class PacketsNotRecordedError(RuntimeError):
 
 
 class RunResult:
-    """One run: ``summary`` (dict), ``flows`` (DataFrame), ``packets`` (DataFrame).
+    """One run: ``summary`` (dict), ``flows``, ``downloads`` and ``packets`` (DataFrames).
 
     ``packets`` exists only when the run was started with ``packets=True``
     (CLI: ``--packets``); otherwise reading it raises
@@ -36,11 +42,14 @@ class RunResult:
         flows: list[dict[str, Any]],
         seed: int,
         packet_columns: Optional[Mapping[str, np.ndarray]] = None,
+        downloads: Optional[list[dict[str, Any]]] = None,
     ) -> None:
         self.summary = summary
         self.seed = seed
         self._flow_records = flows
         self._flows: Optional[pd.DataFrame] = None
+        self._download_records = downloads or []
+        self._downloads: Optional[pd.DataFrame] = None
         self._packet_columns = packet_columns
         self._packets: Optional[pd.DataFrame] = None
 
@@ -58,6 +67,7 @@ class RunResult:
             flows=json.loads(raw["flows_json"]),
             seed=int(raw["seed"]),
             packet_columns=columns,
+            downloads=json.loads(raw.get("downloads_json", "[]")),
         )
 
     @property
@@ -66,6 +76,18 @@ class RunResult:
         if self._flows is None:
             self._flows = pd.DataFrame.from_records(self._flow_records)
         return self._flows
+
+    @property
+    def downloads(self) -> pd.DataFrame:
+        """One row per download: page, file, upload, session or packet call.
+
+        Columns: ``download``, ``source``, ``kind``, ``user``, ``bytes``,
+        ``objects``, ``connections``, ``request_s``, ``completion_s``,
+        ``time_s``, ``goodput_bps`` (NaN when unfinished) and ``rtos``.
+        """
+        if self._downloads is None:
+            self._downloads = pd.DataFrame.from_records(self._download_records, columns=DOWNLOAD_COLUMNS)
+        return self._downloads
 
     @property
     def has_packets(self) -> bool:
@@ -93,7 +115,7 @@ class RunResult:
         return {k: v for k, v in self.summary.items() if k not in WALL_TIME_KEYS}
 
     def to_dir(self, path: Union[str, Path]) -> list[Path]:
-        """Write ``summary.json``, ``flows.csv`` and, if recorded, the packets.
+        """Write ``summary.json``, ``flows.csv``, ``downloads.csv`` and, if recorded, the packets.
 
         Packets go to ``packets.parquet`` when pyarrow (or fastparquet) is
         installed, else to ``packets.csv``. The directory is created if
@@ -108,6 +130,9 @@ class RunResult:
         flows_path = out / "flows.csv"
         self.flows.to_csv(flows_path, index=False)
         written.append(flows_path)
+        downloads_path = out / "downloads.csv"
+        self.downloads.to_csv(downloads_path, index=False)
+        written.append(downloads_path)
         if self.has_packets:
             if _have_parquet():
                 packets_path = out / "packets.parquet"

@@ -6,21 +6,28 @@
 //!    └───────── core (up) ◀──── uplink (buffer) ◀────────────┘
 //! ```
 //!
-//! Each flow is one TCP connection between a client endpoint and a server
-//! endpoint. A packet carries the index of its next hop on its direction's
-//! route; after the last hop it is handed to the endpoint at that end.
+//! A flow is a TCP connection between a client endpoint (at the user's UE)
+//! and a server endpoint, or a UDP stream. Flows are created during the run by
+//! the traffic sources ([`crate::traffic`]): the network only moves packets,
+//! drives the endpoints, and executes what the applications ask for (open,
+//! send, close, notify me when bytes arrived, wake me later, send a datagram).
+//! A packet carries the index of its next hop on its direction's route; after
+//! the last hop it is handed to the endpoint at that end.
 
 use crate::engine::EventQueue;
 use crate::link::Link;
-use crate::metrics::{DelayStats, FlowSummary, Histogram, Ledger, LinkSummary, PacketLog, Summary};
-use crate::packet::{Dir, Packet};
+use crate::metrics::{
+    DatagramSummary, DelayStats, Download, DownloadSummary, FlowSummary, Histogram, Ledger,
+    LinkSummary, PacketLog, SessionSummary, Summary, TrafficLog,
+};
+use crate::packet::{Dir, FlowId, Packet, Transport};
 use crate::queue::{DropCause, Dropped, QueueDisc};
 use crate::rng;
 use crate::scenario::Scenario;
-use crate::tcp::{Endpoint, Role};
+use crate::tcp::{Endpoint, Role, TcpConfig};
 use crate::time::Time;
-use crate::traffic::FlowPlan;
-use std::collections::BTreeMap;
+use crate::traffic::{Action, App, Application, Ctx, NetView, Notice, Side};
+use std::collections::{BTreeMap, VecDeque};
 
 /// What to record besides the summary.
 #[derive(Clone, Copy, Debug, Default)]
@@ -34,6 +41,8 @@ pub struct RunOptions {
 pub struct RunResult {
     pub summary: Summary,
     pub flows: Vec<FlowSummary>,
+    /// One record per download (page, file, upload, session, packet call).
+    pub downloads: Vec<Download>,
     pub packets: Option<PacketLog>,
 }
 
@@ -44,12 +53,16 @@ impl RunResult {
     pub fn flows_json(&self) -> String {
         serde_json::to_string(&self.flows).expect("flows serialise")
     }
+    pub fn downloads_json(&self) -> String {
+        serde_json::to_string(&self.downloads).expect("downloads serialise")
+    }
 }
 
 /// Runs `scenario` with `seed` to its end.
 pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> RunResult {
     let wall = std::time::Instant::now();
     let mut net = Network::new(scenario, seed, opts);
+    net.start();
     net.run_until(Time::ZERO + scenario.duration);
     net.finish(wall.elapsed().as_secs_f64())
 }
@@ -63,8 +76,14 @@ enum LinkId {
     CoreUp = 3,
 }
 
-const LINKS: [LinkId; 4] = [LinkId::CoreDown, LinkId::Bottleneck, LinkId::Uplink, LinkId::CoreUp];
+const LINKS: [LinkId; 4] = [
+    LinkId::CoreDown,
+    LinkId::Bottleneck,
+    LinkId::Uplink,
+    LinkId::CoreUp,
+];
 
+/// All users share these links for now; a per-user radio chain replaces the bottleneck later.
 fn route(dir: Dir) -> &'static [LinkId] {
     match dir {
         Dir::Down => &[LinkId::CoreDown, LinkId::Bottleneck],
@@ -72,11 +91,7 @@ fn route(dir: Dir) -> &'static [LinkId] {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Side {
-    Client = 0,
-    Server = 1,
-}
+const SIDES: [Side; 2] = [Side::Client, Side::Server];
 
 enum Event {
     /// A link finished serialising its packet.
@@ -86,34 +101,117 @@ enum Event {
     /// A link's queue discipline asked for a timer.
     QueueTimer(LinkId),
     /// An endpoint's timer may be due.
-    TcpTimer(u32, Side),
-    /// A flow's client opens its connection.
-    FlowStart(u32),
+    TcpTimer(FlowId, Side),
+    /// A traffic source asked to be woken (source, token).
+    AppWake(u16, u32),
+}
+
+/// A TCP connection.
+struct Conn {
+    /// Both endpoints; dropped once both ends closed and all is acknowledged
+    /// (a late packet for the connection is then discarded, as by a host
+    /// without a matching socket).
+    ends: Option<Box<[Endpoint; 2]>>,
+    /// Deadline of the pending timer event of each end.
+    timer_at: [Option<Time>; 2],
+    /// Bytes delivered to each end's application.
+    delivered: [u64; 2],
+    /// Tell the application when `delivered[side]` reaches this.
+    notify_at: [u64; 2],
+    /// The application closed this side.
+    closed: [bool; 2],
+    /// When an application last received bytes.
+    last_byte: Option<Time>,
+    /// Counters (both ends), kept when the endpoints are dropped.
+    counters: FlowSummary,
+    /// Both ends closed and all acknowledged.
+    finished: bool,
+}
+
+impl Conn {
+    fn rtos(&self) -> u64 {
+        match &self.ends {
+            Some(ends) => ends.iter().map(|e| e.stats().rtos).sum(),
+            None => self.counters.rtos,
+        }
+    }
+    fn counters(&self) -> FlowSummary {
+        match &self.ends {
+            Some(ends) => {
+                let mut s = FlowSummary::default();
+                s.add_tcp(ends[0].stats());
+                s.add_tcp(ends[1].stats());
+                s
+            }
+            None => self.counters.clone(),
+        }
+    }
+}
+
+/// A UDP stream.
+struct Stream {
+    dir: Dir,
+    delivered_bytes: u64,
+    last: Option<Time>,
+}
+
+enum Kind {
+    Tcp(Conn),
+    Udp(Stream),
 }
 
 struct Flow {
-    plan: FlowPlan,
-    ends: [Endpoint; 2],
-    /// Deadline of the pending timer event of each end.
-    timer_at: [Option<Time>; 2],
-    sending: bool,
-    completion: Option<Time>,
+    source: u16,
+    user: u32,
+    tag: u32,
+    start: Time,
+    kind: Kind,
+}
+
+/// What the applications may read about the flows.
+struct FlowsView<'a>(&'a [Flow]);
+
+impl NetView for FlowsView<'_> {
+    fn rtos(&self, conn: FlowId) -> u64 {
+        match self.0.get(conn as usize).map(|f| &f.kind) {
+            Some(Kind::Tcp(c)) => c.rtos(),
+            _ => 0,
+        }
+    }
+    fn stream_delivery(&self, stream: FlowId) -> (u64, Option<Time>) {
+        match self.0.get(stream as usize).map(|f| &f.kind) {
+            Some(Kind::Udp(s)) => (s.delivered_bytes, s.last),
+            _ => (0, None),
+        }
+    }
 }
 
 struct Network {
     scenario_name: String,
     seed: u64,
     duration: Time,
+    tcp: TcpConfig,
+    users: u32,
     events: EventQueue<Event>,
     links: Vec<Link>,
     queue_timer_at: [Option<Time>; 4],
+    apps: Vec<App>,
     flows: Vec<Flow>,
+    next_flow: FlowId,
+    /// Actions the applications asked for, not yet executed.
+    actions: Vec<(u16, Action)>,
+    /// Connections whose awaited bytes arrived: (flow, side).
+    notices: VecDeque<(FlowId, Side)>,
+    log: TrafficLog,
     out: Vec<Packet>,
     dropped: Vec<Dropped>,
     drops: [BTreeMap<DropCause, u64>; 4],
     next_uid: u64,
     ledger: Ledger,
     delays: Histogram,
+    udp_delays: Histogram,
+    udp_sent: u64,
+    udp_lost: u64,
     packets: Option<PacketLog>,
 }
 
@@ -126,44 +224,177 @@ impl Network {
         };
         let links = LINKS
             .iter()
-            .map(|&id| Link::new(link_cfg(id), rng::stream(seed, &format!("link{}", id as usize))))
-            .collect();
-        let mut events = EventQueue::new();
-        let flows = s
-            .traffic
-            .plan()
-            .into_iter()
-            .enumerate()
-            .map(|(i, plan)| {
-                let id = i as u32;
-                events.schedule(plan.start, Event::FlowStart(id));
-                Flow {
-                    plan,
-                    ends: [
-                        Endpoint::new(&s.tcp, id, Role::Client, Dir::Up),
-                        Endpoint::new(&s.tcp, id, Role::Server, Dir::Down),
-                    ],
-                    timer_at: [None; 2],
-                    sending: false,
-                    completion: None,
-                }
+            .map(|&id| {
+                Link::new(
+                    link_cfg(id),
+                    rng::stream(seed, &format!("link{}", id as usize)),
+                )
             })
             .collect();
         Network {
             scenario_name: s.name.clone(),
             seed,
             duration: Time::ZERO + s.duration,
-            events,
+            tcp: s.tcp.clone(),
+            users: s.traffic.users(),
+            events: EventQueue::new(),
             links,
             queue_timer_at: [None; 4],
-            flows,
+            apps: s.traffic.apps(seed),
+            flows: Vec::new(),
+            next_flow: 0,
+            actions: Vec::new(),
+            notices: VecDeque::new(),
+            log: TrafficLog::default(),
             out: Vec::new(),
             dropped: Vec::new(),
             drops: Default::default(),
             next_uid: 0,
             ledger: Ledger::default(),
             delays: Histogram::default(),
+            udp_delays: Histogram::default(),
+            udp_sent: 0,
+            udp_lost: 0,
             packets: opts.record_packets.then(PacketLog::default),
+        }
+    }
+
+    /// Calls an application hook of `source` with a fresh context.
+    fn hook(&mut self, now: Time, source: u16, call: impl FnOnce(&mut App, &mut Ctx)) {
+        let mut ctx = Ctx {
+            now,
+            source,
+            next_flow: &mut self.next_flow,
+            actions: &mut self.actions,
+            log: &mut self.log,
+            view: &FlowsView(&self.flows),
+        };
+        call(&mut self.apps[source as usize], &mut ctx);
+    }
+
+    /// Every source's start hook, at time zero.
+    fn start(&mut self) {
+        for source in 0..self.apps.len() as u16 {
+            self.hook(Time::ZERO, source, |app, ctx| app.start(ctx));
+        }
+        self.execute(Time::ZERO);
+    }
+
+    /// Executes the pending actions, and the hooks of the notices they raise, until none is left.
+    fn execute(&mut self, now: Time) {
+        loop {
+            let mut i = 0;
+            while i < self.actions.len() {
+                let (source, action) = self.actions[i];
+                i += 1;
+                self.act(now, source, action);
+            }
+            self.actions.clear();
+            let Some((flow, side)) = self.notices.pop_front() else {
+                break;
+            };
+            let f = &self.flows[flow as usize];
+            let Kind::Tcp(c) = &f.kind else { continue };
+            let n = Notice {
+                conn: flow,
+                user: f.user,
+                tag: f.tag,
+                side,
+                delivered: c.delivered[side as usize],
+            };
+            self.hook(now, f.source, |app, ctx| app.delivered(n, ctx));
+        }
+    }
+
+    fn act(&mut self, now: Time, source: u16, action: Action) {
+        match action {
+            Action::Open { conn, user, tag } => {
+                debug_assert_eq!(
+                    conn as usize,
+                    self.flows.len(),
+                    "flow ids are given in order"
+                );
+                let mut ends = Box::new([
+                    Endpoint::new(&self.tcp, conn, Role::Client, Dir::Up),
+                    Endpoint::new(&self.tcp, conn, Role::Server, Dir::Down),
+                ]);
+                ends[0].connect(now, &mut self.out);
+                let c = Conn {
+                    ends: Some(ends),
+                    timer_at: [None; 2],
+                    delivered: [0; 2],
+                    notify_at: [u64::MAX; 2],
+                    closed: [false; 2],
+                    last_byte: None,
+                    counters: FlowSummary::default(),
+                    finished: false,
+                };
+                self.flows.push(Flow {
+                    source,
+                    user,
+                    tag,
+                    start: now,
+                    kind: Kind::Tcp(c),
+                });
+                self.after_endpoint(now, conn);
+            }
+            Action::OpenStream { stream, user, dir } => {
+                debug_assert_eq!(
+                    stream as usize,
+                    self.flows.len(),
+                    "flow ids are given in order"
+                );
+                let s = Stream {
+                    dir,
+                    delivered_bytes: 0,
+                    last: None,
+                };
+                self.flows.push(Flow {
+                    source,
+                    user,
+                    tag: 0,
+                    start: now,
+                    kind: Kind::Udp(s),
+                });
+            }
+            Action::Send { conn, side, bytes } => {
+                if let Some(ends) = conn_mut(&mut self.flows, conn).and_then(|c| c.ends.as_mut()) {
+                    ends[side as usize].send(now, bytes, &mut self.out);
+                    self.after_endpoint(now, conn);
+                }
+            }
+            Action::Close { conn, side } => {
+                if let Some(c) = conn_mut(&mut self.flows, conn) {
+                    c.closed[side as usize] = true;
+                    if let Some(ends) = c.ends.as_mut() {
+                        ends[side as usize].close(now, &mut self.out);
+                        self.after_endpoint(now, conn);
+                    }
+                }
+            }
+            Action::Notify { conn, side, bytes } => {
+                if let Some(c) = conn_mut(&mut self.flows, conn) {
+                    if c.delivered[side as usize] >= bytes {
+                        c.notify_at[side as usize] = u64::MAX;
+                        self.notices.push_back((conn, side));
+                    } else {
+                        c.notify_at[side as usize] = bytes;
+                    }
+                }
+            }
+            Action::Wake { at, token } => self.events.schedule(at, Event::AppWake(source, token)),
+            Action::Datagram {
+                stream,
+                size,
+                payload,
+            } => {
+                if let Some(Kind::Udp(s)) = self.flows.get(stream as usize).map(|f| &f.kind) {
+                    let pkt = Packet::udp(stream, s.dir, size, payload);
+                    self.udp_sent += 1;
+                    self.out.push(pkt);
+                    self.flush(now);
+                }
+            }
         }
     }
 
@@ -181,9 +412,9 @@ impl Network {
                 }
                 Event::QueueTimer(id) => self.queue_timer(now, id),
                 Event::TcpTimer(flow, side) => self.tcp_timer(now, flow, side),
-                Event::FlowStart(flow) => {
-                    self.flows[flow as usize].ends[Side::Client as usize].connect(now, &mut self.out);
-                    self.after_endpoint(now, flow, Side::Client);
+                Event::AppWake(source, token) => {
+                    self.hook(now, source, |app, ctx| app.wake(token, ctx));
+                    self.execute(now);
                 }
             }
         }
@@ -228,13 +459,17 @@ impl Network {
     }
 
     /// Books the drops of link `id` and re-arms its queue timer.
-    fn after_link(&mut self, _now: Time, id: LinkId) {
+    fn after_link(&mut self, now: Time, id: LinkId) {
         for d in self.dropped.drain(..) {
             *self.drops[id as usize].entry(d.cause).or_default() += 1;
             self.ledger.dropped_bytes += d.pkt.size as u64;
+            if d.pkt.transport == Transport::Udp {
+                self.udp_lost += 1;
+            }
         }
         let next = self.links[id as usize].next_queue_timer();
         if let Some(t) = next {
+            let t = t.max(now); // a deadline already passed is due now
             let at = &mut self.queue_timer_at[id as usize];
             if at.is_none_or(|a| t < a) {
                 *at = Some(t);
@@ -243,15 +478,23 @@ impl Network {
         }
     }
 
-    /// A packet reaches the endpoint at the end of its route.
+    /// A packet reaches the host at the end of its route.
     fn deliver(&mut self, now: Time, pkt: Packet) {
         self.ledger.delivered_bytes += pkt.size as u64;
+        let delay = now.since(pkt.sent_at);
+        if pkt.transport == Transport::Udp {
+            self.udp_delays.record(delay.0);
+            if let Some(Kind::Udp(s)) = self.flows.get_mut(pkt.flow as usize).map(|f| &mut f.kind) {
+                s.delivered_bytes += pkt.tcp.len as u64;
+                s.last = Some(now);
+            }
+            return;
+        }
         let side = match pkt.dir {
             Dir::Down => Side::Client,
             Dir::Up => Side::Server,
         };
         if pkt.dir == Dir::Down && pkt.is_data() {
-            let delay = now.since(pkt.sent_at);
             self.delays.record(delay.0);
             if let Some(log) = &mut self.packets {
                 log.uid.push(pkt.uid);
@@ -263,47 +506,73 @@ impl Network {
                 log.retransmission.push(pkt.retransmission);
             }
         }
-        self.flows[pkt.flow as usize].ends[side as usize].on_packet(now, &pkt, &mut self.out);
-        self.after_endpoint(now, pkt.flow, side);
+        let Kind::Tcp(c) = &mut self.flows[pkt.flow as usize].kind else {
+            return;
+        };
+        let Some(ends) = c.ends.as_mut() else { return }; // the connection is gone
+        let end = &mut ends[side as usize];
+        end.on_packet(now, &pkt, &mut self.out);
+        let got = end.delivered();
+        let s = side as usize;
+        if got != c.delivered[s] {
+            c.delivered[s] = got;
+            c.last_byte = Some(now);
+            if got >= c.notify_at[s] {
+                c.notify_at[s] = u64::MAX;
+                self.notices.push_back((pkt.flow, side));
+            }
+        }
+        self.after_endpoint(now, pkt.flow);
+        if !self.notices.is_empty() {
+            self.execute(now);
+        }
     }
 
-    fn tcp_timer(&mut self, now: Time, flow: u32, side: Side) {
-        let f = &mut self.flows[flow as usize];
-        if f.timer_at[side as usize] != Some(now) {
+    fn tcp_timer(&mut self, now: Time, flow: FlowId, side: Side) {
+        let Some(c) = conn_mut(&mut self.flows, flow) else {
+            return;
+        };
+        if c.timer_at[side as usize] != Some(now) {
             return; // superseded by an earlier deadline
         }
-        f.timer_at[side as usize] = None;
-        f.ends[side as usize].on_timer(now, &mut self.out);
-        self.after_endpoint(now, flow, side);
+        c.timer_at[side as usize] = None;
+        let Some(ends) = c.ends.as_mut() else { return };
+        ends[side as usize].on_timer(now, &mut self.out);
+        self.after_endpoint(now, flow);
     }
 
-    /// Runs the application logic after an endpoint was driven, sends what it
-    /// produced, and re-arms its timer.
-    fn after_endpoint(&mut self, now: Time, flow: u32, side: Side) {
-        let f = &mut self.flows[flow as usize];
-        let [client, server] = &mut f.ends;
-        if !f.sending && server.is_established() {
-            f.sending = true;
-            server.send(now, f.plan.bytes.unwrap_or(u64::MAX), &mut self.out);
-            if f.plan.bytes.is_some() {
-                server.close(now, &mut self.out);
-            }
-        }
-        if f.completion.is_none() && f.plan.bytes.is_some_and(|b| client.delivered() >= b) {
-            f.completion = Some(now);
-            client.close(now, &mut self.out);
-        }
-        for s in [Side::Client, Side::Server] {
-            if let Some(t) = f.ends[s as usize].next_timer() {
-                let at = &mut f.timer_at[s as usize];
-                if at.is_none_or(|a| t < a) {
-                    let t = t.max(now);
-                    *at = Some(t);
-                    self.events.schedule(t, Event::TcpTimer(flow, s));
+    /// After an endpoint of `flow` was driven: re-arms its timers, retires the
+    /// connection once both ends are closed and quiet, and sends what it produced.
+    fn after_endpoint(&mut self, now: Time, flow: FlowId) {
+        let Kind::Tcp(c) = &mut self.flows[flow as usize].kind else {
+            unreachable!("a TCP flow")
+        };
+        if let Some(ends) = c.ends.as_mut() {
+            for s in SIDES {
+                if let Some(t) = ends[s as usize].next_timer() {
+                    let at = &mut c.timer_at[s as usize];
+                    if at.is_none_or(|a| t < a) {
+                        let t = t.max(now);
+                        *at = Some(t);
+                        self.events.schedule(t, Event::TcpTimer(flow, s));
+                    }
                 }
             }
+            if c.closed == [true, true]
+                && ends
+                    .iter()
+                    .all(|e| e.peer_closed() && e.next_timer().is_none())
+            {
+                c.counters = c.counters();
+                c.ends = None;
+                c.finished = true;
+            }
         }
-        let _ = side;
+        self.flush(now);
+    }
+
+    /// Sends the packets the endpoints or applications produced.
+    fn flush(&mut self, now: Time) {
         let mut out = std::mem::take(&mut self.out);
         for mut pkt in out.drain(..) {
             pkt.uid = self.next_uid;
@@ -318,31 +587,28 @@ impl Network {
 
     fn finish(mut self, wall_s: f64) -> RunResult {
         let end = self.duration;
+        for source in 0..self.apps.len() as u16 {
+            self.hook(end, source, |app, ctx| app.finish(ctx));
+        }
+        self.actions.clear();
         self.ledger.in_flight_bytes = self.links.iter().map(Link::bytes_held).sum();
         // Conservation of bytes, checked on every run: a failure is a model bug.
-        assert!(self.ledger.balances(), "byte ledger does not balance: {:?}", self.ledger);
+        assert!(
+            self.ledger.balances(),
+            "byte ledger does not balance: {:?}",
+            self.ledger
+        );
 
         let flows: Vec<FlowSummary> = self
             .flows
             .iter()
             .enumerate()
-            .map(|(i, f)| {
-                let delivered = f.ends[Side::Client as usize].delivered();
-                let until = f.completion.unwrap_or(end);
-                let span = until.since(f.plan.start).as_secs_f64();
-                let mut s = FlowSummary {
-                    flow: i as u32,
-                    bytes_delivered: delivered,
-                    goodput_bps: if span > 0.0 { delivered as f64 * 8.0 / span } else { 0.0 },
-                    start_s: f.plan.start.as_secs_f64(),
-                    completion_s: f.completion.map(Time::as_secs_f64),
-                    ..Default::default()
-                };
-                s.add_tcp(f.ends[0].stats());
-                s.add_tcp(f.ends[1].stats());
-                s
-            })
+            .map(|(i, f)| flow_summary(i, f, end))
             .collect();
+        let mut downloads = std::mem::take(&mut self.log.downloads);
+        for (i, d) in downloads.iter_mut().enumerate() {
+            d.download = i as u32;
+        }
 
         let link_summary = |net: &mut Network, id: LinkId| {
             let stats = net.links[id as usize].stats(end);
@@ -353,6 +619,13 @@ impl Network {
         let uplink = link_summary(&mut self, LinkId::Uplink);
         let duration_s = end.as_secs_f64();
         let delivered_bytes: u64 = flows.iter().map(|f| f.bytes_delivered).sum();
+        let udp_delivered = self.udp_delays.count();
+        let udp_bytes = flows
+            .iter()
+            .filter(|f| f.transport == "udp")
+            .map(|f| f.bytes_delivered)
+            .sum();
+        let log = &self.log;
         let events = self.events.processed();
         let summary = Summary {
             scenario: self.scenario_name.clone(),
@@ -361,8 +634,24 @@ impl Network {
             flows: flows.len(),
             delivered_bytes,
             goodput_bps: delivered_bytes as f64 * 8.0 / duration_s,
-            mean_flow_goodput_bps: flows.iter().map(|f| f.goodput_bps).sum::<f64>() / flows.len().max(1) as f64,
+            mean_flow_goodput_bps: flows.iter().map(|f| f.goodput_bps).sum::<f64>()
+                / flows.len().max(1) as f64,
             delay_ms: DelayStats::from_histogram(&self.delays),
+            users: self.users,
+            downloads: DownloadSummary::new(&downloads),
+            sessions: SessionSummary {
+                offered: log.sessions_offered,
+                served: log.sessions_served,
+                lost: log.sessions_lost,
+                unfinished: log.sessions_offered - log.sessions_served - log.sessions_lost,
+            },
+            datagrams: DatagramSummary::new(
+                self.udp_sent,
+                udp_delivered,
+                self.udp_lost,
+                udp_bytes,
+                &self.udp_delays,
+            ),
             rtos: flows.iter().map(|f| f.rtos).sum(),
             spurious_rtos: flows.iter().map(|f| f.spurious_rtos).sum(),
             fast_retransmits: flows.iter().map(|f| f.fast_retransmits).sum(),
@@ -376,6 +665,56 @@ impl Network {
             sim_seconds_per_wall_second: duration_s / wall_s.max(1e-9),
             events_per_second: events as f64 / wall_s.max(1e-9),
         };
-        RunResult { summary, flows, packets: self.packets }
+        RunResult {
+            summary,
+            flows,
+            downloads,
+            packets: self.packets,
+        }
     }
+}
+
+fn conn_mut(flows: &mut [Flow], flow: FlowId) -> Option<&mut Conn> {
+    match flows.get_mut(flow as usize).map(|f| &mut f.kind) {
+        Some(Kind::Tcp(c)) => Some(c),
+        _ => None,
+    }
+}
+
+/// The `flows.csv` row of flow `i`.
+fn flow_summary(i: usize, f: &Flow, end: Time) -> FlowSummary {
+    let (mut s, down, up, completion) = match &f.kind {
+        Kind::Tcp(c) => {
+            let mut s = c.counters();
+            s.transport = "tcp";
+            let [down, up] = c.delivered;
+            (s, down, up, c.last_byte.filter(|_| c.finished))
+        }
+        Kind::Udp(st) => {
+            let s = FlowSummary {
+                transport: "udp",
+                ..FlowSummary::default()
+            };
+            match st.dir {
+                Dir::Down => (s, st.delivered_bytes, 0, st.last),
+                Dir::Up => (s, 0, st.delivered_bytes, st.last),
+            }
+        }
+    };
+    let delivered = down + up;
+    let span = completion.unwrap_or(end).since(f.start).as_secs_f64();
+    s.flow = i as u32;
+    s.source = f.source as u32;
+    s.user = f.user;
+    s.bytes_delivered = delivered;
+    s.bytes_down = down;
+    s.bytes_up = up;
+    s.goodput_bps = if span > 0.0 {
+        delivered as f64 * 8.0 / span
+    } else {
+        0.0
+    };
+    s.start_s = f.start.as_secs_f64();
+    s.completion_s = completion.map(Time::as_secs_f64);
+    s
 }

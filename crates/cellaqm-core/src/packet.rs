@@ -19,6 +19,15 @@ pub enum Dir {
     Up,
 }
 
+/// The transport protocol a packet carries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Transport {
+    #[default]
+    Tcp,
+    /// A UDP datagram (or fragment): `tcp.len` holds its payload bytes, the other TCP fields are unused.
+    Udp,
+}
+
 /// ECN codepoint in the IP header (RFC 3168).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Ecn {
@@ -96,6 +105,7 @@ pub struct Packet {
     pub uid: u64,
     pub flow: FlowId,
     pub dir: Dir,
+    pub transport: Transport,
     /// IP packet size in bytes (payload + TCP/IP header overhead).
     pub size: u32,
     /// When the source IP layer sent it (for one-way delay).
@@ -120,6 +130,7 @@ impl Packet {
             uid: 0,
             flow,
             dir,
+            transport: Transport::Tcp,
             size,
             sent_at: Time::ZERO,
             enqueued_at: Time::ZERO,
@@ -128,6 +139,14 @@ impl Packet {
             rto_retransmission: false,
             hop: 0,
             tcp,
+        }
+    }
+
+    /// A UDP packet of `size` bytes on the wire carrying `payload` application bytes.
+    pub fn udp(flow: FlowId, dir: Dir, size: u32, payload: u32) -> Packet {
+        Packet {
+            transport: Transport::Udp,
+            ..Packet::tcp(flow, dir, size, TcpHeader { len: payload, ..TcpHeader::default() })
         }
     }
 

@@ -4,6 +4,8 @@
 //! the core's JSON and packet columns back. All presentation (DataFrames,
 //! files, the CLI) lives in the pure-Python package `python/cellaqm`.
 
+mod queues;
+
 use cellaqm_core::{RunOptions, Scenario};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -30,12 +32,35 @@ fn column<'py, T: Copy, const N: usize>(
     PyBytes::new(py, &out)
 }
 
+fn parse(scenario_text: &str, fmt: &str, sets: &[String]) -> PyResult<Scenario> {
+    let parsed = match fmt {
+        "toml" => Scenario::from_toml_str(scenario_text, sets),
+        "json" => Scenario::from_json_str(scenario_text, sets),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "fmt must be \"toml\" or \"json\", not {other:?}"
+            )))
+        }
+    };
+    parsed.map_err(|e| ScenarioError::new_err(e.to_string()))
+}
+
+/// Parse and validate a scenario without running it.
+///
+/// Raises `ScenarioError` (one line naming the key) exactly when `run` would
+/// refuse the same arguments; returns None otherwise.
+#[pyfunction]
+#[pyo3(signature = (scenario_text, fmt = "toml", sets = Vec::new()))]
+fn validate(scenario_text: &str, fmt: &str, sets: Vec<String>) -> PyResult<()> {
+    parse(scenario_text, fmt, &sets).map(|_| ())
+}
+
 /// Run one scenario.
 ///
 /// `scenario_text` is a TOML document (`fmt="toml"`) or a JSON object
 /// (`fmt="json"`); `sets` are `key.path=value` overrides applied on top;
 /// `seed=None` uses the scenario's own seed. Returns a dict with
-/// `summary_json` (str), `flows_json` (str), `seed` (int) and `packets`
+/// `summary_json` (str), `flows_json` (str), `downloads_json` (str), `seed` (int) and `packets`
 /// (None, or a dict mapping column name to `(numpy dtype str, bytes)`).
 #[pyfunction]
 #[pyo3(signature = (scenario_text, fmt = "toml", seed = None, sets = Vec::new(), record_packets = false))]
@@ -47,16 +72,7 @@ fn run<'py>(
     sets: Vec<String>,
     record_packets: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let parsed = match fmt {
-        "toml" => Scenario::from_toml_str(scenario_text, &sets),
-        "json" => Scenario::from_json_str(scenario_text, &sets),
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "fmt must be \"toml\" or \"json\", not {other:?}"
-            )))
-        }
-    };
-    let scenario = parsed.map_err(|e| ScenarioError::new_err(e.to_string()))?;
+    let scenario = parse(scenario_text, fmt, &sets)?;
     let seed = seed.unwrap_or(scenario.seed);
     let opts = RunOptions { record_packets };
     let result = py.allow_threads(|| cellaqm_core::run(&scenario, seed, &opts));
@@ -65,6 +81,7 @@ fn run<'py>(
     out.set_item("seed", seed)?;
     out.set_item("summary_json", result.summary_json())?;
     out.set_item("flows_json", result.flows_json())?;
+    out.set_item("downloads_json", result.downloads_json())?;
     match &result.packets {
         None => out.set_item("packets", py.None())?,
         Some(log) => {
@@ -90,5 +107,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    queues::register(m)?;
     Ok(())
 }

@@ -3,8 +3,10 @@
 //! Units are in the field names: `_bps` bits per second, `_ms` milliseconds,
 //! `_s` seconds, `_bytes` bytes.
 
+mod downloads;
 mod histogram;
 
+pub use downloads::{quantile, DatagramSummary, Download, DownloadSummary, SessionSummary, TimeStats, TrafficLog};
 pub use histogram::Histogram;
 
 use crate::link::LinkStats;
@@ -88,17 +90,28 @@ impl Ledger {
     }
 }
 
-/// One flow's results.
+/// One flow's results: a TCP connection or a UDP stream (a row of `flows.csv`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct FlowSummary {
     pub flow: u32,
-    /// Application bytes delivered in order to the receiving application.
+    /// Index of the traffic source that opened it.
+    pub source: u32,
+    /// The user (UE) it belongs to.
+    pub user: u32,
+    /// `"tcp"` or `"udp"`.
+    pub transport: &'static str,
+    /// Application bytes delivered in order to the receiving applications (both directions).
     pub bytes_delivered: u64,
-    /// `bytes_delivered` over the time from the flow's start to its completion
-    /// (or to the end of the run, if it did not complete).
+    /// Of which to the client (downlink).
+    pub bytes_down: u64,
+    /// Of which to the server (uplink).
+    pub bytes_up: u64,
+    /// Connection goodput: `bytes_delivered` over the time from the flow's start to its
+    /// completion (or to the end of the run, if it did not complete).
     pub goodput_bps: f64,
     pub start_s: f64,
-    /// When the last byte reached the receiving application; `None` if it did not.
+    /// TCP: when the last byte reached an application, if both ends closed by the end of the
+    /// run; UDP: arrival of the last datagram. `None` otherwise.
     pub completion_s: Option<f64>,
     pub rtos: u64,
     pub spurious_rtos: u64,
@@ -133,8 +146,16 @@ pub struct Summary {
     pub goodput_bps: f64,
     /// Mean of the per-flow goodputs.
     pub mean_flow_goodput_bps: f64,
-    /// One-way IP delay of every downlink data packet, server IP layer to client IP layer.
+    /// One-way IP delay of every downlink TCP data packet, server IP layer to client IP layer.
     pub delay_ms: DelayStats,
+    /// Users (UEs) of the traffic sources.
+    pub users: u32,
+    /// Downloads (pages, files, uploads, sessions, packet calls): goodput and time.
+    pub downloads: DownloadSummary,
+    /// The session generator's counts.
+    pub sessions: SessionSummary,
+    /// UDP datagrams (CBR, ETSI web over UDP).
+    pub datagrams: DatagramSummary,
     pub rtos: u64,
     pub spurious_rtos: u64,
     pub fast_retransmits: u64,
@@ -151,7 +172,7 @@ pub struct Summary {
     pub events_per_second: f64,
 }
 
-/// Every delivered downlink data packet, column by column (on request only).
+/// Every delivered downlink TCP data packet, column by column (on request only).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct PacketLog {
     pub uid: Vec<u64>,

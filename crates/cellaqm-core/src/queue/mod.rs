@@ -14,8 +14,10 @@
 //! [`QueueStats`]. One file per scheme; [`AnyQueue`] is the closed set the
 //! simulator dispatches on statically, and [`QueueConfig`] its scenario form.
 
+pub mod catalogue;
 mod drop_front;
 mod fifo;
+mod parse;
 mod pdpc;
 mod red;
 mod signal;
@@ -37,6 +39,7 @@ mod raqm;
 mod taqm;
 
 pub use fifo::{Fifo, Limits};
+pub use parse::SCHEMES;
 pub use tail_drop::TailDrop;
 pub use drop_front::DropFront;
 pub use pdpc::{Pdpc, PdpcParams};
@@ -146,8 +149,9 @@ pub trait QueueDisc {
 }
 
 /// A queue discipline as written in a scenario: `queue = { scheme = "tail_drop" }`.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
-#[serde(tag = "scheme", rename_all = "snake_case", deny_unknown_fields)]
+/// Read by hand (see `parse.rs`) so errors name the parameter; written tagged by `scheme`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(tag = "scheme", rename_all = "snake_case")]
 pub enum QueueConfig {
     /// Drop the arriving packet when the buffer is full.
     #[default]

@@ -427,10 +427,9 @@ mod tests {
         assert_eq!(e, "bottleneck.queue.thresholds.max: must exceed min");
         let e = scenario_queue(r#"{ scheme = "red", drop = "middle" }"#).unwrap_err();
         assert!(e.starts_with("bottleneck.queue"), "{e}");
-        // Parse errors inside the queue table carry the table's key only (serde buffers an
-        // internally tagged enum's content, losing the inner path); range errors name the field.
+        // Parse errors and range errors both name the parameter.
         let e = scenario_queue(r#"{ scheme = "red", maxp = 0.1 }"#).unwrap_err();
-        assert!(e.starts_with("bottleneck.queue: unknown key (expected one of `thresholds`, `max_p`"), "{e}");
+        assert!(e.starts_with("bottleneck.queue.maxp: unknown key (expected one of `thresholds`, `max_p`"), "{e}");
         assert!(!e.contains('\n'));
     }
 

@@ -127,7 +127,7 @@ impl Thresholds {
 impl Serialize for Level {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self {
-            Level::Bytes(b) => s.serialize_str(&format!("{}B", b.0)),
+            Level::Bytes(b) => b.serialize(s),
             Level::Packets(p) => s.serialize_u32(*p),
         }
     }

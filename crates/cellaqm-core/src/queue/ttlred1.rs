@@ -178,7 +178,7 @@ mod tests {
         let e = scenario_queue(r#"{ scheme = "ttlred1", high_th = "100ms" }"#).unwrap_err();
         assert_eq!(e, "bottleneck.queue.high_th: must exceed low_th");
         let e = scenario_queue(r#"{ scheme = "ttlred1", low_th = "-1s" }"#).unwrap_err();
-        assert_eq!(e, "bottleneck.queue: a duration must be non-negative, got \"-1s\"");
+        assert_eq!(e, "bottleneck.queue.low_th: a duration must be non-negative, got \"-1s\"");
     }
 
     proptest::proptest! {

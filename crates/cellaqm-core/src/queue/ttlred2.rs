@@ -268,7 +268,7 @@ mod tests {
         let e = scenario_queue(r#"{ scheme = "ttlred2", scan = "0s" }"#).unwrap_err();
         assert_eq!(e, "bottleneck.queue.scan: must be positive");
         let e = scenario_queue(r#"{ scheme = "ttlred2", scan = 10 }"#).unwrap_err();
-        assert!(e.starts_with("bottleneck.queue: expected a string with a unit, like \"70ms\""), "{e}");
+        assert!(e.starts_with("bottleneck.queue.scan: expected a string with a unit, like \"70ms\""), "{e}");
     }
 
     proptest::proptest! {

@@ -52,6 +52,8 @@ pub struct Scenario {
     pub seed: u64,
     #[serde(default)]
     pub tcp: TcpConfig,
+    /// Read by [`TrafficConfig::from_value`] (its errors name the key inside `[traffic]`).
+    #[serde(skip_deserializing)]
     pub traffic: TrafficConfig,
     /// Server ↔ core network: both directions (default 100 Mb/s, no delay, unlimited buffer).
     #[serde(default = "LinkConfig::core")]
@@ -148,11 +150,14 @@ impl Scenario {
         for set in sets {
             overrides::apply(&mut value, set).map_err(ScenarioError)?;
         }
-        let scenario: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
+        let traffic = value.as_table_mut().and_then(|t| t.remove("traffic"));
+        let mut scenario: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
             let path = e.path().to_string();
             let msg = e.inner().to_string();
             ScenarioError(describe(&path, &msg))
         })?;
+        let traffic = traffic.ok_or_else(|| ScenarioError("traffic: missing (required)".into()))?;
+        scenario.traffic = TrafficConfig::from_value(traffic).map_err(ScenarioError)?;
         scenario.validate().map_err(ScenarioError)?;
         Ok(scenario)
     }
@@ -170,10 +175,24 @@ impl Scenario {
     }
 }
 
+/// Marks an error raised inside a hand-written deserialiser with the key path
+/// below the point where it was raised (see [`nested_error`]).
+const NESTED: char = '\u{1f}';
+
+/// An error message for `key` (a path relative to the value being read); the
+/// scenario reader joins it to the outer path.
+pub(crate) fn nested_error(key: &str, msg: &str) -> String {
+    format!("{NESTED}{key}{NESTED}{msg}")
+}
+
 /// One line from a serde error at `path`: unknown keys, missing keys and bad
 /// values each say which key and what was expected.
-fn describe(path: &str, msg: &str) -> String {
+pub(crate) fn describe(path: &str, msg: &str) -> String {
     let msg = msg.lines().next().unwrap_or(msg);
+    if let Some((key, inner)) = msg.strip_prefix(NESTED).and_then(|m| m.split_once(NESTED)) {
+        let outer = if path.is_empty() || path == "." { String::new() } else { format!("{path}.") };
+        return describe(&format!("{outer}{key}"), inner);
+    }
     if let Some(rest) = msg.strip_prefix("unknown field `") {
         // serde_path_to_error's path already ends with the unknown key.
         let expected = rest.split_once('`').map_or("", |(_, e)| e.trim_start_matches(", "));

@@ -1,6 +1,7 @@
 //! `--set key.path=value` overrides applied to a parsed scenario tree.
 
-/// Sets `path` (dot-separated) in `root` to `value`, creating tables on the way.
+/// Sets `path` (dot-separated) in `root` to `value`, creating tables on the way;
+/// a number indexes an array of tables (`traffic.1.users` in `[[traffic]]`).
 /// The value is a TOML value when it parses as one, else a string.
 pub fn apply(root: &mut toml::Value, set: &str) -> Result<(), String> {
     let (path, raw) = set
@@ -14,6 +15,16 @@ pub fn apply(root: &mut toml::Value, set: &str) -> Result<(), String> {
     let mut node = root;
     let mut keys = path.split('.').peekable();
     while let Some(key) = keys.next() {
+        if let (true, Ok(i)) = (node.is_array(), key.parse::<usize>()) {
+            let array = node.as_array_mut().expect("checked");
+            let len = array.len();
+            node = array.get_mut(i).ok_or_else(|| format!("{path}: index {i} out of range (the array has {len})"))?;
+            if keys.peek().is_none() {
+                *node = value;
+                return Ok(());
+            }
+            continue;
+        }
         let table = node
             .as_table_mut()
             .ok_or_else(|| format!("{path}: cannot set inside a value that is not a table"))?;
@@ -49,5 +60,9 @@ mod tests {
         assert_eq!(v["a"]["d"]["scheme"].as_str(), Some("red"));
         assert!(apply(&mut v, "nonsense").is_err());
         assert!(apply(&mut v, "a.b.c=1").is_err());
+        let mut v: toml::Value = toml::from_str("[[t]]\nx = 1\n[[t]]\nx = 2").unwrap();
+        apply(&mut v, "t.1.x=5").unwrap();
+        assert_eq!(v["t"][1]["x"].as_integer(), Some(5));
+        assert!(apply(&mut v, "t.2.x=5").unwrap_err().contains("out of range"));
     }
 }

@@ -1,0 +1,416 @@
+//! HSDPA (HS-DSCH) as in the WCDMA study: Node-B MAC-hs buffers served every
+//! 2 ms TTI, fed by the RNC under credit-based Iub flow control.
+//!
+//! ```text
+//!  RNC RLC ──FP frames (≤255 MAC-d PDUs / user / 10 ms)──▶ Node-B MAC-hs buffers ──2 ms TTIs──▶ UEs
+//!           ◀──────────── credits per user every 10 ms ────────────┘
+//! ```
+//!
+//! - Flow control (TS 25.435 HS-DSCH capacity allocation, simplified as in the
+//!   study): every `flow_control` period each *active* user (one with data
+//!   waiting in the RNC) is granted `share · rate · period / MAC-d bits /
+//!   active users` credits, one credit per MAC-d PDU; fractions carry over
+//!   while the user stays active, and a frame holds at most `max_frame` PDUs.
+//! - Scheduling: every TTI the [`Scheduler`] picks one user with data in the
+//!   Node-B; it gets `rate · TTI` bits (fractions carry over while the cell
+//!   stays busy). Round robin now; proportional fair and max-C/I come with the
+//!   HS-DSCH study behind the same trait.
+//! - HARQ: with probability `harq` a transmission waits until the next
+//!   scheduling period (the next flow-control boundary: 0–10 ms extra). The
+//!   UE's reordering keeps each user's PDUs in order.
+
+use crate::rlc::Pdu;
+use crate::rng::Rng;
+use crate::time::{Dur, Time};
+use crate::units::Rate;
+use rand::Rng as _;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// `[radio.hsdpa]` in a scenario.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HsdpaConfig {
+    /// HS-DSCH capacity of the cell (500 kb/s and 3.6 Mb/s in the study).
+    pub rate: Rate,
+    /// Share of the capacity the flow control hands out (study: 0.9).
+    pub share: f64,
+    /// HS-DSCH TTI.
+    pub tti: Dur,
+    /// Flow-control (credit) period.
+    pub flow_control: Dur,
+    /// Most MAC-d PDUs in one frame-protocol frame.
+    pub max_frame: u32,
+    /// Probability that a transmission waits for the next scheduling period (HARQ).
+    pub harq: f64,
+    /// RNC → Node-B (Iub) one-way delay.
+    pub iub_delay: Dur,
+    /// Node-B → UE delay after the end of the TTI.
+    pub air_delay: Dur,
+    pub scheduler: SchedulerKind,
+}
+
+impl Default for HsdpaConfig {
+    fn default() -> Self {
+        HsdpaConfig {
+            rate: Rate(3.6e6),
+            share: 0.9,
+            tti: Dur::from_millis(2),
+            flow_control: Dur::from_millis(10),
+            max_frame: 255,
+            harq: 0.1,
+            iub_delay: Dur::from_millis(10),
+            air_delay: Dur::from_millis(5),
+            scheduler: SchedulerKind::RoundRobin,
+        }
+    }
+}
+
+impl HsdpaConfig {
+    pub fn validate(&self, key: &str) -> Result<(), String> {
+        if self.rate.0 <= 0.0 {
+            return Err(format!("{key}.rate: must be positive"));
+        }
+        if !(self.share > 0.0 && self.share <= 1.0) {
+            return Err(format!("{key}.share: expected a share of the capacity in (0, 1], got {}", self.share));
+        }
+        if self.tti == Dur::ZERO {
+            return Err(format!("{key}.tti: must be positive"));
+        }
+        if self.flow_control == Dur::ZERO {
+            return Err(format!("{key}.flow_control: must be positive"));
+        }
+        if self.max_frame == 0 {
+            return Err(format!("{key}.max_frame: must be at least 1"));
+        }
+        if !(0.0..1.0).contains(&self.harq) {
+            return Err(format!("{key}.harq: expected a probability in [0, 1), got {}", self.harq));
+        }
+        Ok(())
+    }
+}
+
+/// Which scheduler serves the MAC-hs buffers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SchedulerKind {
+    #[default]
+    RoundRobin,
+}
+
+/// Picks the user served in a TTI.
+pub trait Scheduler {
+    /// Among users with `backlogged[u]`, the one to serve at `now`.
+    fn pick(&mut self, now: Time, backlogged: &[bool]) -> Option<usize>;
+}
+
+/// Serves backlogged users in turn.
+#[derive(Clone, Debug, Default)]
+pub struct RoundRobin {
+    next: usize,
+}
+
+impl Scheduler for RoundRobin {
+    fn pick(&mut self, _now: Time, backlogged: &[bool]) -> Option<usize> {
+        let n = backlogged.len();
+        let u = (0..n).map(|k| (self.next + k) % n).find(|&u| backlogged[u])?;
+        self.next = (u + 1) % n;
+        Some(u)
+    }
+}
+
+/// Every scheduler, dispatched statically.
+pub enum AnyScheduler {
+    RoundRobin(RoundRobin),
+}
+
+impl Scheduler for AnyScheduler {
+    fn pick(&mut self, now: Time, backlogged: &[bool]) -> Option<usize> {
+        match self {
+            AnyScheduler::RoundRobin(s) => s.pick(now, backlogged),
+        }
+    }
+}
+
+impl SchedulerKind {
+    pub fn build(self) -> AnyScheduler {
+        match self {
+            SchedulerKind::RoundRobin => AnyScheduler::RoundRobin(RoundRobin::default()),
+        }
+    }
+}
+
+#[derive(Default)]
+struct User {
+    /// Credits earned and not yet granted (fractions), while active.
+    credit: f64,
+    /// Rate the last grant corresponds to (b/s).
+    granted_bps: f64,
+    /// Frames on the Iub: (arrival at the Node-B, PDU).
+    iub: VecDeque<(Time, Pdu)>,
+    /// The MAC-hs buffer.
+    nodeb: VecDeque<Pdu>,
+    /// PDUs on the air to the UE: (arrival, PDU), non-decreasing.
+    air: VecDeque<(Time, Pdu)>,
+    delivered: u64,
+}
+
+/// Counters of the cell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HsdpaStats {
+    pub ttis_used: u64,
+    pub pdus_sent: u64,
+    pub harq_delayed: u64,
+}
+
+pub struct Hsdpa {
+    cfg: HsdpaConfig,
+    mac_d_bits: f64,
+    users: Vec<User>,
+    scheduler: AnyScheduler,
+    /// Bits of the TTI budget carried over (less than one PDU).
+    carry_bits: f64,
+    backlogged: Vec<bool>,
+    rng: Rng,
+    stats: HsdpaStats,
+}
+
+impl Hsdpa {
+    /// A cell with `users` users and MAC-d PDUs of `mac_d_bytes` (the RLC PDU size).
+    pub fn new(cfg: &HsdpaConfig, users: usize, mac_d_bytes: u64, rng: Rng) -> Hsdpa {
+        let mut h = Hsdpa {
+            cfg: cfg.clone(),
+            mac_d_bits: mac_d_bytes as f64 * 8.0,
+            users: (0..users).map(|_| User::default()).collect(),
+            scheduler: cfg.scheduler.build(),
+            carry_bits: 0.0,
+            backlogged: vec![false; users],
+            rng,
+            stats: HsdpaStats::default(),
+        };
+        let alone = h.cfg.share * h.cfg.rate.bps();
+        h.users.iter_mut().for_each(|u| u.granted_bps = alone);
+        h
+    }
+
+    pub fn stats(&self) -> HsdpaStats {
+        self.stats
+    }
+
+    /// The rate the flow control last granted user `u` (b/s): what the RNC knows of its bearer.
+    pub fn granted_bps(&self, u: usize) -> f64 {
+        self.users[u].granted_bps
+    }
+
+    /// PDUs delivered to user `u` so far.
+    pub fn delivered(&self, u: usize) -> u64 {
+        self.users[u].delivered
+    }
+
+    /// The first flow-control instant at or after `now`.
+    pub fn next_flow_control(&self, now: Time) -> Time {
+        let p = self.cfg.flow_control.0;
+        Time(now.0.div_ceil(p) * p)
+    }
+
+    /// The first TTI start at or after `now`.
+    pub fn next_tti(&self, now: Time) -> Time {
+        let p = self.cfg.tti.0;
+        Time(now.0.div_ceil(p) * p)
+    }
+
+    /// Flow control at `now`: `credits[u]` is set to the MAC-d PDUs user `u`
+    /// may send in this period; `active[u]` says whether it has data in the RNC.
+    pub fn grant(&mut self, active: &[bool], credits: &mut [u32]) {
+        let n = active.iter().filter(|&&a| a).count();
+        let share_bps = self.cfg.share * self.cfg.rate.bps() / n.max(1) as f64;
+        let per_period = share_bps * self.cfg.flow_control.as_secs_f64() / self.mac_d_bits;
+        for (u, user) in self.users.iter_mut().enumerate() {
+            if !active[u] {
+                user.credit = 0.0;
+                credits[u] = 0;
+                continue;
+            }
+            user.granted_bps = share_bps;
+            user.credit += per_period;
+            let c = (user.credit.floor() as u32).min(self.cfg.max_frame);
+            user.credit = (user.credit - c as f64).min(1.0);
+            credits[u] = c;
+        }
+    }
+
+    /// The RNC sends user `u` a frame with `pdu` (one of up to the granted
+    /// credits) at `now`. Returns its arrival time at the Node-B if the Iub
+    /// line was empty (schedule the Iub event then).
+    pub fn send_frame_pdu(&mut self, now: Time, u: usize, pdu: Pdu) -> Option<Time> {
+        let at = now + self.cfg.iub_delay;
+        let line = &mut self.users[u].iub;
+        let was_empty = line.is_empty();
+        line.push_back((at, pdu));
+        was_empty.then_some(at)
+    }
+
+    /// Frames of user `u` due by `now` reach the MAC-hs buffer; returns when the next one arrives.
+    pub fn iub_arrivals(&mut self, now: Time, u: usize) -> Option<Time> {
+        let user = &mut self.users[u];
+        while user.iub.front().is_some_and(|(at, _)| *at <= now) {
+            user.nodeb.push_back(user.iub.pop_front().expect("checked").1);
+        }
+        user.iub.front().map(|(at, _)| *at)
+    }
+
+    /// Whether some MAC-hs buffer holds data (a TTI is needed).
+    pub fn has_backlog(&self) -> bool {
+        self.users.iter().any(|u| !u.nodeb.is_empty())
+    }
+
+    /// One TTI starting at `now`: the scheduled user and, if its air line was
+    /// empty, when its first PDU arrives (schedule the air event then).
+    pub fn tti(&mut self, now: Time) -> Option<(usize, Option<Time>)> {
+        for (b, u) in self.backlogged.iter_mut().zip(&self.users) {
+            *b = !u.nodeb.is_empty();
+        }
+        let Some(u) = self.scheduler.pick(now, &self.backlogged) else {
+            self.carry_bits = 0.0;
+            return None;
+        };
+        let bits = self.cfg.rate.bps() * self.cfg.tti.as_secs_f64() + self.carry_bits;
+        let n = (bits / self.mac_d_bits).floor() as usize;
+        let user = &mut self.users[u];
+        let take = n.min(user.nodeb.len());
+        self.carry_bits = if take == n { bits - n as f64 * self.mac_d_bits } else { 0.0 };
+        self.stats.ttis_used += 1;
+        self.stats.pdus_sent += take as u64;
+        let mut at = now + self.cfg.tti + self.cfg.air_delay;
+        if self.cfg.harq > 0.0 && self.rng.random::<f64>() < self.cfg.harq {
+            // HARQ: wait for the next scheduling period.
+            self.stats.harq_delayed += 1;
+            let p = self.cfg.flow_control.0;
+            at = Time((now.0 / p + 1) * p) + self.cfg.tti + self.cfg.air_delay;
+        }
+        let at = user.air.back().map_or(at, |&(last, _)| at.max(last)); // MAC-hs reordering
+        let was_empty = user.air.is_empty();
+        for pdu in user.nodeb.drain(..take) {
+            user.air.push_back((at, pdu));
+        }
+        Some((u, (was_empty && take > 0).then_some(at)))
+    }
+
+    /// PDUs of user `u` due at the UE by `now` go to `out`; returns when the next ones arrive.
+    pub fn air_arrivals(&mut self, now: Time, u: usize, out: &mut Vec<Pdu>) -> Option<Time> {
+        let user = &mut self.users[u];
+        while user.air.front().is_some_and(|(at, _)| *at <= now) {
+            out.push(user.air.pop_front().expect("checked").1);
+            user.delivered += 1;
+        }
+        user.air.front().map(|(at, _)| *at)
+    }
+
+    /// PDUs of user `u` between the RNC and the UE.
+    pub fn in_flight(&self, u: usize) -> impl Iterator<Item = &Pdu> {
+        let user = &self.users[u];
+        user.iub.iter().map(|(_, p)| p).chain(user.nodeb.iter()).chain(user.air.iter().map(|(_, p)| p))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rlc::{Mrw, Pdu};
+    use crate::rng::stream;
+
+    fn dummy() -> Pdu {
+        Pdu::Mrw(Mrw { sn: 0, discard_through: 0 })
+    }
+
+    /// `n` always-backlogged users for `secs`: credits granted per user per
+    /// period (summed) and PDUs delivered per user.
+    fn backlogged(cfg: &HsdpaConfig, n: usize, secs: u64) -> (Vec<u64>, Vec<u64>) {
+        let mut h = Hsdpa::new(cfg, n, 42, stream(3, "hsdpa"));
+        let (mut granted, mut credits) = (vec![0u64; n], vec![0u32; n]);
+        let active = vec![true; n];
+        let mut out = Vec::new();
+        let end = Time::ZERO + Dur::from_secs(secs);
+        let mut t = Time::ZERO;
+        while t < end {
+            if h.next_flow_control(t) == t {
+                h.grant(&active, &mut credits);
+                for u in 0..n {
+                    granted[u] += credits[u] as u64;
+                    for _ in 0..credits[u] {
+                        h.send_frame_pdu(t, u, dummy());
+                    }
+                }
+            }
+            for u in 0..n {
+                h.iub_arrivals(t, u);
+                h.air_arrivals(t, u, &mut out);
+            }
+            if h.next_tti(t) == t {
+                h.tti(t);
+            }
+            t = t + Dur::from_millis(1);
+        }
+        (granted, (0..n).map(|u| h.delivered(u)).collect())
+    }
+
+    #[test]
+    fn credits_follow_the_equal_share_rule_and_the_delivered_rate_is_0_9_of_capacity_over_n() {
+        for (rate, n) in [(3.6e6, 1), (3.6e6, 3), (500e3, 1), (500e3, 2)] {
+            let cfg = HsdpaConfig { rate: Rate(rate), ..HsdpaConfig::default() };
+            let secs = 20;
+            let (granted, delivered) = backlogged(&cfg, n, secs);
+            let per_user = 0.9 * rate / n as f64; // b/s of MAC-d PDUs
+            for u in 0..n {
+                let credits_per_period = granted[u] as f64 / (secs as f64 * 100.0);
+                let want = per_user * 0.01 / 336.0;
+                assert!((credits_per_period / want - 1.0).abs() < 0.005, "{rate} {n}: {credits_per_period} vs {want}");
+                let got_bps = delivered[u] as f64 * 336.0 / secs as f64;
+                assert!((got_bps / per_user - 1.0).abs() < 0.02, "{rate} b/s, {n} users: {got_bps} vs {per_user}");
+            }
+        }
+    }
+
+    #[test]
+    fn grants_split_among_active_users_only_and_frames_are_capped() {
+        let cfg = HsdpaConfig { rate: Rate(3.6e6), ..HsdpaConfig::default() };
+        let mut h = Hsdpa::new(&cfg, 3, 42, stream(1, "h"));
+        let mut credits = [0u32; 3];
+        h.grant(&[true, false, true], &mut credits);
+        // 0.9 × 3.6 Mb/s / 2 × 10 ms / 336 bit = 48.2
+        assert_eq!(credits, [48, 0, 48]);
+        assert_eq!(h.granted_bps(0), 1.62e6);
+        // A frame holds at most 255 PDUs: 0.9 × 20 Mb/s × 10 ms / 336 = 535.7 → 255.
+        let cfg = HsdpaConfig { rate: Rate(20e6), ..HsdpaConfig::default() };
+        let mut h = Hsdpa::new(&cfg, 1, 42, stream(1, "h"));
+        let mut credits = [0u32; 1];
+        h.grant(&[true], &mut credits);
+        assert_eq!(credits, [255]);
+    }
+
+    #[test]
+    fn harq_delays_about_one_transmission_in_ten_and_keeps_order() {
+        let cfg = HsdpaConfig::default();
+        let mut h = Hsdpa::new(&cfg, 1, 42, stream(9, "h"));
+        let mut out = Vec::new();
+        for k in 0..5000u64 {
+            let t = Time::ZERO + Dur::from_millis(2 * k);
+            h.send_frame_pdu(t, 0, Pdu::Mrw(Mrw { sn: k, discard_through: 0 }));
+            h.iub_arrivals(t + Dur::from_millis(10), 0);
+            h.tti(t + Dur::from_millis(10));
+        }
+        h.air_arrivals(Time::MAX, 0, &mut out);
+        let sns: Vec<u64> = out.iter().map(|p| if let Pdu::Mrw(m) = p { m.sn } else { 0 }).collect();
+        assert_eq!(sns, (0..5000).collect::<Vec<_>>());
+        let share = h.stats().harq_delayed as f64 / h.stats().ttis_used as f64;
+        assert!((share - 0.1).abs() < 0.015, "{share}");
+    }
+
+    #[test]
+    fn round_robin_takes_turns() {
+        let mut rr = RoundRobin::default();
+        let picks: Vec<_> = (0..5).map(|_| rr.pick(Time::ZERO, &[true, false, true]).unwrap()).collect();
+        assert_eq!(picks, vec![0, 2, 0, 2, 0]);
+        assert_eq!(rr.pick(Time::ZERO, &[false, false, false]), None);
+    }
+}

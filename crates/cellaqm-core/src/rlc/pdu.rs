@@ -1,0 +1,83 @@
+//! RLC AM PDUs as the model carries them (TS 25.322 §9.2).
+//!
+//! Payload bytes are not carried: a data PDU says which SDUs (by sender-given,
+//! consecutive ids) its payload holds, whether the first one starts and the
+//! last one ends in it (what the length indicators of §9.2.2.8 encode), and
+//! how many payload and LI bytes it uses. Sequence numbers are 64-bit and
+//! never wrap (the 12-bit modulus arithmetic of §9.4 is not needed: the
+//! window bounds the span of live numbers the same way).
+
+/// An AMD PDU sequence number.
+pub type Sn = u64;
+
+/// An SDU (IP packet) id, given by the sender in submission order: 0, 1, 2, …
+pub type SduId = u64;
+
+/// An AMD PDU (TS 25.322 §9.2.1.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DataPdu {
+    pub sn: Sn,
+    /// Poll bit: the receiver must answer with a STATUS PDU (§9.2.2.7).
+    pub poll: bool,
+    /// First and last SDU with bytes in this PDU.
+    pub sdu_first: SduId,
+    pub sdu_last: SduId,
+    /// `sdu_first` starts in this PDU (else it continues one from an earlier PDU).
+    pub starts: bool,
+    /// `sdu_last` ends in this PDU (else it continues in a later PDU).
+    pub ends: bool,
+    /// SDU bytes carried (the rest of the PDU is header, LIs and padding).
+    pub payload: u32,
+    /// Length indicators (one per SDU end in this PDU).
+    pub lis: u32,
+}
+
+impl DataPdu {
+    /// The SDUs that end in this PDU, in order.
+    pub fn ending_sdus(&self) -> std::ops::Range<SduId> {
+        self.sdu_first..self.sdu_last + self.ends as u64
+    }
+
+    /// Whether SDU `id` starts in this PDU.
+    pub fn starts_sdu(&self, id: SduId) -> bool {
+        (id == self.sdu_first && self.starts) || (id > self.sdu_first && id <= self.sdu_last)
+    }
+
+    /// Whether SDU `id` ends in this PDU.
+    pub fn ends_sdu(&self, id: SduId) -> bool {
+        self.ending_sdus().contains(&id)
+    }
+}
+
+/// A STATUS PDU (TS 25.322 §9.2.1.6) with an ACK SUFI and BITMAP SUFIs:
+/// every PDU below `lsn` is acknowledged except those listed in `nacks`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StatusPdu {
+    /// ACK SUFI "last sequence number" (§9.2.2.11.2): the first SN not reported on.
+    pub lsn: Sn,
+    /// Missing PDUs below `lsn`, increasing.
+    pub nacks: Vec<Sn>,
+}
+
+/// A Move Receiving Window command (TS 25.322 §9.2.2.11.8, MRW SUFI) after an
+/// SDU discard: the receiver gives up on every PDU below `sn` and on every SDU
+/// up to `discard_through` it has not delivered (the N_LENGTH field's role).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mrw {
+    pub sn: Sn,
+    pub discard_through: SduId,
+}
+
+/// Whatever an RLC entity hands to the MAC for one transport block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pdu {
+    Data(DataPdu),
+    Status(StatusPdu),
+    Mrw(Mrw),
+}
+
+impl Pdu {
+    pub fn is_data(&self) -> bool {
+        matches!(self, Pdu::Data(_))
+    }
+}

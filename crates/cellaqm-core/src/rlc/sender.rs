@@ -1,0 +1,416 @@
+//! The sending side of an RLC AM entity (TS 25.322 §9.4 state variables,
+//! §11.3 "Data transfer procedure", §11.3.4 SDU discard).
+//!
+//! SDUs are pulled lazily from an [`SduSource`] (the PDCP buffer) when a PDU
+//! is built, segmented and concatenated into fixed-size AMD PDUs with one
+//! length indicator per SDU end. Each transmission opportunity takes, in
+//! order: a pending MRW command; the lowest NACKed PDU (retransmissions before
+//! new data, §11.3.2); a new PDU if the window allows; or, when a poll is due
+//! and nothing else is to send, the highest unacknowledged PDU again carrying
+//! the poll (§11.3.2.1.1). A PDU NACKed after `max_dat` transmissions has its
+//! SDU discarded together with every unconfirmed SDU before it, and the
+//! receiver is told to move its window (MRW).
+
+use super::config::RlcConfig;
+use super::pdu::{DataPdu, Mrw, Pdu, SduId, Sn, StatusPdu};
+use crate::time::Time;
+use std::collections::{BTreeSet, VecDeque};
+
+/// Where the sender takes SDUs from, one at a time, when it needs bytes.
+pub trait SduSource {
+    /// The size in bytes (≥ 1) of the next SDU, which the sender names `id`; `None` if there is none.
+    fn next_sdu(&mut self, id: SduId) -> Option<u32>;
+    /// Whether [`SduSource::next_sdu`] would give one.
+    fn has_sdu(&self) -> bool;
+}
+
+/// A plain FIFO of SDU sizes (tests, unmanaged buffers).
+impl SduSource for VecDeque<u32> {
+    fn next_sdu(&mut self, _id: SduId) -> Option<u32> {
+        self.pop_front()
+    }
+    fn has_sdu(&self) -> bool {
+        !self.is_empty()
+    }
+}
+
+/// What became of an SDU on the sending side, in SDU order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Release {
+    /// All its PDUs are acknowledged (cumulatively): the PDCP may let it go.
+    Confirmed(SduId),
+    /// Given up after MaxDAT (the receiver decides whether it was delivered).
+    Discarded(SduId),
+}
+
+/// Counters of a sender.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SenderStats {
+    /// AMD PDUs handed to the MAC, retransmissions included.
+    pub pdus_sent: u64,
+    pub retransmissions: u64,
+    pub polls: u64,
+    pub statuses_received: u64,
+    pub sdus_discarded: u64,
+    pub mrws_sent: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct TxEntry {
+    pdu: DataPdu,
+    acked: bool,
+    /// Transmissions so far (VT(DAT)).
+    dat: u32,
+    /// In the retransmission set.
+    queued: bool,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct MrwState {
+    mrw: Mrw,
+    due: bool,
+    resend_at: Time,
+}
+
+pub struct AmSender {
+    cfg: RlcConfig,
+    payload: u32,
+    li: u32,
+    /// The SDU being segmented: (id, size, bytes already in PDUs).
+    seg: Option<(SduId, u32, u32)>,
+    next_id: SduId,
+    /// VT(A): first unacknowledged SN; VT(S): next new SN.
+    vt_a: Sn,
+    vt_s: Sn,
+    /// Sent PDUs `[vt_a, vt_s)`.
+    tx: VecDeque<TxEntry>,
+    retx: BTreeSet<Sn>,
+    /// Fully segmented SDUs not yet released: (id, SN of the PDU it ends in).
+    unconfirmed: VecDeque<(SduId, Sn)>,
+    pdus_since_poll: u32,
+    sdus_since_poll: u32,
+    poll_due: bool,
+    poll_prohibit_until: Time,
+    /// Timer_Poll: deadline and the SN that carried the poll.
+    poll_timer: Option<(Time, Sn)>,
+    periodic_at: Option<Time>,
+    mrw: Option<MrwState>,
+    released: Vec<Release>,
+    stats: SenderStats,
+}
+
+impl AmSender {
+    pub fn new(cfg: &RlcConfig) -> AmSender {
+        AmSender {
+            cfg: cfg.clone(),
+            payload: cfg.payload(),
+            li: cfg.li_size(),
+            seg: None,
+            next_id: 0,
+            vt_a: 0,
+            vt_s: 0,
+            tx: VecDeque::new(),
+            retx: BTreeSet::new(),
+            unconfirmed: VecDeque::new(),
+            pdus_since_poll: 0,
+            sdus_since_poll: 0,
+            poll_due: false,
+            poll_prohibit_until: Time::ZERO,
+            poll_timer: None,
+            periodic_at: None,
+            mrw: None,
+            released: Vec::new(),
+            stats: SenderStats::default(),
+        }
+    }
+
+    pub fn stats(&self) -> SenderStats {
+        self.stats
+    }
+
+    /// PDUs sent and not yet acknowledged (VT(S) − VT(A)).
+    pub fn outstanding(&self) -> u64 {
+        self.vt_s - self.vt_a
+    }
+
+    fn window_open(&self) -> bool {
+        self.vt_s - self.vt_a < self.cfg.window as u64
+    }
+
+    fn entry(&mut self, sn: Sn) -> &mut TxEntry {
+        &mut self.tx[(sn - self.vt_a) as usize]
+    }
+
+    /// Timers that expired by `now` raise their flags.
+    fn expire(&mut self, now: Time) {
+        if self.poll_timer.is_some_and(|(at, _)| at <= now) {
+            // TS 25.322 §9.5 a) Timer_Poll expired: poll again.
+            self.poll_timer = None;
+            self.poll_due = true;
+        }
+        if let Some(at) = self.periodic_at.filter(|&at| at <= now) {
+            // §9.5 d) Timer_Poll_Periodic.
+            self.poll_due = true;
+            self.periodic_at = (self.vt_a < self.vt_s).then(|| at.max(now) + self.cfg.poll.periodic.expect("armed"));
+        }
+        if let Some(m) = &mut self.mrw {
+            if !m.due && m.resend_at <= now {
+                m.due = true; // §9.5 e) Timer_MRW
+            }
+        }
+    }
+
+    /// Whether a transmission opportunity at `now` would be used.
+    pub fn has_work(&mut self, now: Time, src: &impl SduSource) -> bool {
+        self.expire(now);
+        self.mrw.is_some_and(|m| m.due)
+            || !self.retx.is_empty()
+            || (self.window_open() && (self.seg.is_some() || src.has_sdu()))
+            || (self.poll_due && now >= self.poll_prohibit_until && self.vt_a < self.vt_s)
+    }
+
+    /// When a timer next wants a transmission opportunity.
+    pub fn next_timer(&self) -> Option<Time> {
+        let prohibit = (self.poll_due && self.vt_a < self.vt_s).then_some(self.poll_prohibit_until);
+        [self.poll_timer.map(|(at, _)| at), self.periodic_at, self.mrw.filter(|m| !m.due).map(|m| m.resend_at), prohibit]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// The PDU for one transmission opportunity at `now`, if there is anything to send.
+    pub fn next_pdu(&mut self, now: Time, src: &mut impl SduSource) -> Option<Pdu> {
+        self.expire(now);
+        if let Some(m) = &mut self.mrw {
+            if m.due {
+                m.due = false;
+                m.resend_at = now + self.cfg.mrw_timer;
+                self.stats.mrws_sent += 1;
+                return Some(Pdu::Mrw(m.mrw));
+            }
+        }
+        // §11.3.2: retransmissions have priority over new PDUs.
+        while let Some(sn) = self.retx.pop_first() {
+            if sn < self.vt_a {
+                continue;
+            }
+            let max_dat = self.cfg.max_dat;
+            let e = self.entry(sn);
+            e.queued = false;
+            if e.acked {
+                continue;
+            }
+            if e.dat >= max_dat {
+                self.discard(sn); // §11.3.4.3 SDU discard after MaxDAT transmissions
+                continue;
+            }
+            e.dat += 1;
+            let pdu = e.pdu;
+            self.stats.retransmissions += 1;
+            let last = self.cfg.poll.last_retransmitted && self.retx.is_empty();
+            return Some(Pdu::Data(self.stamp(now, pdu, last)));
+        }
+        if self.window_open() && (self.seg.is_some() || src.has_sdu()) {
+            let (pdu, completed) = self.build(src);
+            self.tx.push_back(TxEntry { pdu, acked: false, dat: 1, queued: false });
+            self.vt_s += 1;
+            let poll = &self.cfg.poll;
+            let mut trigger = poll.last_pdu_in_buffer && self.seg.is_none() && !src.has_sdu();
+            self.sdus_since_poll += completed;
+            trigger |= poll.every_sdus.is_some_and(|n| completed > 0 && self.sdus_since_poll >= n);
+            if let Some(w) = poll.window {
+                // Poll_Window (§9.7.1): on the PDU that brings the window in use to w.
+                let limit = w * self.cfg.window as f64;
+                let used = (self.vt_s - self.vt_a) as f64;
+                trigger |= used >= limit && used - 1.0 < limit;
+            }
+            if let (Some(p), None) = (poll.periodic, self.periodic_at) {
+                self.periodic_at = Some(now + p);
+            }
+            return Some(Pdu::Data(self.stamp(now, pdu, trigger)));
+        }
+        if self.poll_due && now >= self.poll_prohibit_until {
+            // Nothing else to send: the poll rides on the highest unacknowledged PDU.
+            if let Some(sn) = (self.vt_a..self.vt_s).rev().find(|&sn| !self.tx[(sn - self.vt_a) as usize].acked) {
+                let max_dat = self.cfg.max_dat;
+                let e = self.entry(sn);
+                if e.dat >= max_dat {
+                    self.discard(sn);
+                    return self.next_pdu(now, src);
+                }
+                e.dat += 1;
+                let pdu = e.pdu;
+                self.stats.retransmissions += 1;
+                return Some(Pdu::Data(self.stamp(now, pdu, true)));
+            }
+            self.poll_due = false;
+        }
+        None
+    }
+
+    /// Counts the PDU and sets its poll bit if a trigger fired and polling is not prohibited.
+    fn stamp(&mut self, now: Time, mut pdu: DataPdu, trigger: bool) -> DataPdu {
+        self.stats.pdus_sent += 1;
+        self.pdus_since_poll += 1;
+        let every = self.cfg.poll.every_pdus.is_some_and(|n| self.pdus_since_poll >= n);
+        self.poll_due |= trigger || every;
+        pdu.poll = false;
+        if self.poll_due && now >= self.poll_prohibit_until {
+            pdu.poll = true;
+            self.poll_due = false;
+            self.pdus_since_poll = 0;
+            self.sdus_since_poll = 0;
+            self.stats.polls += 1;
+            if let Some(p) = self.cfg.poll.prohibit {
+                self.poll_prohibit_until = now + p; // Timer_Poll_Prohibit
+            }
+            if let Some(t) = self.cfg.poll.timer {
+                self.poll_timer = Some((now + t, pdu.sn)); // Timer_Poll
+            }
+        }
+        pdu
+    }
+
+    /// Builds the next new PDU (§11.3.2.1 segmentation and concatenation);
+    /// returns it and how many SDUs end in it.
+    fn build(&mut self, src: &mut impl SduSource) -> (DataPdu, u32) {
+        let sn = self.vt_s;
+        let mut room = self.payload;
+        let mut pdu = DataPdu { sn, poll: false, sdu_first: 0, sdu_last: 0, starts: false, ends: false, payload: 0, lis: 0 };
+        let mut first = true;
+        let mut completed = 0;
+        loop {
+            if self.seg.is_none() {
+                if !first && (!self.cfg.concatenation || room < self.li + 1) {
+                    break; // padding
+                }
+                match src.next_sdu(self.next_id) {
+                    Some(size) => {
+                        assert!(size > 0, "an SDU must have at least one byte");
+                        self.seg = Some((self.next_id, size, 0));
+                        self.next_id += 1;
+                    }
+                    None => break,
+                }
+            }
+            let (id, size, off) = self.seg.expect("an SDU in segmentation");
+            if first {
+                pdu.sdu_first = id;
+                pdu.starts = off == 0;
+                first = false;
+            }
+            pdu.sdu_last = id;
+            let rest = size - off;
+            if rest + self.li <= room {
+                // The SDU ends here, marked by a length indicator (§9.2.2.8).
+                room -= rest + self.li;
+                pdu.payload += rest;
+                pdu.lis += 1;
+                pdu.ends = true;
+                self.seg = None;
+                self.unconfirmed.push_back((id, sn));
+                completed += 1;
+            } else if rest == room {
+                // Fills the PDU exactly; its LI ("0000000") would open the next PDU: not charged.
+                pdu.payload += rest;
+                pdu.ends = true;
+                self.seg = None;
+                self.unconfirmed.push_back((id, sn));
+                completed += 1;
+                break;
+            } else {
+                pdu.payload += room;
+                pdu.ends = false;
+                self.seg = Some((id, size, off + room));
+                break;
+            }
+        }
+        (pdu, completed)
+    }
+
+    /// A STATUS PDU arrives from the peer receiver (§11.5 / §9.2.2.11).
+    pub fn on_status(&mut self, _now: Time, st: &StatusPdu) {
+        self.stats.statuses_received += 1;
+        let end = st.lsn.min(self.vt_s);
+        let mut nacks = st.nacks.iter().copied().peekable();
+        for sn in self.vt_a..end {
+            while nacks.next_if(|&n| n < sn).is_some() {}
+            let nacked = nacks.next_if_eq(&sn).is_some();
+            let e = &mut self.tx[(sn - self.vt_a) as usize];
+            if nacked {
+                if !e.acked && !e.queued {
+                    e.queued = true;
+                    self.retx.insert(sn);
+                }
+            } else {
+                e.acked = true;
+            }
+        }
+        if self.poll_timer.is_some_and(|(_, psn)| st.lsn > psn) {
+            self.poll_timer = None; // the poll was answered
+        }
+        if self.mrw.is_some_and(|m| st.lsn >= m.mrw.sn) {
+            self.mrw = None; // MRW acknowledged
+        }
+        self.advance();
+    }
+
+    /// Moves VT(A) over acknowledged PDUs and confirms the SDUs that end below it.
+    fn advance(&mut self) {
+        while self.tx.front().is_some_and(|e| e.acked) {
+            self.tx.pop_front();
+            self.vt_a += 1;
+        }
+        while let Some(&(id, _)) = self.unconfirmed.front().filter(|&&(_, last)| last < self.vt_a) {
+            self.unconfirmed.pop_front();
+            self.released.push(Release::Confirmed(id));
+        }
+        if self.vt_a == self.vt_s {
+            self.periodic_at = None;
+        }
+    }
+
+    /// SDU discard because PDU `sn` reached MaxDAT (§11.3.4.3): every
+    /// unconfirmed SDU up to the last one with bytes in it is dropped, the PDUs
+    /// below the first one still needed are given up, and an MRW is scheduled.
+    fn discard(&mut self, sn: Sn) {
+        let s_last = self.entry(sn).pdu.sdu_last;
+        let cut = if self.seg.is_some_and(|(id, _, _)| id == s_last) {
+            // Its tail was never sent: drop it, and everything sent so far is given up.
+            self.seg = None;
+            self.vt_s
+        } else {
+            let z = self.unconfirmed.iter().find(|(id, _)| *id == s_last).expect("the SDU is unconfirmed").1;
+            if self.tx[(z - self.vt_a) as usize].pdu.sdu_last > s_last {
+                z // PDU z also carries the start of a later SDU: still needed
+            } else {
+                z + 1
+            }
+        };
+        while let Some(&(id, _)) = self.unconfirmed.front().filter(|&&(id, _)| id <= s_last) {
+            self.unconfirmed.pop_front();
+            self.released.push(Release::Discarded(id));
+            self.stats.sdus_discarded += 1;
+        }
+        if self.released.last() != Some(&Release::Discarded(s_last)) {
+            self.released.push(Release::Discarded(s_last));
+            self.stats.sdus_discarded += 1;
+        }
+        for e in self.tx.iter_mut().take((cut - self.vt_a) as usize) {
+            e.acked = true;
+        }
+        self.advance();
+        self.retx = self.retx.split_off(&self.vt_a);
+        self.mrw = Some(MrwState { mrw: Mrw { sn: cut, discard_through: s_last }, due: true, resend_at: Time::ZERO });
+    }
+
+    /// SDUs confirmed or discarded since the last call, in SDU order.
+    pub fn drain_released(&mut self) -> std::vec::Drain<'_, Release> {
+        self.released.drain(..)
+    }
+
+    /// Whether nothing is buffered or unacknowledged.
+    pub fn is_idle(&self) -> bool {
+        self.seg.is_none() && self.vt_a == self.vt_s && self.mrw.is_none()
+    }
+}

@@ -1,0 +1,277 @@
+"""The experiment subcommands of the ``cellaqm`` CLI: ``sweep``, ``table`` and ``plot``.
+
+    cellaqm sweep FILE --out DIR [--jobs N] [--backend local|ray] [--ray-address ADDR] [--resume] [--packets]
+    cellaqm table DIR --metric M [--rows F] [--cols F] [--where F=L] [--vs LEVEL] [--format md|csv|latex]
+    cellaqm plot DIR --metric M [--kind bar|cdf] [--x F] [--hue F] [--where F=L] [--out PATH]
+
+Bad input prints one line ``cellaqm: error: ...`` and exits 2 (nothing has
+run); a sweep whose runs partly failed lists them and exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+MAX_FAILURES_SHOWN = 20
+
+_SWEEP_EPILOG = """\
+examples:
+  cellaqm sweep sweeps/buffer-sizes.toml --out results/buffer-sizes
+  cellaqm sweep sweeps/buffer-sizes.toml --out results/buffer-sizes --resume   # after an interruption
+  cellaqm sweep sweeps/buffer-sizes.toml --out results/bs-ray --backend ray --jobs 2
+
+Exit status: 0 when every run finished; 1 when some runs failed (listed at the
+end; the others are stored) or DIR cannot be written; 2 for a malformed sweep
+file or bad option (nothing has run); 130 when interrupted (finished runs are
+kept: finish with --resume). See docs/experiments.md.
+"""
+
+_TABLE_EPILOG = """\
+examples:
+  cellaqm table results/buffer-sizes --metric goodput_bps
+  cellaqm table results/buffer-sizes --metric delay_ms.p95 --rows bottleneck.buffer --cols tcp.recovery --vs newreno
+  cellaqm table results/buffer-sizes --metric rtos --where tcp.recovery=sack --format latex
+"""
+
+_PLOT_EPILOG = """\
+examples:
+  cellaqm plot results/buffer-sizes --metric goodput_bps --x bottleneck.buffer --hue tcp.recovery
+  cellaqm plot results/buffer-sizes --kind cdf --metric packet_delay_ms --hue bottleneck.buffer
+  cellaqm plot results/buffer-sizes --metric delay_ms_p95 --out figs/delay.svg
+"""
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return value
+
+
+def add_parsers(commands: Any) -> None:
+    """Add ``sweep``, ``table`` and ``plot`` to the CLI's subparsers."""
+    fmt = argparse.RawDescriptionHelpFormatter
+    sw = commands.add_parser(
+        "sweep",
+        help="run a sweep of scenarios × factors × replications into a results directory",
+        description=(
+            "Run every run of a sweep file (factors, replications, seeds: see docs/experiments.md)\n"
+            "and store each finished run in DIR as it finishes. The whole file is checked\n"
+            "before the first run starts."
+        ),
+        epilog=_SWEEP_EPILOG,
+        formatter_class=fmt,
+    )
+    sw.add_argument("file", metavar="FILE", help="sweep file (.toml)")
+    sw.add_argument("--out", required=True, metavar="DIR", help="results directory (created if needed)")
+    sw.add_argument("--jobs", type=_jobs, metavar="N", help="parallel runs (default: all cores)")
+    sw.add_argument("--backend", choices=("local", "ray"), default="local",
+                    help="local threads (default) or a Ray cluster")
+    sw.add_argument("--ray-address", metavar="ADDR",
+                    help="connect to this Ray cluster (default: start a local one with --jobs CPUs)")
+    sw.add_argument("--executor", choices=("thread", "process"), default="thread",
+                    help="local backend: run in threads (default, measured faster) or worker processes")
+    sw.add_argument("--resume", action="store_true",
+                    help="finish the sweep already in DIR: run only the runs missing there")
+    sw.add_argument("--packets", action="store_true",
+                    help="keep every run's delivered packets (DIR/detail/, for packet-delay CDFs)")
+    sw.add_argument("--dry-run", action="store_true", help="check the file and list the plan; run nothing")
+    sw.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    tb = commands.add_parser(
+        "table",
+        help="table of a metric: mean ± 95%% CI per cell of factor levels",
+        description=(
+            "Print a table of one metric over the finished runs in DIR: mean ± Student-t\n"
+            "confidence interval per cell (rows × columns of factor levels), optionally\n"
+            "with the % difference from a reference level (--vs)."
+        ),
+        epilog=_TABLE_EPILOG,
+        formatter_class=fmt,
+    )
+    _common(tb)
+    tb.add_argument("--rows", action="append", default=[], metavar="FACTOR",
+                    help="row factor(s), repeatable or comma-separated (default: the factors not in --cols)")
+    tb.add_argument("--cols", action="append", default=[], metavar="FACTOR",
+                    help="column factor(s) (default: the last factor, or those not in --rows)")
+    tb.add_argument("--vs", metavar="LEVEL", help="add %% vs this level (or FACTOR=LEVEL) of a row/column factor")
+    tb.add_argument("--format", choices=("md", "csv", "latex"), default="md", help="output format (default md)")
+    tb.add_argument("--confidence", type=float, default=0.95, metavar="C", help="CI level (default 0.95)")
+    tb.add_argument("--digits", type=int, metavar="N", help="decimals (default: from the CI widths)")
+    tb.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
+
+    pl = commands.add_parser(
+        "plot",
+        help="bar chart with CI whiskers, or CDF, of a metric (PNG/SVG)",
+        description=(
+            "Draw a figure of the runs in DIR: bars (mean ± CI per level of --x, grouped by\n"
+            "--hue) or CDFs per level of --hue (packet_delay_ms needs a sweep run with\n"
+            "--packets). Writes PATH.png and PATH.svg (or just PATH if it ends in .png/.svg)."
+        ),
+        epilog=_PLOT_EPILOG,
+        formatter_class=fmt,
+    )
+    _common(pl)
+    pl.add_argument("--kind", choices=("bar", "cdf"), default="bar", help="figure kind (default bar)")
+    pl.add_argument("--x", metavar="FACTOR", help="bar: factor on the x axis (default: the first)")
+    pl.add_argument("--hue", metavar="FACTOR", help="factor of the bar groups / CDF lines (default: the next)")
+    pl.add_argument("--confidence", type=float, default=0.95, metavar="C", help="CI level (default 0.95)")
+    pl.add_argument("--out", metavar="PATH", help="output path (default DIR/plots/KIND-METRIC)")
+    pl.add_argument("--image-format", action="append", choices=("png", "svg"), metavar="png|svg",
+                    help="image formats when PATH has no extension (default both)")
+    pl.add_argument("--title", help="figure title")
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("dir", metavar="DIR", help="results directory of a sweep")
+    p.add_argument("--metric", required=True, metavar="M",
+                   help="metric column, e.g. goodput_bps, delay_ms_p95 (or delay_ms.p95)")
+    p.add_argument("--where", action="append", default=[], metavar="FACTOR=LEVEL",
+                   help="only runs at this level; repeatable")
+
+
+def _split(items: list[str]) -> list[str]:
+    return [x.strip() for item in items for x in item.split(",") if x.strip()]
+
+
+def _note(text: str) -> None:
+    sys.stderr.write(f"cellaqm: note: {text}\n")
+
+
+def _load(path: str):
+    from cellaqm.cli import UsageError
+    from cellaqm.store import Store, StoreError
+
+    try:
+        df = Store(path).load()
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    if not len(df):
+        raise UsageError(f"{path}: no finished runs yet")
+    return df
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from cellaqm.cli import EXIT_FAILURE, EXIT_OK, OutputError, UsageError
+    from cellaqm.runner import run_plan
+    from cellaqm.store import Store, StoreError
+    from cellaqm.sweepfile import SweepError, load_plan
+
+    if args.ray_address and args.backend != "ray":
+        raise UsageError("--ray-address needs --backend ray")
+    try:
+        plan = load_plan(args.file, packets=True if args.packets else None)
+    except SweepError as exc:
+        raise UsageError(str(exc)) from None
+    console = Console(stderr=True, highlight=False, soft_wrap=True)
+    if args.dry_run:
+        out = sys.stdout
+        out.write(f"sweep {plan.name}: {len(plan.runs)} runs = "
+                  + " × ".join([str(len(f.levels)) for f in plan.factors] + [f"{plan.replications} replications"])
+                  + f", seeds {'independent' if plan.independent else f'{plan.seed}+r (common random numbers)'}\n")
+        for f in plan.factors:
+            out.write(f"  {f.name} ({', '.join(f.paths)}): {', '.join(f.labels)}\n")
+        done = Store(args.out).finished_ids() & {r.run_id for r in plan.runs}
+        out.write(f"{len(done)} already finished in {args.out}\n")
+        return EXIT_OK
+    try:
+        report = run_plan(plan, args.out, jobs=args.jobs, backend=args.backend, resume=args.resume,
+                          ray_address=args.ray_address, executor=args.executor,
+                          progress=not args.quiet and console.is_terminal)
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise OutputError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    except RuntimeError as exc:  # e.g. Ray missing or unreachable
+        raise UsageError(str(exc)) from None
+    failed = len(report.failures)
+    if report.interrupted:
+        console.print(f"interrupted: {report.finished} of {report.total} runs finished and stored in {args.out}; "
+                      f"finish with: cellaqm sweep {args.file} --out {args.out} --resume")
+        raise KeyboardInterrupt
+    line = (f"sweep {plan.name}: {report.total} runs, {report.ran} run now"
+            + (f", {report.skipped} already finished" if report.skipped else "")
+            + f", {failed} failed, {report.wall_s:.1f} s → {args.out}")
+    console.print(line)
+    if failed:
+        factor_names = plan.factor_names
+        for _, row in report.failures.head(MAX_FAILURES_SHOWN).iterrows():
+            levels = ", ".join(f"{f}={row[f]}" for f in factor_names if f in row)
+            console.print(f"  failed {row['run_id']} ({levels}{', ' if levels else ''}rep {row['rep']}, "
+                          f"seed {row['seed']}): {row['error']}", markup=False)
+        if failed > MAX_FAILURES_SHOWN:
+            console.print(f"  … {failed - MAX_FAILURES_SHOWN} more in {args.out}/failed/")
+        return EXIT_FAILURE
+    return EXIT_OK
+
+
+def cmd_table(args: argparse.Namespace) -> int:
+    from cellaqm.cli import EXIT_OK, OutputError, UsageError
+    from cellaqm.table import TableError, parse_where, render, table_cells
+
+    df = _load(args.dir)
+    try:
+        cells = table_cells(df, args.metric, rows=_split(args.rows), cols=_split(args.cols),
+                            where=parse_where(args.where), vs=args.vs, confidence=args.confidence)
+        text = render(cells, args.format, args.digits)
+    except TableError as exc:
+        raise UsageError(str(exc)) from None
+    for note in cells.notes:
+        _note(note)
+    if args.output:
+        try:
+            with open(args.output, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as exc:
+            raise OutputError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+        sys.stderr.write(f"wrote {args.output}\n")
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from cellaqm import plot
+    from cellaqm.cli import EXIT_OK, OutputError, UsageError
+    from cellaqm.labels import normalize_metric
+    from cellaqm.store import Store
+    from cellaqm.table import TableError, parse_where
+
+    df = _load(args.dir)
+    try:
+        where = parse_where(args.where)
+        if args.kind == "bar":
+            fig, notes = plot.bar(df, args.metric, x=args.x, hue=args.hue, where=where,
+                                  confidence=args.confidence, title=args.title)
+        else:
+            if args.x and args.hue:
+                raise TableError("a CDF has one grouping factor: give --hue (or --x), not both")
+            metric = normalize_metric(args.metric)
+            packets = Store(args.dir).packets(df["run_id"]) if metric == plot.PACKET_DELAY else None
+            fig, notes = plot.cdf(df, metric, hue=args.hue or args.x, where=where, packets=packets,
+                                  title=args.title)
+    except TableError as exc:
+        raise UsageError(str(exc)) from None
+    for note in notes:
+        _note(note)
+    out = args.out or str(Path(args.dir) / "plots" / f"{args.kind}-{normalize_metric(args.metric)}")
+    try:
+        written = plot.save(fig, out, args.image_format or plot.IMAGE_FORMATS)
+    except TableError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
+    sys.stderr.write("wrote " + ", ".join(map(str, written)) + "\n")
+    return EXIT_OK
+
+
+COMMANDS = {"sweep": cmd_sweep, "table": cmd_table, "plot": cmd_plot}

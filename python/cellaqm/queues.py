@@ -1,0 +1,273 @@
+"""Queue disciplines on their own: feed a scheme your own arrivals and departures.
+
+Every scheme the simulator has (``cellaqm list queues``) can be driven by
+hand, with its parameters in the scenario file's units::
+
+    >>> from cellaqm import queues
+    >>> q = queues.make("codel", target="5ms", interval="100ms", buffer="100kB")
+    >>> q.enqueue(1500, now=0.0)
+    Decision(uid=0, accepted=True, dropped=[], marked=False)
+    >>> q.dequeue(now=0.012)
+    Departure(packet=Packet(uid=0, size=1500, flow=0, enqueued=0.0, ce=False), dropped=[])
+
+Times are seconds (floats) since any origin, non-decreasing from call to
+call; sizes are bytes. Packets are numbered 0, 1, 2, ... in arrival order, and
+each drop names the packet and the cause (``overflow``, ``overflow_front``,
+``early``, ``expired``, ``target_exceeded``, ``age``). The queue knows only
+what it is told: call :meth:`Queue.tick` (or check :meth:`Queue.next_timer`)
+for schemes with timers (``ttlred2``), and set :attr:`Queue.rate` when the
+link rate changes (rate-adaptive thresholds and PIE use it).
+
+To add a scheme of your own, see docs/queues.md.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Union
+
+from cellaqm import _core
+from cellaqm._core import ScenarioError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = [
+    "Decision",
+    "Departure",
+    "Drop",
+    "Packet",
+    "Param",
+    "Queue",
+    "Scheme",
+    "ScenarioError",
+    "catalogue",
+    "make",
+    "schemes",
+]
+
+
+class Drop(NamedTuple):
+    """A packet the queue discarded, and why (a cause name such as ``"early"``)."""
+
+    uid: int
+    cause: str
+
+
+class Packet(NamedTuple):
+    """A packet leaving the queue: ``enqueued`` is its arrival time (s), ``ce``
+    whether it carries an ECN congestion mark."""
+
+    uid: int
+    size: int
+    flow: int
+    enqueued: float
+    ce: bool
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the queue did with an arrival.
+
+    ``uid`` numbers the arrival; ``accepted`` says whether it was queued;
+    ``dropped`` lists the packets this arrival caused to be discarded (the
+    arrival itself, or queued ones for drop-from-front schemes); ``marked``
+    whether it caused an ECN mark instead of a drop (on the arrival, or on the
+    oldest packet with ``drop="front"``; :attr:`Packet.ce` shows which).
+    """
+
+    uid: int
+    accepted: bool
+    dropped: list[Drop] = field(default_factory=list)
+    marked: bool = False
+
+
+class Departure(NamedTuple):
+    """The packet handed to the link (None if the queue was empty) and the
+    packets discarded on the way (sojourn-time schemes drop at departure)."""
+
+    packet: Optional[Packet]
+    dropped: list[Drop]
+
+
+def _drops(raw: list[tuple[int, str]]) -> list[Drop]:
+    return [Drop(uid, cause) for uid, cause in raw]
+
+
+class Queue:
+    """A queue discipline driven by hand; build one with :func:`make`."""
+
+    def __init__(self, core: _core.Queue) -> None:
+        self._q = core
+
+    def enqueue(
+        self, size: int, now: float, flow: int = 0, syn: bool = False, ect: bool = False
+    ) -> Decision:
+        """A packet of ``size`` bytes of flow ``flow`` arrives at ``now`` (s).
+
+        ``syn`` marks a TCP SYN (TTLRED2 gives it the long lifetime), ``ect``
+        an ECN-capable packet (schemes with ``ecn=True`` mark it instead of
+        dropping).
+        """
+        uid, accepted, dropped, marked = self._q.enqueue(size, now, flow, syn, ect)
+        return Decision(uid, accepted, _drops(dropped), marked)
+
+    def dequeue(self, now: float) -> Departure:
+        """The link takes the next packet at ``now`` (s)."""
+        packet, dropped = self._q.dequeue(now)
+        return Departure(Packet(*packet) if packet is not None else None, _drops(dropped))
+
+    def tick(self, now: float) -> list[Drop]:
+        """Runs the scheme's timers due by ``now`` (s), each at its own time; returns the drops."""
+        return _drops(self._q.tick(now))
+
+    def next_timer(self) -> Optional[float]:
+        """When the scheme next wants :meth:`tick` (s), or None."""
+        return self._q.next_timer()
+
+    def mark_started(self, uid: int) -> None:
+        """Tell the queue the link has sent part of queued packet ``uid``
+        (TTLRED2 never drops such a packet)."""
+        self._q.mark_started(uid)
+
+    @property
+    def bytes(self) -> int:
+        """Bytes queued."""
+        return self._q.bytes
+
+    @property
+    def packets(self) -> int:
+        """Packets queued."""
+        return self._q.packets
+
+    @property
+    def marked(self) -> int:
+        """Packets ECN-marked so far."""
+        return self._q.marked
+
+    @property
+    def scheme(self) -> str:
+        return self._q.scheme
+
+    @property
+    def rate(self) -> float:
+        """The link rate the scheme is told, in bit/s. Set it with a rate
+        string (``"1Mbps"``) or a number of bit/s."""
+        return self._q.rate
+
+    @rate.setter
+    def rate(self, rate: Union[str, float]) -> None:
+        self._q.rate = _rate(rate)
+
+    def __len__(self) -> int:
+        return self._q.packets
+
+    def __repr__(self) -> str:
+        return f"<cellaqm.queues.Queue {self.scheme}: {self.packets} packets, {self.bytes} bytes>"
+
+
+def _rate(rate: Union[str, float]) -> str:
+    if isinstance(rate, bool) or not isinstance(rate, (str, int, float)):
+        raise ScenarioError(f"rate: expected a rate like \"384kbps\" or a number of bit/s, got {rate!r}")
+    return rate if isinstance(rate, str) else f"{float(rate):f}bps"
+
+
+def make(
+    scheme: str,
+    *,
+    buffer: Union[str, int, None] = None,
+    buffer_packets: Optional[int] = None,
+    rate: Union[str, float, None] = None,
+    seed: int = 1,
+    **params: Any,
+) -> Queue:
+    """A queue running ``scheme`` with ``params`` (the scenario's parameter names and units).
+
+    ``buffer`` is the byte limit (``"100kB"``, or an int of bytes) and
+    ``buffer_packets`` the packet limit; without either the buffer is
+    unlimited. ``rate`` is the link rate (``"384kbps"``, or bit/s as a
+    number; default 384 kb/s), which rate-adaptive thresholds and PIE use.
+    ``seed`` seeds the scheme's random draws (RED, PIE, TTLRED).
+
+    Raises :class:`cellaqm.ScenarioError` for an unknown scheme or a bad
+    parameter, with one line naming it::
+
+        >>> make("pdpc", counter=4, thresholds={"min": 5, "max": 20}, buffer_packets=30)
+        <cellaqm.queues.Queue pdpc: 0 packets, 0 bytes>
+        >>> make("codel", target=5)
+        Traceback (most recent call last):
+        ...
+        cellaqm.ScenarioError: codel.target: expected a string with a unit, like "70ms", got the bare number 5
+    """
+    if isinstance(buffer, bool) or not isinstance(buffer, (str, int, type(None))):
+        raise ScenarioError(f"buffer: expected a size like \"100kB\" or an int of bytes, got {buffer!r}")
+    if isinstance(buffer, int):
+        buffer = f"{buffer}B"
+    if buffer_packets is not None and (isinstance(buffer_packets, bool) or not isinstance(buffer_packets, int) or buffer_packets < 0):
+        raise ScenarioError(f"buffer_packets: expected a whole number of packets, got {buffer_packets!r}")
+    try:
+        text = json.dumps(params)
+    except TypeError as exc:
+        raise ScenarioError(f"{scheme}: parameters must be strings, numbers, booleans or dicts ({exc})") from None
+    core = _core.Queue(
+        scheme,
+        text,
+        buffer=buffer,
+        buffer_packets=buffer_packets,
+        rate=None if rate is None else _rate(rate),
+        seed=seed,
+    )
+    return Queue(core)
+
+
+@dataclass(frozen=True)
+class Param:
+    """A scheme parameter: its default in scenario syntax, unit and meaning."""
+
+    name: str
+    default: str
+    unit: str
+    meaning: str
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """A queue scheme: its name (as in ``scheme = "..."``), rule and parameters."""
+
+    name: str
+    rule: str
+    params: list[Param]
+
+
+def catalogue() -> list[Scheme]:
+    """Every scheme, with its rule and parameters (from the Rust core)."""
+    return [
+        Scheme(s["name"], s["rule"], [Param(**p) for p in s["params"]])
+        for s in _core.queue_catalogue()
+    ]
+
+
+def schemes() -> pd.DataFrame:
+    """The catalogue as a DataFrame, one row per parameter.
+
+    Columns: ``scheme``, ``rule``, ``parameter``, ``default``, ``unit``,
+    ``meaning``; a scheme without parameters has one row with empty
+    parameter columns.
+    """
+    import pandas as pd
+
+    rows = []
+    for s in catalogue():
+        for p in s.params or [Param("", "", "", "")]:
+            rows.append(
+                {
+                    "scheme": s.name,
+                    "rule": s.rule,
+                    "parameter": p.name,
+                    "default": p.default,
+                    "unit": p.unit,
+                    "meaning": p.meaning,
+                }
+            )
+    return pd.DataFrame(rows, columns=["scheme", "rule", "parameter", "default", "unit", "meaning"])

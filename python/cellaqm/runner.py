@@ -1,0 +1,362 @@
+"""Running a sweep: every run of the plan that is not finished yet, on local threads or processes, or on Ray.
+
+The simulator core releases the GIL for the whole run, so worker threads
+simulate in parallel; each thread then stores its own result. ``bench/
+sweep_scaling.py`` compares threads with worker processes (threads are the
+default: see docs/experiments.md for the figures).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import shutil
+import tempfile
+import time
+import traceback
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Union
+
+import numpy as np
+import pandas as pd
+
+from cellaqm import _core
+from cellaqm.store import Store, build_row, packets_table
+from cellaqm.sweepfile import SweepLike, SweepPlan, load_plan
+
+BACKENDS = ("local", "ray")
+EXECUTORS = ("thread", "process")
+
+
+def default_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+# --------------------------------------------------------------------------- one run
+
+
+def execute(task: Mapping[str, Any]) -> dict[str, Any]:
+    """Simulate one run; never raises. ``task``: run_id, scenario_json, seed, packets.
+
+    Returns ``run_id``, ``summary_json`` (or ``error``), ``run_wall_s`` and
+    ``packets`` (name → numpy array, or None).
+    """
+    start = time.perf_counter()
+    out: dict[str, Any] = {"run_id": task["run_id"], "packets": None}
+    try:
+        raw = _core.run(task["scenario_json"], "json", int(task["seed"]), [], bool(task["packets"]))
+        out["summary_json"] = raw["summary_json"]
+        if raw.get("packets") is not None:
+            out["packets"] = {
+                name: np.frombuffer(buf, dtype=np.dtype(dtype)) for name, (dtype, buf) in raw["packets"].items()
+            }
+    except Exception as exc:  # noqa: BLE001 - a failed run is recorded, the sweep goes on
+        out["error"] = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
+        out["traceback"] = traceback.format_exc()
+    out["run_wall_s"] = time.perf_counter() - start
+    return out
+
+
+def store_outcome(store: Store, entry: Mapping[str, Any], outcome: Mapping[str, Any], version: str) -> Optional[str]:
+    """Write a run's result (or its failure); return the error, or None."""
+    import json
+
+    if "error" in outcome:
+        store.write_failure(entry, outcome["error"])
+        return str(outcome["error"])
+    try:
+        row = build_row(entry, json.loads(outcome["summary_json"]), outcome["run_wall_s"], version)
+        packets = packets_table(outcome["packets"]) if outcome.get("packets") is not None else None
+        store.write_run(row, packets)
+    except OSError:
+        raise  # the store cannot be written: stop the sweep
+    except Exception as exc:  # noqa: BLE001
+        error = f"storing the result failed: {type(exc).__name__}: {exc}"
+        store.write_failure(entry, error)
+        return error
+    return None
+
+
+def _job(root: str, entry: Mapping[str, Any], version: str) -> tuple[str, Optional[str]]:
+    """Run and store one run (in a worker thread or process)."""
+    outcome = execute(entry)
+    return entry["run_id"], store_outcome(Store(root), entry, outcome, version)
+
+
+# --------------------------------------------------------------------------- progress
+
+
+class _Progress:
+    def __init__(self, name: str, total: int, enabled: bool) -> None:
+        self.done = 0
+        self.failed = 0
+        self._bar = None
+        if enabled and total:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self._bar = Progress(
+                TextColumn("[bold]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("runs · [red]{task.fields[failed]} failed"),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=False,
+            )
+            self._task = self._bar.add_task(name, total=total, failed=0)
+            self._bar.start()
+
+    def advance(self, failed: bool) -> None:
+        self.done += 1
+        self.failed += int(failed)
+        if self._bar is not None:
+            self._bar.update(self._task, advance=1, failed=self.failed)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+
+
+# --------------------------------------------------------------------------- backends
+
+
+def _run_local(
+    store: Store,
+    entries: list[dict[str, Any]],
+    jobs: int,
+    executor: str,
+    version: str,
+    on_done: Callable[[str, Optional[str]], None],
+) -> None:
+    if jobs == 1:
+        for entry in entries:
+            on_done(*_job(str(store.root), entry, version))
+        return
+    pool: cf.Executor
+    if executor == "process":
+        import multiprocessing as mp
+
+        pool = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("forkserver"))
+    else:
+        pool = cf.ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="cellaqm-run")
+    # Keep a bounded window in flight so that Ctrl-C stops quickly and memory stays flat.
+    window = max(4 * jobs, 8)
+    pending: set[cf.Future[tuple[str, Optional[str]]]] = set()
+    it = iter(entries)
+    try:
+        while True:
+            while len(pending) < window:
+                entry = next(it, None)
+                if entry is None:
+                    break
+                pending.add(pool.submit(_job, str(store.root), entry, version))
+            if not pending:
+                break
+            finished, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+            for fut in finished:
+                on_done(*fut.result())
+    finally:
+        for fut in pending:
+            fut.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _run_ray(
+    store: Store,
+    entries: list[dict[str, Any]],
+    jobs: Optional[int],
+    address: Optional[str],
+    version: str,
+    on_done: Callable[[str, Optional[str]], None],
+) -> None:
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError("the ray backend needs Ray: pip install 'cellaqm[ray]' (or pip install ray)") from None
+    started = False
+    if not ray.is_initialized():
+        kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+        if address:
+            ray.init(address=address, **kwargs)
+        else:
+            ray.init(num_cpus=jobs or default_jobs(), **kwargs)
+        started = True
+    try:
+        remote = ray.remote(num_cpus=1, max_retries=2)(execute)
+        by_ref: dict[Any, dict[str, Any]] = {}
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        window = max(4 * cpus, 8)
+        it = iter(entries)
+        while True:
+            while len(by_ref) < window:
+                entry = next(it, None)
+                if entry is None:
+                    break
+                by_ref[remote.remote(entry)] = entry
+            if not by_ref:
+                break
+            ready, _ = ray.wait(list(by_ref), num_returns=1)
+            for ref in ready:
+                entry = by_ref.pop(ref)
+                try:
+                    outcome = ray.get(ref)
+                except Exception as exc:  # noqa: BLE001 - a worker crashed: record it, go on
+                    outcome = {"run_id": entry["run_id"], "error": f"ray: {type(exc).__name__}: {exc}".splitlines()[0]}
+                on_done(entry["run_id"], store_outcome(store, entry, outcome, version))
+    finally:
+        if started:
+            ray.shutdown()
+
+
+# --------------------------------------------------------------------------- the sweep
+
+
+@dataclass
+class SweepReport:
+    """What :func:`run_plan` did."""
+
+    total: int
+    skipped: int
+    ran: int
+    failures: pd.DataFrame = field(default_factory=pd.DataFrame)
+    wall_s: float = 0.0
+    interrupted: bool = False
+    finished: int = 0  # runs of the plan stored in the directory at the end
+
+
+def run_plan(
+    plan: SweepPlan,
+    out: Union[str, os.PathLike[str]],
+    jobs: Optional[int] = None,
+    backend: str = "local",
+    resume: bool = False,
+    ray_address: Optional[str] = None,
+    executor: str = "thread",
+    progress: bool = True,
+) -> SweepReport:
+    """Run every run of ``plan`` not yet finished in ``out``; store each as it finishes."""
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if executor not in EXECUTORS:
+        raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}, not {executor!r}")
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise ValueError(f"jobs must be a positive integer, not {jobs!r}")
+    from cellaqm import __version__
+
+    store = Store(out)
+    store.prepare(plan.manifest(), resume=resume)
+    done = store.finished_ids(need_detail=plan.packets)
+    entries = [
+        {
+            "run_id": r.run_id,
+            "levels": r.levels,
+            "rep": r.rep,
+            "seed": r.seed,
+            "scenario_json": r.scenario_json(),
+            "packets": plan.packets,
+        }
+        for r in plan.runs
+        if r.run_id not in done
+    ]
+    report = SweepReport(total=len(plan.runs), skipped=len(plan.runs) - len(entries), ran=0)
+    bar = _Progress(plan.name, len(entries), progress)
+
+    def on_done(_run_id: str, error: Optional[str]) -> None:
+        report.ran += 1
+        bar.advance(error is not None)
+
+    start = time.perf_counter()
+    try:
+        if not entries:
+            pass
+        elif backend == "ray":
+            _run_ray(store, entries, jobs, ray_address, __version__, on_done)
+        else:
+            _run_local(store, entries, jobs or default_jobs(), executor, __version__, on_done)
+    except KeyboardInterrupt:
+        report.interrupted = True
+    finally:
+        bar.close()
+        report.wall_s = time.perf_counter() - start
+    report.failures = store.failures(r.run_id for r in plan.runs)
+    report.finished = len(store.finished_ids() & {r.run_id for r in plan.runs})
+    if not report.interrupted:
+        store.consolidate()
+    return report
+
+
+def sweep(
+    sweep: SweepLike,
+    out: Optional[Union[str, os.PathLike[str]]] = None,
+    jobs: Optional[int] = None,
+    backend: str = "local",
+    resume: bool = False,
+    ray_address: Optional[str] = None,
+    packets: Optional[bool] = None,
+    progress: bool = False,
+    executor: str = "thread",
+) -> pd.DataFrame:
+    """Run a sweep and return one row per finished run (the CLI's ``cellaqm sweep``).
+
+    Args:
+        sweep: a sweep file (TOML, see docs/experiments.md) or a dict of the same structure.
+        out: the results directory; ``None`` runs in a temporary directory removed afterwards.
+        jobs: parallel runs (default: all cores; Ray: the local cluster's CPUs).
+        backend: ``"local"`` or ``"ray"``.
+        resume: finish a sweep already in ``out``: run only the runs missing there.
+        ray_address: connect to this Ray cluster (default: start a local one).
+        packets: keep every run's delivered packets (overrides the file's ``packets``).
+        progress: show a progress bar on stderr.
+        executor: local runs in ``"thread"``s (default) or worker ``"process"``es.
+
+    Returns:
+        A DataFrame: ``run_id``, one categorical column per factor (level
+        labels, in the file's order), ``rep``, ``seed``, every summary metric
+        flattened (``delay_ms_p95``, ``drops_overflow``, ...), ``wall_s``,
+        ``run_wall_s``, ``version`` and ``scenario_doc`` (the resolved
+        scenario as JSON). ``df.attrs["failures"]`` is a DataFrame of the
+        runs that failed (with their ``error``); a warning is issued if any did.
+
+    Raises:
+        SweepError: the sweep file is malformed (nothing has run).
+        StoreError: ``out`` already holds a sweep and ``resume`` is false.
+    """
+    plan = load_plan(sweep, packets=packets)
+    tmp = None
+    if out is None:
+        tmp = tempfile.mkdtemp(prefix="cellaqm-sweep-")
+        out = tmp
+    try:
+        report = run_plan(plan, out, jobs=jobs, backend=backend, resume=resume,
+                          ray_address=ray_address, executor=executor, progress=progress)
+        if report.interrupted:
+            raise KeyboardInterrupt
+        df = Store(out).load()
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    df.attrs["failures"] = report.failures
+    if len(report.failures):
+        warnings.warn(f"{len(report.failures)} of {report.total} runs failed (see df.attrs['failures'])",
+                      RuntimeWarning, stacklevel=2)
+    return df
+
+
+def load(out: Union[str, os.PathLike[str]]) -> pd.DataFrame:
+    """The finished runs of the sweep stored in ``out`` (same columns as :func:`sweep` returns)."""
+    return Store(out).load()

@@ -1,0 +1,291 @@
+"""The results store of a sweep: one Parquet file per finished run, written atomically.
+
+Layout of a sweep directory ``DIR``::
+
+    DIR/sweep.json              the plan: factors and their level order, every run's id, levels, seed
+    DIR/runs/<run_id>.parquet   one row per finished run (factors, rep, seed, metrics, wall time, version)
+    DIR/detail/<run_id>.packets.parquet   delivered packets of the run (sweeps with packets = true)
+    DIR/failed/<run_id>.json    a run that failed: its levels, seed and error
+    DIR/results.parquet         all finished runs of the plan in one file, written when a sweep ends
+
+Every file is written to a temporary name in the same directory and renamed
+into place, so a sweep killed at any moment (Ctrl-C, ``kill -9``) leaves
+only complete files: a run is finished exactly when ``runs/<run_id>.parquet``
+exists, and ``--resume`` runs the others.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Callable, Optional, Union
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+MANIFEST = "sweep.json"
+RUNS = "runs"
+DETAIL = "detail"
+FAILED = "failed"
+RESULTS = "results.parquet"
+
+#: Columns that measure the host, not the simulation (they differ between identical runs).
+WALL_COLUMNS = ("wall_s", "sim_seconds_per_wall_second", "events_per_second", "run_wall_s")
+
+
+class StoreError(Exception):
+    """The directory is not a sweep store, or it holds a different sweep."""
+
+
+def flatten(summary: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """``{"delay_ms": {"p95": 3}}`` → ``{"delay_ms_p95": 3}``; lists become JSON text."""
+    out: dict[str, Any] = {}
+    for key, value in summary.items():
+        name = f"{prefix}_{key}" if prefix else str(key)
+        if isinstance(value, Mapping):
+            out.update(flatten(value, name))
+        elif isinstance(value, (list, tuple)):
+            out[name] = json.dumps(value)
+        else:
+            out[name] = value
+    return out
+
+
+def _atomic_write(path: Path, write: Callable[[str], None]) -> None:
+    """Write via ``write(tmp_path)`` to a temporary file next to ``path``, then rename it into place."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def write_json_atomic(path: Path, value: Any) -> None:
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(value, fh, indent=1, sort_keys=False)
+            fh.write("\n")
+
+    _atomic_write(path, write)
+
+
+#: Parquet options for the one-row file of a run: no compression, dictionary or
+#: statistics (they cost milliseconds per file and save nothing on one row).
+_ROW_OPTIONS = {"compression": "none", "use_dictionary": False, "write_statistics": False, "store_schema": False}
+
+
+def write_table_atomic(path: Path, table: pa.Table, lean: bool = False) -> None:
+    options = _ROW_OPTIONS if lean else {"compression": "zstd"}
+    _atomic_write(path, lambda tmp: pq.write_table(table, tmp, **options))
+
+
+def build_row(
+    run: Mapping[str, Any],
+    summary: Mapping[str, Any],
+    run_wall_s: float,
+    version: str,
+) -> dict[str, Any]:
+    """One results row: run id, factor labels, rep, seed, flattened metrics, wall time, version.
+
+    ``run`` is a run entry of the manifest (``run_id``, ``levels``, ``rep``,
+    ``seed``) plus ``scenario_json``. A metric whose name collides with a
+    factor is stored as ``<name>_metric``.
+    """
+    row: dict[str, Any] = {"run_id": run["run_id"]}
+    row.update(run["levels"])
+    row["rep"] = run["rep"]
+    row["seed"] = run["seed"]
+    for key, value in flatten({k: v for k, v in summary.items() if k != "seed"}).items():
+        row[f"{key}_metric" if key in row else key] = value
+    row["run_wall_s"] = run_wall_s
+    row["version"] = version
+    row["scenario_doc"] = run["scenario_json"]
+    return row
+
+
+class Store:
+    """A sweep directory (see the module docstring)."""
+
+    def __init__(self, root: Union[str, os.PathLike[str]]) -> None:
+        self.root = Path(root)
+        self.runs_dir = self.root / RUNS
+        self.detail_dir = self.root / DETAIL
+        self.failed_dir = self.root / FAILED
+
+    # ---------------------------------------------------------------- setup
+
+    def manifest(self) -> dict[str, Any]:
+        path = self.root / MANIFEST
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise StoreError(f"{self.root}: not a sweep directory (no {MANIFEST})") from None
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"{path}: cannot read: {exc}") from None
+
+    def prepare(self, manifest: Mapping[str, Any], resume: bool) -> None:
+        """Create the directories and write the manifest.
+
+        Without ``resume`` the directory must not hold a sweep yet. With it, a
+        previous manifest is replaced (finished runs of the new plan are kept,
+        whatever else is there is ignored).
+        """
+        exists = (self.root / MANIFEST).exists() or (self.runs_dir.is_dir() and any(self.runs_dir.iterdir()))
+        if exists and not resume:
+            raise StoreError(
+                f"{self.root} already holds a sweep: pass --resume (resume=True) to finish it, "
+                "or choose another output directory"
+            )
+        for d in (self.root, self.runs_dir, self.failed_dir):
+            d.mkdir(parents=True, exist_ok=True)
+        if manifest.get("packets"):
+            self.detail_dir.mkdir(exist_ok=True)
+        self._clean_temporaries()
+        write_json_atomic(self.root / MANIFEST, manifest)
+
+    def _clean_temporaries(self) -> None:
+        """Remove temporary files left by a killed writer (never complete results)."""
+        for d in (self.root, self.runs_dir, self.detail_dir, self.failed_dir):
+            if d.is_dir():
+                for p in d.glob(".*.tmp"):
+                    try:
+                        p.unlink()
+                    except OSError:
+                        pass
+
+    # ---------------------------------------------------------------- runs
+
+    def run_path(self, run_id: str) -> Path:
+        return self.runs_dir / f"{run_id}.parquet"
+
+    def detail_path(self, run_id: str) -> Path:
+        return self.detail_dir / f"{run_id}.packets.parquet"
+
+    def finished_ids(self, need_detail: bool = False) -> set[str]:
+        if not self.runs_dir.is_dir():
+            return set()
+        ids = {p.name[: -len(".parquet")] for p in self.runs_dir.glob("*.parquet") if not p.name.startswith(".")}
+        if need_detail:
+            ids = {i for i in ids if self.detail_path(i).exists()}
+        return ids
+
+    def write_run(self, row: Mapping[str, Any], packets: Optional[pa.Table] = None) -> None:
+        """Store one finished run (the detail file first: a row implies its detail)."""
+        run_id = str(row["run_id"])
+        if packets is not None:
+            self.detail_dir.mkdir(exist_ok=True)
+            write_table_atomic(self.detail_path(run_id), packets)
+        write_table_atomic(self.run_path(run_id), pa.Table.from_pylist([dict(row)]), lean=True)
+        failed = self.failed_dir / f"{run_id}.json"
+        if failed.exists():
+            failed.unlink(missing_ok=True)
+
+    def write_failure(self, run: Mapping[str, Any], error: str) -> None:
+        record = {k: run[k] for k in ("run_id", "levels", "rep", "seed")}
+        record["error"] = error
+        self.failed_dir.mkdir(parents=True, exist_ok=True)
+        write_json_atomic(self.failed_dir / f"{run['run_id']}.json", record)
+
+    def failures(self, run_ids: Optional[Iterable[str]] = None) -> pd.DataFrame:
+        """Failed runs (of ``run_ids`` when given) without a finished result since."""
+        wanted = set(run_ids) if run_ids is not None else None
+        finished = self.finished_ids()
+        records = []
+        if self.failed_dir.is_dir():
+            for p in sorted(self.failed_dir.glob("*.json")):
+                rid = p.stem
+                if rid in finished or (wanted is not None and rid not in wanted):
+                    continue
+                try:
+                    rec = json.loads(p.read_text(encoding="utf-8"))
+                except (OSError, ValueError):
+                    continue
+                records.append(
+                    {"run_id": rid, **rec.get("levels", {}), "rep": rec.get("rep"),
+                     "seed": rec.get("seed"), "error": rec.get("error", "")}
+                )
+        return pd.DataFrame.from_records(records)
+
+    # ---------------------------------------------------------------- reading
+
+    def load(self, include_orphans: bool = False) -> pd.DataFrame:
+        """All finished runs of the plan as a DataFrame, in plan order.
+
+        Factor columns are ordered categoricals (the sweep file's level
+        order). Drop counts absent from a run's summary (no drop of that
+        cause) are 0. Runs on disk that the current plan does not list (left
+        by an earlier plan) are left out unless ``include_orphans``.
+        """
+        manifest = self.manifest()
+        order = {r["run_id"]: i for i, r in enumerate(manifest["runs"])}
+        ids = self.finished_ids()
+        if not include_orphans:
+            ids &= set(order)
+        df = self._read_consolidated(ids)
+        if df is None:
+            paths = [self.run_path(i) for i in sorted(ids, key=lambda i: order.get(i, len(order)))]
+            df = read_rows(paths)
+        if len(df):
+            df = df.assign(_order=df["run_id"].map(order).fillna(len(order)))
+            df = df.sort_values(["_order", "run_id"], kind="stable").drop(columns="_order")
+            df = df.reset_index(drop=True)
+        for col in df.columns:
+            if "drops_" in col and pd.api.types.is_numeric_dtype(df[col]):
+                df[col] = df[col].fillna(0).astype("int64")
+        for factor in manifest["factors"]:
+            name = factor["name"]
+            labels = [lv["label"] for lv in factor["levels"]]
+            if name in df.columns:
+                df[name] = pd.Categorical(df[name], categories=labels, ordered=True)
+            else:
+                df[name] = pd.Categorical([], categories=labels, ordered=True)
+        return df
+
+    def _read_consolidated(self, ids: set[str]) -> Optional[pd.DataFrame]:
+        path = self.root / RESULTS
+        if not path.exists():
+            return None
+        try:
+            table = pq.read_table(path)
+        except (OSError, pa.ArrowInvalid):
+            return None
+        if set(table.column("run_id").to_pylist()) != ids:
+            return None
+        return table.to_pandas()
+
+    def consolidate(self) -> pd.DataFrame:
+        """Write ``results.parquet`` (all finished runs of the plan) and return them."""
+        df = self.load()
+        write_table_atomic(self.root / RESULTS, pa.Table.from_pandas(df, preserve_index=False))
+        return df
+
+    def packets(self, run_ids: Iterable[str]) -> dict[str, pd.DataFrame]:
+        """Detail (delivered packets) of the given runs that have it."""
+        out = {}
+        for rid in run_ids:
+            p = self.detail_path(rid)
+            if p.exists():
+                out[rid] = pq.read_table(p).to_pandas()
+        return out
+
+
+def read_rows(paths: Iterable[Path]) -> pd.DataFrame:
+    tables = [pq.read_table(p) for p in paths]
+    if not tables:
+        return pd.DataFrame({"run_id": pd.Series([], dtype=object)})
+    return pa.concat_tables(tables, promote_options="permissive").to_pandas()
+
+
+def packets_table(columns: Mapping[str, Any]) -> pa.Table:
+    """A pyarrow table from the core's packet columns (name → numpy array)."""
+    return pa.table({name: pa.array(values) for name, values in columns.items()})

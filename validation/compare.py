@@ -1,0 +1,385 @@
+"""Run the validation matrix in cellaqm and ns-3 and write docs/validation.md.
+
+    python validation/compare.py --ns3-bin build/validation/wired_bottleneck [--full] [--seeds N]
+
+Every row is one wired-bottleneck configuration (rate, queue discipline,
+buffer, flows, SACK); it runs for several seeds in both simulators, one ns-3
+process at a time. cellaqm runs in-process through its Python API. Raw
+per-run records go to validation/results/matrix.json (re-render the page
+from them with --render-only); the comparison itself is validation/agreement.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import agreement  # noqa: E402
+
+# ---------------------------------------------------------------- the fixed part of every row
+CORE_RATE = "100Mbps"
+CORE_DELAY_MS = 40
+BN_DELAY_MS = 10
+MSS = 1460
+HEADER = 40
+IW = 3
+RWND = 1_000_000
+# RED (classic Floyd & Jacobson settings, stated in both simulators): thresholds
+# at 1/6 and 1/2 of the buffer (gentle region up to the full buffer).
+RED_MAX_P = 0.1
+RED_WQ = 0.002
+# CoDel (RFC 8289) and PIE (RFC 8033) defaults, stated in both simulators.
+CODEL_TARGET_MS, CODEL_INTERVAL_MS = 5, 100
+PIE_TARGET_MS, PIE_TUPDATE_MS, PIE_MAX_BURST_MS = 15, 15, 150
+
+RATES = [64_000, 384_000, 3_600_000, 50_000_000]
+QUEUES = ["tail_drop", "red", "codel", "pie"]
+BUFFERS = [30_000, 100_000]
+FLOWS = [1, 4]
+SACK = [True, False]
+#: Simulated seconds per rate: long enough for thousands of packets at the slowest
+#: rate, short enough for ns-3 at the fastest (default, FULL=1).
+DURATION_S = {64_000: (600, 1200), 384_000: (300, 600), 3_600_000: (120, 240), 50_000_000: (60, 120)}
+
+
+def spacing_s(flows: int, seed: int) -> float:
+    """Time between flow starts: 0 for one flow, else drawn per seed (same in both
+    simulators) so that the seeds of multi-flow tail-drop rows differ."""
+    if flows == 1:
+        return 0.0
+    return round(random.Random(seed).uniform(0.0, 0.1), 3)
+
+
+def seeds_for(row: dict[str, Any], n: int) -> list[int]:
+    """A single seed where neither simulator draws a random number (one flow, no
+    random queue): both are deterministic, more seeds would repeat the same run."""
+    deterministic = row["flows"] == 1 and row["queue"] in ("tail_drop", "codel")
+    return [1] if deterministic else list(range(1, n + 1))
+
+
+def red_thresholds(buffer: int) -> tuple[int, int]:
+    return buffer // 6, buffer // 2
+
+
+def cellaqm_queue(queue: str, buffer: int) -> dict[str, Any]:
+    if queue == "tail_drop":
+        return {"scheme": "tail_drop"}
+    if queue == "red":
+        lo, hi = red_thresholds(buffer)
+        return {
+            "scheme": "red",
+            "thresholds": {"min": f"{lo}B", "max": f"{hi}B"},
+            "max_p": RED_MAX_P,
+            "w_q": RED_WQ,
+            "gentle": True,
+            "mean_packet": f"{MSS + HEADER}B",
+        }
+    if queue == "codel":
+        return {
+            "scheme": "codel",
+            "target": f"{CODEL_TARGET_MS}ms",
+            "interval": f"{CODEL_INTERVAL_MS}ms",
+            "mtu": f"{MSS + HEADER}B",
+        }
+    if queue == "pie":
+        return {
+            "scheme": "pie",
+            "target": f"{PIE_TARGET_MS}ms",
+            "tupdate": f"{PIE_TUPDATE_MS}ms",
+            "max_burst": f"{PIE_MAX_BURST_MS}ms",
+            "alpha": 0.125,
+            "beta": 1.25,
+            "derandomize": False,
+            "cap_drop_adjustment": True,
+            "mean_packet": f"{MSS + HEADER}B",
+        }
+    raise ValueError(queue)
+
+
+def ns3_queue_args(queue: str, buffer: int) -> list[str]:
+    if queue == "red":
+        lo, hi = red_thresholds(buffer)
+        return [f"--red_min={lo}", f"--red_max={hi}", f"--red_max_p={RED_MAX_P}", f"--red_wq={RED_WQ}"]
+    if queue == "codel":
+        return [f"--codel_target_ms={CODEL_TARGET_MS}", f"--codel_interval_ms={CODEL_INTERVAL_MS}"]
+    if queue == "pie":
+        return [
+            f"--pie_target_ms={PIE_TARGET_MS}",
+            f"--pie_tupdate_ms={PIE_TUPDATE_MS}",
+            f"--pie_max_burst_ms={PIE_MAX_BURST_MS}",
+        ]
+    return []
+
+
+def scenario(row: dict[str, Any], seed: int) -> dict[str, Any]:
+    """The cellaqm scenario of a row (every TCP option stated, see the alignment table)."""
+    rate = f"{row['rate_bps']}bps"
+    return {
+        "name": "ns3-validation",
+        "duration": f"{row['duration_s']}s",
+        "seed": seed,
+        "tcp": {
+            "recovery": "sack" if row["sack"] else "newreno",
+            "mss": f"{MSS}B",
+            "header": f"{HEADER}B",
+            "initial_window": IW,
+            "rwnd": f"{RWND}B",
+            "delayed_ack": False,
+            "timestamps": False,
+            "rto_min": "200ms",
+            "rto_initial": "1s",
+            "rto_max": "60s",
+            "ecn": False,
+        },
+        "traffic": {"model": "bulk", "flows": row["flows"], "start": "0s", "spacing": f"{spacing_s(row['flows'], seed)}s"},
+        "core": {"rate": CORE_RATE, "delay": f"{CORE_DELAY_MS}ms"},
+        "bottleneck": {
+            "rate": rate,
+            "delay": f"{BN_DELAY_MS}ms",
+            "buffer": f"{row['buffer_bytes']}B",
+            "queue": cellaqm_queue(row["queue"], row["buffer_bytes"]),
+        },
+        "uplink": {"rate": rate, "delay": f"{BN_DELAY_MS}ms"},
+    }
+
+
+def ns3_args(row: dict[str, Any], seed: int) -> list[str]:
+    return [
+        f"--rate={row['rate_bps']}bps",
+        f"--up_rate={row['rate_bps']}bps",
+        f"--core_rate={CORE_RATE}",
+        f"--core_delay_ms={CORE_DELAY_MS}",
+        f"--bn_delay_ms={BN_DELAY_MS}",
+        f"--queue={row['queue']}",
+        f"--buffer={row['buffer_bytes']}",
+        f"--flows={row['flows']}",
+        f"--spacing_s={spacing_s(row['flows'], seed)}",
+        f"--rwnd={RWND}",
+        f"--mss={MSS}",
+        f"--iw={IW}",
+        f"--sack={'true' if row['sack'] else 'false'}",
+        "--delayed_ack=false",
+        f"--duration={row['duration_s']}",
+        f"--seed={seed}",
+        *ns3_queue_args(row["queue"], row["buffer_bytes"]),
+    ]
+
+
+def queue_available(queue: str) -> Optional[str]:
+    """None if cellaqm accepts the scheme, else the reason it does not."""
+    import cellaqm
+
+    row = {"rate_bps": 384_000, "queue": queue, "buffer_bytes": 30_000, "flows": 1, "sack": True, "duration_s": 0.001}
+    try:
+        cellaqm.run(scenario(row, 1))
+    except cellaqm.ScenarioError as exc:
+        return str(exc)
+    return None
+
+
+def run_cellaqm(row: dict[str, Any], seed: int) -> dict[str, Any]:
+    import cellaqm
+
+    t0 = time.perf_counter()
+    res = cellaqm.run(scenario(row, seed))
+    wall = time.perf_counter() - t0
+    s = res.summary
+    return {
+        "goodput_bps": s["goodput_bps"],
+        "delay_mean_ms": s["delay_ms"]["mean"],
+        "delay_p95_ms": s["delay_ms"]["p95"],
+        "delay_count": s["delay_ms"]["count"],
+        "drops": sum(s["drops"].values()),
+        "drops_by_cause": s["drops"],
+        "rtos": s["rtos"],
+        "fast_retransmits": s["fast_retransmits"],
+        "utilisation": s["bottleneck"]["utilisation"],
+        "wall_s": wall,
+        "core_wall_s": s["wall_s"],
+    }
+
+
+def run_ns3(binary: Path, row: dict[str, Any], seed: int) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    out = subprocess.run([str(binary), *ns3_args(row, seed)], check=True, capture_output=True, text=True)
+    process_wall = time.perf_counter() - t0
+    d = json.loads(out.stdout.strip().splitlines()[-1])
+    return {
+        "goodput_bps": d["goodput_bps"],
+        "delay_mean_ms": d["delay_ms"]["mean"],
+        "delay_p95_ms": d["delay_ms"]["p95"],
+        "delay_count": d["delay_ms"]["count"],
+        "drops": d["drops_total"],
+        "drops_by_cause": d["drops"],
+        "rtos": d["rtos"],
+        "fast_retransmits": d["fast_retransmits"],
+        "utilisation": d["bottleneck"]["utilisation"],
+        "device_drops": d["device_drops"],
+        "wall_s": d["wall_s"],
+        "process_wall_s": process_wall,
+    }
+
+
+def matrix(full: bool, queues: list[str]) -> list[dict[str, Any]]:
+    rows = []
+    for rate in RATES:
+        for queue in queues:
+            for buffer in BUFFERS:
+                for flows in FLOWS:
+                    for sack in SACK:
+                        rows.append(
+                            {
+                                "rate_bps": rate,
+                                "queue": queue,
+                                "buffer_bytes": buffer,
+                                "flows": flows,
+                                "sack": sack,
+                                "duration_s": DURATION_S[rate][1 if full else 0],
+                            }
+                        )
+    return rows
+
+
+def run_matrix(args: argparse.Namespace) -> dict[str, Any]:
+    queues, missing = [], {}
+    for q in args.queues:
+        why = queue_available(q)
+        if why is None:
+            queues.append(q)
+        else:
+            missing[q] = why
+            print(f"skipping {q}: cellaqm does not accept it yet ({why})", file=sys.stderr)
+    rows = matrix(args.full, queues)
+    records: list[dict[str, Any]] = []
+    total = sum(len(seeds_for(r, args.seeds)) for r in rows)
+    done = 0
+    started = time.perf_counter()
+    for row in rows:
+        for seed in seeds_for(row, args.seeds):
+            ns3 = run_ns3(args.ns3_bin, row, seed)
+            ours = run_cellaqm(row, seed)
+            records.append({"row": row, "seed": seed, "sim": "ns3", **ns3})
+            records.append({"row": row, "seed": seed, "sim": "cellaqm", **ours})
+            done += 1
+            print(
+                f"[{done}/{total} {time.perf_counter() - started:6.0f}s] {row} seed {seed}: "
+                f"goodput {ours['goodput_bps'] / 1e6:.3f}/{ns3['goodput_bps'] / 1e6:.3f} Mb/s, "
+                f"p95 {ours['delay_p95_ms']:.1f}/{ns3['delay_p95_ms']:.1f} ms, "
+                f"wall {ours['wall_s']:.3f}/{ns3['wall_s']:.2f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+    return {
+        "full": args.full,
+        "seeds": args.seeds,
+        "missing_queues": missing,
+        "elapsed_s": time.perf_counter() - started,
+        "records": records,
+    }
+
+
+# ---------------------------------------------------------------- the page
+
+
+def render_page(data: dict[str, Any], theory_md: Optional[str]) -> str:
+    results = agreement.aggregate(data["records"])
+    summary = agreement.summarise(results)
+    parts = [
+        "# Validation against ns-3 and theory",
+        "",
+        "<!-- Generated by `make validate` (validation/compare.py and validation/theory.py) from "
+        "validation/alignment.md, validation/discussion.md and the runs; edit those, not this file. -->",
+        "",
+        (HERE / "alignment.md").read_text(encoding="utf-8").strip(),
+        "",
+        "## Results",
+        "",
+        f"Matrix: {'FULL' if data['full'] else 'default'} "
+        f"({'FULL=1' if data['full'] else 'the reduced default; `make validate FULL=1` doubles the durations and runs 5 seeds'}), "
+        f"up to {data['seeds']} seeds per row, {len(data['records']) // 2} runs per simulator, "
+        f"{data['elapsed_s'] / 60:.1f} min in total on this machine. Durations: "
+        + ", ".join(
+            f"{agreement.fmt_rate(r)}b/s {DURATION_S[r][1 if data['full'] else 0]} s" for r in RATES
+        )
+        + ".",
+        "",
+    ]
+    if data.get("missing_queues"):
+        parts += [
+            "Left out (cellaqm does not have the scheme yet): "
+            + "; ".join(f"`{q}` ({why})" for q, why in data["missing_queues"].items())
+            + ".",
+            "",
+        ]
+    parts += [
+        "### Summary",
+        "",
+        agreement.render_summary(summary),
+        "",
+        "### Side by side",
+        "",
+        "Each cell: cellaqm / ns-3 (relative difference of cellaqm to ns-3), means over the seeds. "
+        "Drops are bottleneck queue drops of all causes; RTOs are retransmission timeouts of all flows. "
+        "Speed-up: ns-3 wall time over cellaqm wall time for the same runs. ✗ marks a row outside "
+        f"the target (goodput ±{agreement.GOODPUT_TOL:.0%}, p95 delay ±{agreement.P95_TOL:.0%}, "
+        f"speed-up ≥ {agreement.SPEED_TARGET:.0f}×).",
+        "",
+        agreement.render_table(results),
+        "",
+    ]
+    discussion = HERE / "discussion.md"
+    if discussion.exists():
+        parts += [discussion.read_text(encoding="utf-8").strip(), ""]
+    if theory_md:
+        parts += [theory_md.strip(), ""]
+    return "\n".join(parts)
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--ns3-bin", type=Path, default=ROOT / "build" / "validation" / "wired_bottleneck")
+    p.add_argument("--full", action="store_true", help="longer runs and 5 seeds")
+    p.add_argument("--seeds", type=int, default=None, help="seeds per random row (default 3, FULL 5)")
+    p.add_argument("--queues", nargs="+", default=QUEUES)
+    p.add_argument("--results", type=Path, default=HERE / "results" / "matrix.json")
+    p.add_argument("--theory", type=Path, default=HERE / "results" / "theory.md")
+    p.add_argument("--page", type=Path, default=ROOT / "docs" / "validation.md")
+    p.add_argument("--render-only", action="store_true", help="re-render the page from --results")
+    p.add_argument("--append", action="store_true", help="keep --results' runs of the queues not in --queues")
+    args = p.parse_args(argv)
+    if args.seeds is None:
+        args.seeds = 5 if args.full else 3
+    if args.render_only:
+        data = json.loads(args.results.read_text(encoding="utf-8"))
+    else:
+        data = run_matrix(args)
+        if args.append and args.results.exists():
+            # Keep the earlier runs of the queues not re-run now (e.g. a scheme added later).
+            old = json.loads(args.results.read_text(encoding="utf-8"))
+            rerun = set(args.queues)
+            data["records"] = [r for r in old["records"] if r["row"]["queue"] not in rerun] + data["records"]
+            data["missing_queues"] = {
+                q: why for q, why in {**old.get("missing_queues", {}), **data["missing_queues"]}.items()
+                if q not in rerun or q in data["missing_queues"]
+            }
+            data["elapsed_s"] += old.get("elapsed_s", 0.0)
+        args.results.parent.mkdir(parents=True, exist_ok=True)
+        args.results.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    theory_md = args.theory.read_text(encoding="utf-8") if args.theory.exists() else None
+    args.page.write_text(render_page(data, theory_md), encoding="utf-8")
+    print(f"wrote {args.page}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,611 @@
+// cellaqm validation: the wired-bottleneck scenario in ns-3.
+//
+//   server --core (rate_core, core_delay)--> router --[queue disc]--bottleneck (rate, bn_delay)--> client
+//          <--core (rate_core)-------------         <------- reverse direction (up_rate) --------
+//
+// Written for cellaqm (not derived from an ns-3 example). The queue disc on the
+// router's bottleneck device is the buffer: the device's own queue is cut to one
+// packet (the slot the queue disc hands packets into) and, to keep the total
+// waiting room equal to cellaqm's `buffer`, the queue disc's byte limit is the
+// buffer minus that one-packet slot (--devslot_bytes, default one 1500-B packet).
+// Every other device has a large device queue and no queue disc (cellaqm's core
+// and uplink have no buffer limit).
+//
+// The client opens each connection (SYN towards the server) as in cellaqm; the
+// server, on accepting it, writes data without end (bulk) or `file_bytes` then
+// closes. Prints one JSON line: goodput, one-way IP delay (server IP layer ->
+// client IP layer) of every downlink data packet, queue-disc drops by reason,
+// RTOs, fast retransmits, wall seconds.
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/traffic-control-module.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+// ---------------------------------------------------------------- counters
+uint64_t g_rtos = 0;
+uint64_t g_fastRetransmits = 0;
+std::vector<uint64_t> g_delaysNs; // one per downlink data packet reaching the client's IP layer
+uint64_t g_rxBytes = 0;           // application bytes read by the clients
+uint64_t g_bnTxBytes = 0;         // bytes (incl. PPP header) the bottleneck device transmitted
+uint64_t g_bnTxPackets = 0;
+uint64_t g_devDrops = 0; // drops in device queues (should stay 0)
+
+} // namespace
+
+// ---------------------------------------------------------------- NewReno that counts
+// ns-3's TcpNewReno, unchanged, plus two counters: every retransmission timeout
+// calls CwndEvent(CA_EVENT_LOSS) (TcpSocketBase::ReTxTimeout), every fast
+// retransmit moves the socket to CA_RECOVERY.
+namespace ns3
+{
+class CountingNewReno : public TcpNewReno
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::CountingNewReno")
+                                .SetParent<TcpNewReno>()
+                                .SetGroupName("Internet")
+                                .AddConstructor<CountingNewReno>();
+        return tid;
+    }
+
+    CountingNewReno() = default;
+
+    CountingNewReno(const CountingNewReno& sock) = default;
+
+    std::string GetName() const override
+    {
+        return "CountingNewReno";
+    }
+
+    void CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t event) override
+    {
+        if (event == TcpSocketState::CA_EVENT_LOSS)
+        {
+            ++g_rtos;
+        }
+        TcpNewReno::CwndEvent(tcb, event);
+    }
+
+    void CongestionStateSet(Ptr<TcpSocketState> tcb,
+                            const TcpSocketState::TcpCongState_t newState) override
+    {
+        if (newState == TcpSocketState::CA_RECOVERY &&
+            tcb->m_congState != TcpSocketState::CA_RECOVERY)
+        {
+            ++g_fastRetransmits;
+        }
+        TcpNewReno::CongestionStateSet(tcb, newState);
+    }
+
+    Ptr<TcpCongestionOps> Fork() override
+    {
+        return CopyObject<CountingNewReno>(this);
+    }
+};
+
+NS_OBJECT_ENSURE_REGISTERED(CountingNewReno);
+
+// ---------------------------------------------------------------- send-time tag
+// Set at the server's IP layer (Ipv4L3Protocol "SendOutgoing"), read at the
+// client's IP layer ("LocalDeliver"): the one-way IP delay cellaqm reports.
+class SendTimeTag : public Tag
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::CellaqmSendTimeTag").SetParent<Tag>().AddConstructor<SendTimeTag>();
+        return tid;
+    }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return 8;
+    }
+
+    void Serialize(TagBuffer i) const override
+    {
+        i.WriteU64(m_ns);
+    }
+
+    void Deserialize(TagBuffer i) override
+    {
+        m_ns = i.ReadU64();
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        os << "sent=" << m_ns << "ns";
+    }
+
+    uint64_t m_ns{0};
+};
+
+NS_OBJECT_ENSURE_REGISTERED(SendTimeTag);
+} // namespace ns3
+
+namespace
+{
+
+void
+OnServerIpSend(const Ipv4Header&, Ptr<const Packet> p, uint32_t)
+{
+    SendTimeTag tag;
+    tag.m_ns = Simulator::Now().GetNanoSeconds();
+    p->AddPacketTag(tag);
+}
+
+void
+OnClientIpDeliver(const Ipv4Header&, Ptr<const Packet> p, uint32_t)
+{
+    TcpHeader tcp;
+    if (p->PeekHeader(tcp) == 0)
+    {
+        return;
+    }
+    if (p->GetSize() <= tcp.GetSerializedSize())
+    {
+        return; // no payload: not a data packet
+    }
+    SendTimeTag tag;
+    if (p->PeekPacketTag(tag))
+    {
+        g_delaysNs.push_back(Simulator::Now().GetNanoSeconds() - tag.m_ns);
+    }
+}
+
+void
+OnBottleneckTx(Ptr<const Packet> p)
+{
+    g_bnTxBytes += p->GetSize();
+    ++g_bnTxPackets;
+}
+
+void
+OnDeviceDrop(Ptr<const Packet>)
+{
+    ++g_devDrops;
+}
+
+// ---------------------------------------------------------------- applications
+struct ServerFlow
+{
+    uint64_t limit; // bytes to write (UINT64_MAX: bulk)
+    uint64_t written{0};
+    bool closed{false};
+};
+
+std::map<Ptr<Socket>, ServerFlow> g_serverFlows;
+uint64_t g_fileBytes = 0; // 0: bulk
+uint32_t g_writeChunk = 1460 * 64;
+
+void
+FillSendBuffer(Ptr<Socket> s, uint32_t)
+{
+    auto it = g_serverFlows.find(s);
+    if (it == g_serverFlows.end() || it->second.closed)
+    {
+        return;
+    }
+    ServerFlow& f = it->second;
+    while (f.written < f.limit)
+    {
+        uint32_t avail = s->GetTxAvailable();
+        if (avail == 0)
+        {
+            break;
+        }
+        uint64_t left = f.limit - f.written;
+        uint32_t n = static_cast<uint32_t>(std::min<uint64_t>({left, avail, g_writeChunk}));
+        int sent = s->Send(Create<Packet>(n));
+        if (sent <= 0)
+        {
+            break;
+        }
+        f.written += static_cast<uint64_t>(sent);
+    }
+    if (f.written >= f.limit && !f.closed)
+    {
+        f.closed = true;
+        s->Close();
+    }
+}
+
+bool g_traceCwnd = false;
+
+void
+TraceCwnd(uint32_t, uint32_t now)
+{
+    std::cerr << Simulator::Now().GetSeconds() << " cwnd " << now << "\n";
+}
+
+void
+TraceState(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
+{
+    std::cerr << Simulator::Now().GetSeconds() << " state " << TcpSocketState::TcpCongStateName[now] << "\n";
+}
+
+void
+TraceRto(Time, Time now)
+{
+    std::cerr << Simulator::Now().GetSeconds() << " rto " << now.GetMilliSeconds() << "\n";
+}
+
+void
+OnAccept(Ptr<Socket> s, const Address&)
+{
+    if (g_traceCwnd)
+    {
+        s->TraceConnectWithoutContext("CongestionWindow", MakeCallback(&TraceCwnd));
+        s->TraceConnectWithoutContext("CongState", MakeCallback(&TraceState));
+        s->TraceConnectWithoutContext("RTO", MakeCallback(&TraceRto));
+    }
+    g_serverFlows[s] = ServerFlow{g_fileBytes > 0 ? g_fileBytes : UINT64_MAX};
+    s->SetSendCallback(MakeCallback(&FillSendBuffer));
+    FillSendBuffer(s, s->GetTxAvailable());
+}
+
+void
+OnClientRecv(Ptr<Socket> s)
+{
+    Ptr<Packet> p;
+    while ((p = s->Recv()))
+    {
+        g_rxBytes += p->GetSize();
+    }
+}
+
+void
+StartClient(Ptr<Node> client, Address server)
+{
+    Ptr<Socket> s = Socket::CreateSocket(client, TcpSocketFactory::GetTypeId());
+    s->Bind();
+    s->SetRecvCallback(MakeCallback(&OnClientRecv));
+    s->Connect(server);
+}
+
+// ---------------------------------------------------------------- output helpers
+double
+Quantile(const std::vector<uint64_t>& sorted, double q)
+{
+    // Nearest rank, as cellaqm's histogram: the smallest value with at least ceil(q*n) at or below.
+    if (sorted.empty())
+    {
+        return 0.0;
+    }
+    auto n = static_cast<double>(sorted.size());
+    auto rank = static_cast<size_t>(std::ceil(q * n));
+    rank = std::clamp<size_t>(rank, 1, sorted.size());
+    return sorted[rank - 1] * 1e-6;
+}
+
+std::string
+JsonEscape(const std::string& s)
+{
+    std::string out;
+    for (char c : s)
+    {
+        if (c == '"' || c == '\\')
+        {
+            out += '\\';
+        }
+        out += c;
+    }
+    return out;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    auto wallStart = std::chrono::steady_clock::now();
+
+    std::string rate = "3.6Mbps";
+    std::string upRate = "";
+    std::string coreRate = "100Mbps";
+    double coreDelayMs = 40;
+    double bnDelayMs = 10;
+    std::string queue = "tail_drop";
+    uint32_t bufferBytes = 100000;
+    uint32_t devSlotBytes = 1500;
+    double redMinBytes = 0;
+    double redMaxBytes = 0;
+    double redMaxP = 0.1;
+    double redWq = 0.002;
+    bool redGentle = true;
+    double codelTargetMs = 5;
+    double codelIntervalMs = 100;
+    double pieTargetMs = 15;
+    double pieTupdateMs = 15;
+    double pieMaxBurstMs = 150;
+    bool pieRateEstimator = true;
+    uint32_t flows = 1;
+    double startS = 0;
+    double spacingS = 0;
+    uint64_t fileBytes = 0;
+    uint32_t rwnd = 1000000;
+    uint32_t mss = 1460;
+    uint32_t initialWindow = 3;
+    bool sack = true;
+    bool delayedAck = false;
+    double durationS = 60;
+    uint32_t seed = 1;
+    std::string ns3Set = "";
+    bool traceCwnd = false;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("rate", "bottleneck rate (server->client)", rate);
+    cmd.AddValue("up_rate", "reverse bottleneck rate (client->router); default = rate", upRate);
+    cmd.AddValue("core_rate", "core link rate, both directions", coreRate);
+    cmd.AddValue("core_delay_ms", "core link one-way delay, ms", coreDelayMs);
+    cmd.AddValue("bn_delay_ms", "bottleneck link one-way delay (both directions), ms", bnDelayMs);
+    cmd.AddValue("queue", "tail_drop | red | codel | pie | fq_codel", queue);
+    cmd.AddValue("buffer", "buffer, bytes (queue disc limit + device slot)", bufferBytes);
+    cmd.AddValue("devslot_bytes", "bytes of the one-packet device queue, taken off the disc limit", devSlotBytes);
+    cmd.AddValue("red_min", "RED min threshold, bytes", redMinBytes);
+    cmd.AddValue("red_max", "RED max threshold, bytes", redMaxBytes);
+    cmd.AddValue("red_max_p", "RED max_p", redMaxP);
+    cmd.AddValue("red_wq", "RED queue weight", redWq);
+    cmd.AddValue("red_gentle", "gentle RED", redGentle);
+    cmd.AddValue("codel_target_ms", "CoDel target", codelTargetMs);
+    cmd.AddValue("codel_interval_ms", "CoDel interval", codelIntervalMs);
+    cmd.AddValue("pie_target_ms", "PIE target delay", pieTargetMs);
+    cmd.AddValue("pie_tupdate_ms", "PIE update interval", pieTupdateMs);
+    cmd.AddValue("pie_max_burst_ms", "PIE max burst allowance", pieMaxBurstMs);
+    cmd.AddValue("pie_rate_estimator", "PIE: queue delay from the departure-rate estimate (true) or timestamps (false)", pieRateEstimator);
+    cmd.AddValue("flows", "parallel TCP connections", flows);
+    cmd.AddValue("start_s", "first connection start, s", startS);
+    cmd.AddValue("spacing_s", "time between connection starts, s", spacingS);
+    cmd.AddValue("file_bytes", "bytes per flow (0 = bulk)", fileBytes);
+    cmd.AddValue("rwnd", "advertised receive window, bytes", rwnd);
+    cmd.AddValue("mss", "segment payload, bytes", mss);
+    cmd.AddValue("iw", "initial window, segments", initialWindow);
+    cmd.AddValue("sack", "SACK on/off", sack);
+    cmd.AddValue("delayed_ack", "delayed ACKs (count 2, 200 ms)", delayedAck);
+    cmd.AddValue("duration", "simulated seconds", durationS);
+    cmd.AddValue("seed", "run number", seed);
+    cmd.AddValue("ns3set", "extra Config::SetDefault overrides applied last, 'name=value;name=value' (investigations only)", ns3Set);
+    cmd.AddValue("trace_cwnd", "print each flow's cwnd/ssthresh/state changes to stderr (investigations only)", traceCwnd);
+    cmd.Parse(argc, argv);
+    if (upRate.empty())
+    {
+        upRate = rate;
+    }
+    g_fileBytes = fileBytes;
+    g_traceCwnd = traceCwnd;
+
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(seed);
+
+    // ---- TCP, aligned with cellaqm (docs/validation.md lists each alignment)
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(CountingNewReno::GetTypeId()));
+    // ns-3's default recovery, PRR (RFC 6937): its TcpClassicRecovery (RFC 5681 inflation) without
+    // SACK over-sends during recovery (see docs/validation.md), so the default is kept.
+    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", TypeIdValue(TcpPrrRecovery::GetTypeId()));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(initialWindow));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delayedAck ? 2 : 1));
+    Config::SetDefault("ns3::TcpSocket::DelAckTimeout", TimeValue(MilliSeconds(200)));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rwnd));
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(std::max<uint32_t>(4 * rwnd, 1 << 20)));
+    Config::SetDefault("ns3::TcpSocket::ConnTimeout", TimeValue(Seconds(1)));
+    Config::SetDefault("ns3::TcpSocket::ConnCount", UintegerValue(1000));
+    Config::SetDefault("ns3::TcpSocket::DataRetries", UintegerValue(1000));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
+    Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(NanoSeconds(1)));
+    Config::SetDefault("ns3::RttEstimator::InitialEstimation", TimeValue(Seconds(1)));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
+    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
+    Config::SetDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(true));
+    Config::SetDefault("ns3::TcpSocketBase::LimitedTransmit", BooleanValue(false));
+    Config::SetDefault("ns3::TcpSocketBase::ReTxThreshold", UintegerValue(3));
+
+    for (std::stringstream ss(ns3Set); ss.good();)
+    {
+        std::string item;
+        std::getline(ss, item, ';');
+        auto eq = item.find('=');
+        if (eq != std::string::npos)
+        {
+            Config::SetDefault(item.substr(0, eq), StringValue(item.substr(eq + 1)));
+        }
+    }
+
+    // ---- topology
+    NodeContainer nodes;
+    nodes.Create(3);
+    Ptr<Node> server = nodes.Get(0);
+    Ptr<Node> router = nodes.Get(1);
+    Ptr<Node> client = nodes.Get(2);
+
+    PointToPointHelper coreLink;
+    coreLink.SetDeviceAttribute("DataRate", StringValue(coreRate));
+    coreLink.SetChannelAttribute("Delay", TimeValue(MicroSeconds(std::llround(coreDelayMs * 1000))));
+    coreLink.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1000000p"));
+    NetDeviceContainer coreDevs = coreLink.Install(server, router);
+
+    PointToPointHelper bnLink;
+    bnLink.SetChannelAttribute("Delay", TimeValue(MicroSeconds(std::llround(bnDelayMs * 1000))));
+    bnLink.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("1000000p"));
+    NetDeviceContainer bnDevs = bnLink.Install(router, client);
+    Ptr<PointToPointNetDevice> bnDown = DynamicCast<PointToPointNetDevice>(bnDevs.Get(0));
+    Ptr<PointToPointNetDevice> bnUp = DynamicCast<PointToPointNetDevice>(bnDevs.Get(1));
+    bnDown->SetDataRate(DataRate(rate));
+    bnUp->SetDataRate(DataRate(upRate));
+    // The queue disc is the buffer: the device keeps a single packet waiting.
+    bnDown->GetQueue()->SetMaxSize(QueueSize("1p"));
+
+    InternetStackHelper stack;
+    stack.Install(nodes);
+    Ipv4AddressHelper addr;
+    addr.SetBase("10.1.1.0", "255.255.255.0");
+    Ipv4InterfaceContainer coreIfs = addr.Assign(coreDevs);
+    addr.SetBase("10.1.2.0", "255.255.255.0");
+    Ipv4InterfaceContainer bnIfs = addr.Assign(bnDevs);
+    Ipv4GlobalRoutingHelper::PopulateRoutingTables();
+
+    // No queue disc anywhere but the bottleneck (Assign installs a default one).
+    TrafficControlHelper none;
+    none.Uninstall(coreDevs);
+    none.Uninstall(bnDevs);
+
+    uint32_t discBytes = bufferBytes > devSlotBytes ? bufferBytes - devSlotBytes : 1;
+    std::string discLimit = std::to_string(discBytes) + "B";
+    TrafficControlHelper tch;
+    if (queue == "tail_drop")
+    {
+        tch.SetRootQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue(discLimit));
+    }
+    else if (queue == "red")
+    {
+        if (redMinBytes <= 0 || redMaxBytes <= 0)
+        {
+            std::cerr << "red needs --red_min and --red_max" << std::endl;
+            return 2;
+        }
+        tch.SetRootQueueDisc("ns3::RedQueueDisc",
+                             "MaxSize", StringValue(discLimit),
+                             "MinTh", DoubleValue(redMinBytes),
+                             "MaxTh", DoubleValue(redMaxBytes),
+                             "LInterm", DoubleValue(1.0 / redMaxP),
+                             "QW", DoubleValue(redWq),
+                             "Gentle", BooleanValue(redGentle),
+                             "Wait", BooleanValue(false),
+                             "MeanPktSize", UintegerValue(mss + 40),
+                             "LinkBandwidth", DataRateValue(DataRate(rate)),
+                             "LinkDelay", TimeValue(MicroSeconds(std::llround(bnDelayMs * 1000))));
+    }
+    else if (queue == "codel")
+    {
+        tch.SetRootQueueDisc("ns3::CoDelQueueDisc",
+                             "MaxSize", StringValue(discLimit),
+                             "Target", TimeValue(MicroSeconds(std::llround(codelTargetMs * 1000))),
+                             "Interval", TimeValue(MicroSeconds(std::llround(codelIntervalMs * 1000))),
+                             "MinBytes", UintegerValue(mss + 40));
+    }
+    else if (queue == "pie")
+    {
+        // Queue delay from the backlog and the departure rate (RFC 8033 §4.3 estimator):
+        // cellaqm computes backlog·8/rate with the link's known rate.
+        tch.SetRootQueueDisc("ns3::PieQueueDisc",
+                             "MaxSize", StringValue(discLimit),
+                             "QueueDelayReference", TimeValue(MicroSeconds(std::llround(pieTargetMs * 1000))),
+                             "Tupdate", TimeValue(MicroSeconds(std::llround(pieTupdateMs * 1000))),
+                             "MaxBurstAllowance", TimeValue(MicroSeconds(std::llround(pieMaxBurstMs * 1000))),
+                             "A", DoubleValue(0.125),
+                             "B", DoubleValue(1.25),
+                             "UseDerandomization", BooleanValue(false),
+                             "UseCapDropAdjustment", BooleanValue(true),
+                             "UseDequeueRateEstimator", BooleanValue(pieRateEstimator),
+                             "MeanPktSize", UintegerValue(mss + 40));
+    }
+    else if (queue == "fq_codel")
+    {
+        tch.SetRootQueueDisc("ns3::FqCoDelQueueDisc",
+                             "MaxSize", StringValue(discLimit),
+                             "Target", StringValue(std::to_string(codelTargetMs) + "ms"),
+                             "Interval", StringValue(std::to_string(codelIntervalMs) + "ms"));
+    }
+    else
+    {
+        std::cerr << "unknown --queue " << queue << std::endl;
+        return 2;
+    }
+    QueueDiscContainer discs = tch.Install(bnDevs.Get(0));
+    Ptr<QueueDisc> disc = discs.Get(0);
+
+    // ---- traces
+    server->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext("SendOutgoing",
+                                                                     MakeCallback(&OnServerIpSend));
+    client->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext("LocalDeliver",
+                                                                     MakeCallback(&OnClientIpDeliver));
+    bnDown->TraceConnectWithoutContext("PhyTxEnd", MakeCallback(&OnBottleneckTx));
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        DynamicCast<PointToPointNetDevice>(coreDevs.Get(i))->GetQueue()->TraceConnectWithoutContext(
+            "Drop", MakeCallback(&OnDeviceDrop));
+        DynamicCast<PointToPointNetDevice>(bnDevs.Get(i))->GetQueue()->TraceConnectWithoutContext(
+            "Drop", MakeCallback(&OnDeviceDrop));
+    }
+
+    // ---- applications
+    uint16_t port = 5000;
+    Ptr<Socket> listener = Socket::CreateSocket(server, TcpSocketFactory::GetTypeId());
+    listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
+    listener->Listen();
+    listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                MakeCallback(&OnAccept));
+    Address serverAddr = InetSocketAddress(coreIfs.GetAddress(0), port);
+    for (uint32_t i = 0; i < flows; ++i)
+    {
+        Simulator::Schedule(Seconds(startS + i * spacingS), &StartClient, client, serverAddr);
+    }
+
+    Simulator::Stop(Seconds(durationS));
+    Simulator::Run();
+
+    // ---- report
+    QueueDisc::Stats st = disc->GetStats();
+    std::sort(g_delaysNs.begin(), g_delaysNs.end());
+    double sum = 0;
+    for (uint64_t d : g_delaysNs)
+    {
+        sum += static_cast<double>(d);
+    }
+    double mean = g_delaysNs.empty() ? 0.0 : sum / g_delaysNs.size() * 1e-6;
+    double maxMs = g_delaysNs.empty() ? 0.0 : g_delaysNs.back() * 1e-6;
+
+    Simulator::Destroy();
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+
+    std::ostringstream js;
+    js << std::setprecision(10);
+    js << "{\"simulator\":\"ns-3.44\",\"seed\":" << seed << ",\"duration_s\":" << durationS
+       << ",\"flows\":" << flows << ",\"delivered_bytes\":" << g_rxBytes
+       << ",\"goodput_bps\":" << g_rxBytes * 8.0 / durationS << ",\"delay_ms\":{\"count\":"
+       << g_delaysNs.size() << ",\"mean\":" << mean << ",\"p50\":" << Quantile(g_delaysNs, 0.5)
+       << ",\"p95\":" << Quantile(g_delaysNs, 0.95) << ",\"p99\":" << Quantile(g_delaysNs, 0.99)
+       << ",\"max\":" << maxMs << "},\"rtos\":" << g_rtos
+       << ",\"fast_retransmits\":" << g_fastRetransmits << ",\"drops_total\":"
+       << st.nTotalDroppedPackets << ",\"drops\":{";
+    bool first = true;
+    for (const auto* m : {&st.nDroppedPacketsBeforeEnqueue, &st.nDroppedPacketsAfterDequeue})
+    {
+        for (const auto& [reason, n] : *m)
+        {
+            js << (first ? "" : ",") << "\"" << JsonEscape(reason) << "\":" << n;
+            first = false;
+        }
+    }
+    js << "},\"device_drops\":" << g_devDrops << ",\"bottleneck\":{\"packets_sent\":" << g_bnTxPackets
+       << ",\"bytes_sent_with_ppp\":" << g_bnTxBytes
+       << ",\"utilisation\":" << g_bnTxBytes * 8.0 / DataRate(rate).GetBitRate() / durationS
+       << "},\"wall_s\":" << wall << "}";
+    std::cout << js.str() << std::endl;
+    return 0;
+}
