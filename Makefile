@@ -25,7 +25,7 @@ BUILD_STAMP := $(VENV)/.cellaqm-build.stamp
 .DEFAULT_GOAL := help
 # One cargo build at a time: the targets share ./target.
 .NOTPARALLEL:
-.PHONY: help venv build run test test-rust test-python stubtest bench bench-sweep clean
+.PHONY: help venv build run run-scenario reproduce bench-wcdma test test-rust test-python stubtest bench bench-sweep clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -46,8 +46,17 @@ $(BUILD_STAMP): $(VENV_STAMP) $(RUST_SRCS)
 		$(BIN)/maturin develop --release
 	touch $@
 
-run: build ## Build, then simulate scenarios/default.toml (override with SCENARIO=...)
+run: build ## Build, then compare every AQM scheme on a WCDMA bearer (table + results/demo/plot.png, a few seconds)
+	$(BIN)/cellaqm reproduce wcdma-rnc-aqm --demo --out results/demo
+
+run-scenario: build ## Build, then simulate scenarios/default.toml (override with SCENARIO=...)
 	$(BIN)/cellaqm run $(SCENARIO)
+
+reproduce: build ## The WCDMA RNC AQM study's headline table (1200 s x 6 replications; QUICK=1 for 200 s x 2)
+	$(BIN)/cellaqm reproduce wcdma-rnc-aqm $(if $(QUICK),--quick) --out results/wcdma-rnc-aqm
+
+bench-wcdma: ## Time the full WCDMA headline experiment in the core (release, all cores)
+	cargo run --release -q -p cellaqm-bench --bin wcdma-reproduce
 
 test: build ## Build, then run the Rust core tests, the stub check and the Python tests
 	cargo test -p cellaqm-core

@@ -292,7 +292,11 @@ def run_matrix(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def render_page(data: dict[str, Any], theory_md: Optional[str]) -> str:
-    results = agreement.aggregate(data["records"])
+    order = {q: i for i, q in enumerate(QUEUES)}
+    results = sorted(
+        agreement.aggregate(data["records"]),
+        key=lambda r: (r.row["rate_bps"], order.get(r.row["queue"], 99), r.row["buffer_bytes"], r.row["flows"], not r.row["sack"]),
+    )
     summary = agreement.summarise(results)
     parts = [
         "# Validation against ns-3 and theory",
@@ -306,12 +310,18 @@ def render_page(data: dict[str, Any], theory_md: Optional[str]) -> str:
         "",
         f"Matrix: {'FULL' if data['full'] else 'default'} "
         f"({'FULL=1' if data['full'] else 'the reduced default; `make validate FULL=1` doubles the durations and runs 5 seeds'}), "
-        f"up to {data['seeds']} seeds per row, {len(data['records']) // 2} runs per simulator, "
+        f"up to {data['seeds']} seeds per row (one where nothing is random), "
+        f"{len(data['records']) // 2} runs per simulator, "
         f"{data['elapsed_s'] / 60:.1f} min in total on this machine. Durations: "
         + ", ".join(
             f"{agreement.fmt_rate(r)}b/s {DURATION_S[r][1 if data['full'] else 0]} s" for r in RATES
         )
         + ".",
+        "",
+    ]
+    parts += [
+        "FQ-CoDel is not in the matrix (the issue's matrix lists tail drop, RED, CoDel and PIE); "
+        "the ns-3 program accepts `--queue=fq_codel` for single comparisons.",
         "",
     ]
     if data.get("missing_queues"):

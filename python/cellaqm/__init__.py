@@ -19,6 +19,7 @@ except ImportError as exc:  # pragma: no cover - only without a build
     ) from exc
 
 from cellaqm.api import run
+from cellaqm import queues  # cellaqm.queues.make(...), .schemes(): schemes standalone
 from cellaqm.result import PacketsNotRecordedError, RunResult
 from cellaqm.sweepfile import SweepError
 
@@ -29,6 +30,7 @@ def __getattr__(name: str):  # sweep/load_sweep import pyarrow: only on first us
 
         return runner.sweep if name == "sweep" else runner.load
     raise AttributeError(f"module 'cellaqm' has no attribute {name!r}")
+
 
 __all__ = [
     "PacketsNotRecordedError",

@@ -5,6 +5,7 @@
     cellaqm table DIR --metric M [--rows F] [--cols F] [--vs LEVEL] [--format md|csv|latex]
     cellaqm plot DIR --metric M [--kind bar|cdf] [--x F] [--hue F]
     cellaqm list queues [SCHEME] [--json]
+    cellaqm reproduce wcdma-rnc-aqm [--quick | --demo] [--out DIR] [--jobs N]   (reproduce.py)
 
 Errors in the input (unreadable file, invalid scenario, malformed ``--set``,
 bad arguments) print one line ``cellaqm: error: <message>`` on stderr and exit
@@ -133,6 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
     from cellaqm.cli_experiments import add_parsers
 
     add_parsers(commands)
+    from cellaqm.reproduce import add_parser as add_reproduce
+
+    add_reproduce(commands)
     return parser
 
 
@@ -418,6 +422,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args = build_parser().parse_args(argv)
         if args.command == "run":
             return cmd_run(args)
+        if args.command == "reproduce":
+            from cellaqm.reproduce import command as reproduce
+
+            return reproduce(args)
         if args.command == "list":
             return cmd_list(args)
         from cellaqm.cli_experiments import COMMANDS

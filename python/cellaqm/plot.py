@@ -150,6 +150,7 @@ def cdf(
     for lv in levels:
         part = df if lv is None else df[df[hue] == lv]
         if metric == PACKET_DELAY:
+            assert packets is not None
             chunks = [packets[r]["delay_s"].to_numpy(dtype=float) * 1e3 for r in part["run_id"] if r in packets]
             values = np.concatenate(chunks) if chunks else np.array([])
         else:

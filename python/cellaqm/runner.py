@@ -157,14 +157,14 @@ def _run_local(
     # Keep a bounded window in flight so that Ctrl-C stops quickly and memory stays flat.
     window = max(4 * jobs, 8)
     pending: set[cf.Future[tuple[str, Optional[str]]]] = set()
-    it = iter(entries)
+    it: Any = iter(entries)
     try:
         while True:
             while len(pending) < window:
-                entry = next(it, None)
-                if entry is None:
+                nxt = next(it, None)
+                if nxt is None:
                     break
-                pending.add(pool.submit(_job, str(store.root), entry, version))
+                pending.add(pool.submit(_job, str(store.root), nxt, version))
             if not pending:
                 break
             finished, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
@@ -201,7 +201,7 @@ def _run_ray(
         by_ref: dict[Any, dict[str, Any]] = {}
         cpus = int(ray.cluster_resources().get("CPU", 1))
         window = max(4 * cpus, 8)
-        it = iter(entries)
+        it: Any = iter(entries)
         while True:
             while len(by_ref) < window:
                 entry = next(it, None)

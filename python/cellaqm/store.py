@@ -231,10 +231,20 @@ class Store:
         ids = self.finished_ids()
         if not include_orphans:
             ids &= set(order)
-        df = self._read_consolidated(ids)
-        if df is None:
-            paths = [self.run_path(i) for i in sorted(ids, key=lambda i: order.get(i, len(order)))]
+        base = self._read_consolidated(ids)
+        have = set(base["run_id"]) if base is not None else set()
+        paths = [self.run_path(i) for i in sorted(ids - have, key=lambda i: order.get(i, len(order)))]
+        df: pd.DataFrame
+        if base is None:
             df = read_rows(paths)
+        elif not paths:
+            df = base
+        else:
+            fresh = read_rows(paths)
+            df = pa.concat_tables(
+                [pa.Table.from_pandas(base, preserve_index=False), pa.Table.from_pandas(fresh, preserve_index=False)],
+                promote_options="permissive",
+            ).to_pandas()
         if len(df):
             df = df.assign(_order=df["run_id"].map(order).fillna(len(order)))
             df = df.sort_values(["_order", "run_id"], kind="stable").drop(columns="_order")
@@ -252,16 +262,18 @@ class Store:
         return df
 
     def _read_consolidated(self, ids: set[str]) -> Optional[pd.DataFrame]:
+        """The rows of ``results.parquet`` whose runs are still in ``runs/`` (None without it)."""
         path = self.root / RESULTS
         if not path.exists():
             return None
         try:
-            table = pq.read_table(path)
+            df = pq.read_table(path).to_pandas()
         except (OSError, pa.ArrowInvalid):
             return None
-        if set(table.column("run_id").to_pylist()) != ids:
-            return None
-        return table.to_pandas()
+        for col in df.columns:  # factor columns come back as categoricals: plain labels here
+            if isinstance(df[col].dtype, pd.CategoricalDtype):
+                df[col] = df[col].astype(object)
+        return df[df["run_id"].isin(ids)]
 
     def consolidate(self) -> pd.DataFrame:
         """Write ``results.parquet`` (all finished runs of the plan) and return them."""
@@ -279,8 +291,20 @@ class Store:
         return out
 
 
+def _read_one(path: Path) -> pa.Table:
+    return pq.ParquetFile(path).read(use_threads=False)
+
+
 def read_rows(paths: Iterable[Path]) -> pd.DataFrame:
-    tables = [pq.read_table(p) for p in paths]
+    """Concatenate one-row run files (columns may differ between runs: missing → null)."""
+    paths = list(paths)
+    if len(paths) > 32:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            tables = list(pool.map(_read_one, paths))
+    else:
+        tables = [_read_one(p) for p in paths]
     if not tables:
         return pd.DataFrame({"run_id": pd.Series([], dtype=object)})
     return pa.concat_tables(tables, promote_options="permissive").to_pandas()

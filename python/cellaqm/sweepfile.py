@@ -290,11 +290,13 @@ def _product_factor(key: str, value: Any) -> Factor:
             values = list(raw.values())
         elif isinstance(raw, list):
             values = raw
-            labels = value.get("labels")
-            if labels is None:
+            given = value.get("labels")
+            if given is None:
                 labels = [level_label(v) for v in values]
-            elif not isinstance(labels, list) or len(labels) != len(values):
+            elif not isinstance(given, list) or len(given) != len(values):
                 raise SweepError(f"{where}: 'labels' must be a list as long as 'levels' ({len(values)})")
+            else:
+                labels = given
         else:
             raise SweepError(f"{where}: 'levels' must be a list (or a table label → value)")
         name = key

@@ -6,6 +6,11 @@
 //!    └───────── core (up) ◀──── uplink (buffer) ◀────────────┘
 //! ```
 //!
+//! With a `[radio]` section a [`RadioAccess`] bearer (PDCP buffer, RLC AM,
+//! DCH or HSDPA, uplink DCH) takes the place of both the bottleneck and the
+//! uplink: packets at those hops are handed to it, and what it delivers
+//! continues on the route.
+//!
 //! A flow is a TCP connection between a client endpoint (at the user's UE)
 //! and a server endpoint, or a UDP stream. Flows are created during the run by
 //! the traffic sources ([`crate::traffic`]): the network only moves packets,
@@ -22,6 +27,7 @@ use crate::metrics::{
 };
 use crate::packet::{Dir, FlowId, Packet, Transport};
 use crate::queue::{DropCause, Dropped, QueueDisc};
+use crate::radio::{RadioAccess, RadioEvent, RadioOut};
 use crate::rng;
 use crate::scenario::Scenario;
 use crate::tcp::{Endpoint, Role, TcpConfig};
@@ -104,6 +110,8 @@ enum Event {
     TcpTimer(FlowId, Side),
     /// A traffic source asked to be woken (source, token).
     AppWake(u16, u32),
+    /// The radio access bearer asked for this event.
+    Radio(RadioEvent),
 }
 
 /// A TCP connection.
@@ -213,6 +221,9 @@ struct Network {
     udp_sent: u64,
     udp_lost: u64,
     packets: Option<PacketLog>,
+    /// The radio access bearer replacing the bottleneck and the uplink, if any.
+    radio: Option<RadioAccess>,
+    radio_out: RadioOut,
 }
 
 impl Network {
@@ -256,6 +267,8 @@ impl Network {
             udp_sent: 0,
             udp_lost: 0,
             packets: opts.record_packets.then(PacketLog::default),
+            radio: s.radio.as_ref().map(|r| RadioAccess::new(r, seed)),
+            radio_out: RadioOut::default(),
         }
     }
 
@@ -416,6 +429,12 @@ impl Network {
                     self.hook(now, source, |app, ctx| app.wake(token, ctx));
                     self.execute(now);
                 }
+                Event::Radio(ev) => {
+                    if let Some(radio) = &mut self.radio {
+                        radio.handle(now, ev, &mut self.radio_out);
+                    }
+                    self.after_radio(now);
+                }
             }
         }
     }
@@ -426,6 +445,14 @@ impl Network {
         match path.get(pkt.hop as usize) {
             Some(&id) => {
                 pkt.hop += 1;
+                if let Some(radio) = self.radio.as_mut().filter(|_| matches!(id, LinkId::Bottleneck | LinkId::Uplink)) {
+                    match pkt.dir {
+                        Dir::Down => radio.arrive_down(now, pkt, &mut self.radio_out),
+                        Dir::Up => radio.arrive_up(now, pkt, &mut self.radio_out),
+                    }
+                    self.after_radio(now);
+                    return;
+                }
                 if let Some(done) = self.links[id as usize].arrive(now, pkt, &mut self.dropped) {
                     self.events.schedule(done, Event::TransmissionDone(id));
                 }
@@ -456,6 +483,29 @@ impl Network {
             self.events.schedule(done, Event::TransmissionDone(id));
         }
         self.after_link(now, id);
+    }
+
+    /// Schedules what the radio bearer asked for, books its drops (under the
+    /// bottleneck or the uplink by direction) and moves on what it delivered.
+    fn after_radio(&mut self, now: Time) {
+        let mut out = std::mem::take(&mut self.radio_out);
+        for (at, ev) in out.schedule.drain(..) {
+            self.events.schedule(at, Event::Radio(ev));
+        }
+        for d in out.dropped.drain(..) {
+            let id = if d.pkt.dir == Dir::Down { LinkId::Bottleneck } else { LinkId::Uplink };
+            *self.drops[id as usize].entry(d.cause).or_default() += 1;
+            self.ledger.dropped_bytes += d.pkt.size as u64;
+            if d.pkt.transport == Transport::Udp {
+                self.udp_lost += 1;
+            }
+        }
+        let (mut to_ue, mut to_core) = (std::mem::take(&mut out.to_ue), std::mem::take(&mut out.to_core));
+        self.radio_out = out;
+        // Delivering may make endpoints send, which may call the radio again.
+        for pkt in to_ue.drain(..).chain(to_core.drain(..)) {
+            self.arrive(now, pkt);
+        }
     }
 
     /// Books the drops of link `id` and re-arms its queue timer.
@@ -591,7 +641,8 @@ impl Network {
             self.hook(end, source, |app, ctx| app.finish(ctx));
         }
         self.actions.clear();
-        self.ledger.in_flight_bytes = self.links.iter().map(Link::bytes_held).sum();
+        self.ledger.in_flight_bytes = self.links.iter().map(Link::bytes_held).sum::<u64>()
+            + self.radio.as_ref().map_or(0, RadioAccess::bytes_held);
         // Conservation of bytes, checked on every run: a failure is a model bug.
         assert!(
             self.ledger.balances(),
@@ -615,7 +666,12 @@ impl Network {
             let marked = net.links[id as usize].queue().stats().marked;
             LinkSummary::new(&stats, &net.drops[id as usize], marked, end)
         };
-        let bottleneck = link_summary(&mut self, LinkId::Bottleneck);
+        let mut bottleneck = link_summary(&mut self, LinkId::Bottleneck);
+        let radio = self.radio.as_mut().map(|r| {
+            let marked = r.pdcp().queue().stats().marked;
+            bottleneck = LinkSummary::new(&r.link_stats(end), &self.drops[LinkId::Bottleneck as usize], marked, end);
+            r.summary(end)
+        });
         let uplink = link_summary(&mut self, LinkId::Uplink);
         let duration_s = end.as_secs_f64();
         let delivered_bytes: u64 = flows.iter().map(|f| f.bytes_delivered).sum();
@@ -659,6 +715,7 @@ impl Network {
             drops: bottleneck.drops.clone(),
             bottleneck,
             uplink,
+            radio,
             ledger: self.ledger,
             events,
             wall_s,

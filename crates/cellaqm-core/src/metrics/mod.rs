@@ -164,6 +164,9 @@ pub struct Summary {
     pub drops: BTreeMap<&'static str, u64>,
     pub bottleneck: LinkSummary,
     pub uplink: LinkSummary,
+    /// The radio access bearer's counters, with `[radio]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub radio: Option<crate::radio::RadioSummary>,
     pub ledger: Ledger,
     /// Events processed by the engine.
     pub events: u64,

@@ -174,6 +174,26 @@ pub struct RadioStats {
     pub spared: u64,
 }
 
+/// The radio part of `summary.json` (`summary["radio"]`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RadioSummary {
+    /// Downlink PDUs sent (data, STATUS, MRW; retransmissions included) and lost on the air.
+    pub down_pdus: u64,
+    pub down_pdus_lost: u64,
+    /// RLC retransmissions and polls of the RNC sender; SDUs it discarded after MaxDAT.
+    pub retransmissions: u64,
+    pub polls: u64,
+    pub sdus_discarded: u64,
+    /// STATUS PDUs the UE sent.
+    pub statuses: u64,
+    /// Packets a discipline dropped while RLC carried them (delivered anyway).
+    pub spared: u64,
+    /// Mean PDCP occupancy, bytes.
+    pub mean_pdcp_bytes: f64,
+    /// The downlink rate the PDCP discipline was last told, b/s.
+    pub rate_bps: f64,
+}
+
 pub struct RadioAccess {
     pdcp: Pdcp,
     down_store: SduStore,
@@ -302,9 +322,8 @@ impl RadioAccess {
                 for _ in 0..dch.pdus_per_tti() {
                     let Some(pdu) = self.rnc.next_pdu(now, &mut feed) else { break };
                     self.stats.down_pdus += 1;
-                    match dch.transmit(now, pdu) {
-                        Some(at) => first = first.or(Some(at)),
-                        None => {}
+                    if let Some(at) = dch.transmit(now, pdu) {
+                        first = first.or(Some(at));
                     }
                 }
                 self.stats.down_pdus_lost = dch.stats().pdus_lost;
@@ -464,6 +483,35 @@ impl RadioAccess {
     /// The downlink PDCP buffer.
     pub fn pdcp(&self) -> &Pdcp {
         &self.pdcp
+    }
+
+    /// The summary of a run that ends at `end`.
+    pub fn summary(&mut self, end: Time) -> RadioSummary {
+        let s = self.stats(end);
+        RadioSummary {
+            down_pdus: s.down_pdus,
+            down_pdus_lost: s.down_pdus_lost,
+            retransmissions: s.retransmissions,
+            polls: s.polls,
+            sdus_discarded: s.sdus_discarded,
+            statuses: s.statuses,
+            spared: s.spared,
+            mean_pdcp_bytes: s.queue_byte_ns as f64 / end.0.max(1) as f64,
+            rate_bps: self.pdcp.rate_bps(),
+        }
+    }
+
+    /// The downlink seen as a link, for the bottleneck's [`crate::metrics::LinkSummary`]:
+    /// busy = time the delivered bytes take at the told rate (a utilisation estimate).
+    pub fn link_stats(&mut self, end: Time) -> crate::link::LinkStats {
+        let s = self.stats(end);
+        crate::link::LinkStats {
+            busy: Dur::transmission(s.bytes_delivered, self.pdcp.rate_bps().max(1.0)).min(Dur(end.0)),
+            packets_sent: s.packets_delivered,
+            bytes_sent: s.bytes_delivered,
+            queue_byte_ns: s.queue_byte_ns,
+            queue_packet_ns: s.queue_packet_ns,
+        }
     }
 
     /// Counters up to `now` (closes the backlog integrals at `now`).

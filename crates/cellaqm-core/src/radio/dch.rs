@@ -167,7 +167,7 @@ mod tests {
         let (mut rnc, mut ue) = (AmEntity::new(&rlc), AmEntity::new(&rlc));
         let mut dl = Dch::new(down, rlc.payload(), stream(1, "dl"));
         let mut ul = Dch::new(&DchConfig::default(), rlc.payload(), stream(1, "ul"));
-        let mut src: VecDeque<u32> = std::iter::repeat(1500).take(100_000).collect();
+        let mut src: VecDeque<u32> = std::iter::repeat_n(1500, 100_000).collect();
         let mut none: VecDeque<u32> = VecDeque::new();
         let (mut delivered, mut buf) = (0u64, Vec::new());
         let step = Dur::from_millis(10);
@@ -199,7 +199,7 @@ mod tests {
                     ul.transmit(t, p);
                 }
             }
-            t = t + step;
+            t += step;
         }
         delivered as f64 * 8.0 / 20.0
     }

@@ -349,7 +349,7 @@ mod tests {
             if h.next_tti(t) == t {
                 h.tti(t);
             }
-            t = t + Dur::from_millis(1);
+            t += Dur::from_millis(1);
         }
         (granted, (0..n).map(|u| h.delivered(u)).collect())
     }

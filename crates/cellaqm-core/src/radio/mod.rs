@@ -8,7 +8,7 @@
 //! describes. Models take `now` and return what to schedule; none reads a
 //! clock, and each draws from its own [`crate::rng`] stream.
 
-pub use access::{BearerKind, RadioAccess, RadioConfig, RadioEvent, RadioOut, RadioStats};
+pub use access::{BearerKind, RadioAccess, RadioConfig, RadioEvent, RadioOut, RadioStats, RadioSummary};
 
 pub mod access;
 pub mod dch;

@@ -294,7 +294,7 @@ mod tests {
         let mut t = ms(10);
         while t <= ms(200) {
             p.on_timer(t, &mut dropped);
-            t = t + Dur::from_millis(10);
+            t += Dur::from_millis(10);
         }
         assert_eq!(dropped.iter().map(|d| (d.pkt.uid, d.cause)).collect::<Vec<_>>(), vec![(3, DropCause::Expired)]);
         assert_eq!(p.packets(), 2);

@@ -1,6 +1,8 @@
 //! RLC AM over a scripted two-way channel: TTIs of a fixed number of PDUs each
 //! way, a one-way delay, and a loss script deciding the fate of each PDU.
 
+#![allow(clippy::field_reassign_with_default)] // tests tweak one field of a default config
+
 use super::*;
 use crate::time::{Dur, Time};
 use std::collections::{HashMap, VecDeque};
@@ -205,8 +207,7 @@ fn duplicates_are_detected_and_dropped() {
 
 /// 200 SDUs of 1000 B with 5% of first transmissions lost (every 20th SN).
 fn lossy(prohibit: Option<Dur>) -> Pair {
-    let mut cfg = RlcConfig::default();
-    cfg.status.prohibit = prohibit;
+    let cfg = RlcConfig { status: StatusConfig { prohibit, ..StatusConfig::default() }, ..RlcConfig::default() };
     Pair::new(&cfg, &[1000; 200]).lose(|way, pdu, nth| way == Way::Down && matches!(pdu, Pdu::Data(d) if d.sn % 20 == 7 && nth == 1))
 }
 

@@ -59,10 +59,15 @@ pub struct Scenario {
     #[serde(default = "LinkConfig::core")]
     pub core: LinkConfig,
     /// The managed buffer and the bottleneck link towards the client.
+    #[serde(default)]
     pub bottleneck: LinkConfig,
     /// The reverse link from the client, carrying ACKs (and requests).
     #[serde(default = "LinkConfig::core")]
     pub uplink: LinkConfig,
+    /// A radio access bearer (RNC PDCP buffer, RLC AM, DCH or HSDPA, uplink
+    /// DCH) in place of `[bottleneck]` and `[uplink]`; see [`crate::radio`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radio: Option<crate::radio::RadioConfig>,
 }
 
 fn default_name() -> String {
@@ -150,6 +155,18 @@ impl Scenario {
         for set in sets {
             overrides::apply(&mut value, set).map_err(ScenarioError)?;
         }
+        if let Some(t) = value.as_table() {
+            let has = |k: &str| t.contains_key(k);
+            if has("radio") && has("bottleneck") {
+                return Err(ScenarioError("bottleneck: not used with [radio] (the radio bearer replaces it)".into()));
+            }
+            if has("radio") && has("uplink") {
+                return Err(ScenarioError("uplink: not used with [radio] (set [radio.uplink] instead)".into()));
+            }
+            if !has("radio") && !has("bottleneck") {
+                return Err(ScenarioError("bottleneck: missing (required unless [radio] replaces it)".into()));
+            }
+        }
         let traffic = value.as_table_mut().and_then(|t| t.remove("traffic"));
         let mut scenario: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
             let path = e.path().to_string();
@@ -171,7 +188,11 @@ impl Scenario {
         self.traffic.validate()?;
         self.core.validate("core")?;
         self.bottleneck.validate("bottleneck")?;
-        self.uplink.validate("uplink")
+        self.uplink.validate("uplink")?;
+        match &self.radio {
+            Some(r) => r.validate("radio"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -241,7 +262,7 @@ mod tests {
         let e = err(MINIMAL, &["bottleneck.delay=70"]);
         assert!(e.starts_with("bottleneck.delay: expected a string with a unit"), "{e}");
         let e = err("duration = \"1s\"\n[traffic]\nmodel=\"bulk\"", &[]);
-        assert_eq!(e, "bottleneck: missing (required)");
+        assert_eq!(e, "bottleneck: missing (required unless [radio] replaces it)");
         let e = err(MINIMAL, &["bottleneck.loss=1.5"]);
         assert!(e.starts_with("bottleneck.loss: expected a probability"), "{e}");
         let e = err(MINIMAL, &["tcp.initial_window=20"]);

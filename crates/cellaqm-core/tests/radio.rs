@@ -1,0 +1,69 @@
+//! Whole runs over the WCDMA radio access bearer (`[radio]`): the study's
+//! scenario files load, every scheme runs with the byte ledger balanced, and
+//! the results have the shape the study reports.
+
+mod common;
+use cellaqm_core::Scenario;
+use common::run_seed;
+use std::path::Path;
+
+fn wcdma(scheme: &str, case: &str, duration: &str) -> Scenario {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../scenarios/wcdma/{scheme}/{case}.toml"));
+    Scenario::from_file(&path, &[format!("duration={duration}")]).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn every_generated_scenario_file_loads() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/wcdma");
+    let mut n = 0;
+    for dir in std::fs::read_dir(&root).unwrap() {
+        for f in std::fs::read_dir(dir.unwrap().path()).unwrap() {
+            let path = f.unwrap().path();
+            Scenario::from_file(&path, &[]).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            n += 1;
+        }
+    }
+    assert_eq!(n, 6 * 33);
+}
+
+#[test]
+fn a_384k_dch_download_runs_near_the_bearer_rate_and_aqm_cuts_the_delay() {
+    let td = run_seed(&wcdma("td", "dch384-file-rwnd30-100kB", "300s"), 1).summary;
+    let radio = td.radio.as_ref().expect("a radio summary");
+    assert!(radio.retransmissions > 0 && radio.down_pdus_lost > 0, "{radio:?}");
+    let g = td.downloads.mean_goodput_bps;
+    assert!(g > 200e3 && g < 384e3, "TD goodput {g}");
+    let ared = run_seed(&wcdma("ared", "dch384-file-rwnd30-100kB", "300s"), 1).summary;
+    assert!(ared.delay_ms.p95 < td.delay_ms.p95, "ARED p95 {} vs TD {}", ared.delay_ms.p95, td.delay_ms.p95);
+}
+
+#[test]
+fn every_scheme_runs_on_every_bearer() {
+    for scheme in ["td", "red", "ared", "pdpc", "ttlred1", "ttlred2"] {
+        for case in ["dch64-web-rwnd30-100kB", "hsdpa500-file-rwnd30-30kB", "hsdpa3600-web-rwnd60-100kB"] {
+            let s = run_seed(&wcdma(scheme, case, "60s"), 3).summary;
+            assert!(s.downloads.completed > 0, "{scheme} {case}: no download completed");
+        }
+    }
+}
+
+#[test]
+fn radio_scenarios_are_checked_key_by_key() {
+    let base = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/wcdma/td/dch384-web-rwnd30-100kB.toml"),
+    )
+    .unwrap();
+    let err = |sets: &[&str]| {
+        let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+        Scenario::from_toml_str(&base, &sets).unwrap_err().0
+    };
+    assert!(err(&["radio.bearer=lte"]).starts_with("radio.bearer:"));
+    assert_eq!(err(&["radio.bearer=hsdpa"]), "radio.dch: given, but radio.bearer is \"hsdpa\" (use [radio.hsdpa])");
+    assert!(err(&["radio.dch.tti=0ms"]).starts_with("radio.dch.tti: must be positive"));
+    assert!(err(&["radio.rlc.poll.window=2"]).starts_with("radio.rlc.poll.window:"));
+    assert!(err(&["radio.rlc.max_dat=0"]).starts_with("radio.rlc.max_dat:"));
+    assert!(err(&["radio.dch.loss.mean=1.5"]).starts_with("radio.dch.loss.mean:"));
+    assert!(err(&["radio.rlc.pdu_sise=40B"]).starts_with("radio.rlc.pdu_sise: unknown key"), "{}", err(&["radio.rlc.pdu_sise=40B"]));
+    assert!(err(&["radio.queue.ecn=true"]).starts_with("radio.queue"), "{}", err(&["radio.queue.ecn=true"]));
+    assert_eq!(err(&["bottleneck.rate=1Mbps"]), "bottleneck: not used with [radio] (the radio bearer replaces it)");
+}
