@@ -140,6 +140,7 @@ def scenario(row: dict[str, Any], seed: int) -> dict[str, Any]:
             "rto_initial": "1s",
             "rto_max": "60s",
             "ecn": False,
+            "partial_ack_timer": "first",
         },
         "traffic": {"model": "bulk", "flows": row["flows"], "start": "0s", "spacing": f"{spacing_s(row['flows'], seed)}s"},
         "core": {"rate": CORE_RATE, "delay": f"{CORE_DELAY_MS}ms"},
@@ -310,7 +311,7 @@ def render_page(data: dict[str, Any], theory_md: Optional[str]) -> str:
         "",
         f"Matrix: {'FULL' if data['full'] else 'default'} "
         f"({'FULL=1' if data['full'] else 'the reduced default; `make validate FULL=1` doubles the durations and runs 5 seeds'}), "
-        f"up to {data['seeds']} seeds per row (one where nothing is random), "
+        f"up to {max((len(r.seeds) for r in results), default=0)} seeds per row (one where nothing is random), "
         f"{len(data['records']) // 2} runs per simulator, "
         f"{data['elapsed_s'] / 60:.1f} min in total on this machine. Durations: "
         + ", ".join(
@@ -335,6 +336,21 @@ def render_page(data: dict[str, Any], theory_md: Optional[str]) -> str:
         "### Summary",
         "",
         agreement.render_summary(summary),
+        "- By rate (goodput ok / p95 ok / speed ok, of rows): "
+        + "; ".join(
+            f"{agreement.fmt_rate(rate)}b/s {sum(r.goodput_ok for r in rs)}/{sum(r.p95_ok for r in rs)}/"
+            f"{sum(r.speed_ok for r in rs)} of {len(rs)}"
+            for rate in RATES
+            if (rs := [r for r in results if r.row["rate_bps"] == rate])
+        )
+        + ".",
+        "- By queue: "
+        + "; ".join(
+            f"{q} {sum(r.goodput_ok for r in rs)}/{sum(r.p95_ok for r in rs)}/{sum(r.speed_ok for r in rs)} of {len(rs)}"
+            for q in QUEUES
+            if (rs := [r for r in results if r.row["queue"] == q])
+        )
+        + ".",
         "",
         "### Side by side",
         "",

@@ -20,7 +20,7 @@ except ImportError as exc:  # pragma: no cover - only without a build
 
 from cellaqm.api import run
 from cellaqm import queues  # cellaqm.queues.make(...), .schemes(): schemes standalone
-from cellaqm.result import PacketsNotRecordedError, RunResult
+from cellaqm.result import PacketsNotRecordedError, RunResult, TraceNotRecordedError, read_trace
 from cellaqm.sweepfile import SweepError
 
 
@@ -37,8 +37,10 @@ __all__ = [
     "RunResult",
     "ScenarioError",
     "SweepError",
+    "TraceNotRecordedError",
     "__version__",
     "load_sweep",
+    "read_trace",
     "run",
     "sweep",
 ]

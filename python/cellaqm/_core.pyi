@@ -21,12 +21,15 @@ def run(
     seed: Optional[int] = None,
     sets: list[str] = ...,
     record_packets: bool = False,
+    trace: bool = False,
 ) -> dict[str, Any]:
     """Run one scenario.
 
     Returns a dict with ``summary_json`` (str), ``flows_json`` (str),
-    ``downloads_json`` (str), ``seed`` (int) and ``packets`` (None, or a dict mapping column name to
-    ``(numpy dtype str, bytes)``).
+    ``downloads_json`` (str), ``seed`` (int), ``packets`` (None, or a dict mapping column name to
+    ``(numpy dtype str, bytes)``) and ``trace`` (None, or a dict of tables ``cwnd``, ``queue``,
+    ``drops``, ``delivered``, each mapping column name to ``(numpy dtype str, bytes)`` or, for
+    text columns, a list of str).
     """
 
 def validate(

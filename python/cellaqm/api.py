@@ -74,6 +74,7 @@ def run(
     seed: Optional[int] = None,
     sets: Iterable[str] = (),
     packets: bool = False,
+    trace: bool = False,
 ) -> RunResult:
     """Simulate one scenario and return its :class:`RunResult`.
 
@@ -85,11 +86,13 @@ def run(
             of the scenario (same syntax as the CLI's ``--set``).
         packets: also record every delivered downlink data packet
             (:attr:`RunResult.packets`).
+        trace: also record the run's time series (:attr:`RunResult.trace`:
+            cwnd, buffer occupancy, drops, delivered sequence numbers).
 
     Raises:
         ScenarioError: the file cannot be read, or the scenario or an
             override is invalid. The message is one line naming the key.
     """
     text, fmt = read_scenario(scenario)
-    raw = _core.run(text, fmt, check_seed(seed), check_sets(sets), bool(packets))
+    raw = _core.run(text, fmt, check_seed(seed), check_sets(sets), bool(packets), bool(trace))
     return RunResult.from_core(raw)

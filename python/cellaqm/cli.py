@@ -1,9 +1,10 @@
 """The ``cellaqm`` command line.
 
-    cellaqm run FILE [--seed N] [--set KEY.PATH=VALUE ...] [--out DIR] [--json] [--packets]
+    cellaqm run FILE [--seed N] [--set KEY.PATH=VALUE ...] [--out DIR] [--json] [--packets] [--trace]
     cellaqm sweep FILE --out DIR [--jobs N] [--backend local|ray] [--resume]   (cli_experiments.py)
     cellaqm table DIR --metric M [--rows F] [--cols F] [--vs LEVEL] [--format md|csv|latex]
     cellaqm plot DIR --metric M [--kind bar|cdf] [--x F] [--hue F]
+    cellaqm plot RUNDIR --kind trace [--flow N] [--span START:END]
     cellaqm list queues [SCHEME] [--json]
     cellaqm reproduce wcdma-rnc-aqm [--quick | --demo] [--out DIR] [--jobs N]   (reproduce.py)
 
@@ -32,6 +33,8 @@ examples:
   cellaqm run scenarios/default.toml --seed 7 --set bottleneck.rate=384kbps --set traffic.flows=4
   cellaqm run scenarios/default.toml --json > summary.json
   cellaqm run scenarios/default.toml --packets --out results/default
+  cellaqm run scenarios/default.toml --trace --out results/default
+  cellaqm plot results/default --kind trace      # → results/default/plots/trace.png, .svg
 
 --set takes the scenario's TOML key path and a value in the file's syntax,
 e.g. bottleneck.buffer=20kB, tcp.recovery=sack, core.delay=100ms.
@@ -109,8 +112,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--out",
         metavar="DIR",
-        help="also write DIR/summary.json and DIR/flows.csv (and DIR/packets.parquet, "
-        "or packets.csv without pyarrow, with --packets); DIR is created if needed",
+        help="also write DIR/summary.json, DIR/flows.csv and DIR/downloads.csv (with --packets "
+        "DIR/packets.parquet, with --trace DIR/trace/{cwnd,queue,drops,delivered}.parquet; "
+        ".csv without pyarrow); DIR is created if needed",
     )
     run.add_argument(
         "--json",
@@ -121,6 +125,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--packets",
         action="store_true",
         help="record every delivered downlink data packet (written with --out)",
+    )
+    run.add_argument(
+        "--trace",
+        action="store_true",
+        help="record time series (written with --out, drawn by 'cellaqm plot DIR --kind trace'): "
+        "every TCP sender's cwnd and ssthresh at each change, the downlink buffer's bytes and "
+        "packets at each change, each downlink drop (time, flow, cause) and each data segment "
+        "delivered to the client (time, flow, sequence number, retransmission)",
     )
     lister = commands.add_parser(
         "list",
@@ -326,6 +338,12 @@ def print_human(result: Any, console: Any) -> None:
             )
     if result.has_packets:
         console.print(f"{len(result.packets):,} packets recorded")
+    if result.has_trace:
+        t = result.trace
+        console.print(
+            f"trace recorded: {len(t['cwnd']):,} cwnd samples, {len(t['queue']):,} queue samples, "
+            f"{len(t['drops']):,} drops, {len(t['delivered']):,} delivered segments"
+        )
 
 
 # --------------------------------------------------------------------------- commands
@@ -335,7 +353,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     import cellaqm
 
     try:
-        result = cellaqm.run(args.file, seed=args.seed, sets=args.sets, packets=args.packets)
+        result = cellaqm.run(args.file, seed=args.seed, sets=args.sets, packets=args.packets,
+                             trace=args.trace)
     except cellaqm.ScenarioError as exc:
         raise UsageError(str(exc)) from None
     written = []

@@ -3,6 +3,7 @@
     cellaqm sweep FILE --out DIR [--jobs N] [--backend local|ray] [--ray-address ADDR] [--resume] [--packets]
     cellaqm table DIR --metric M [--rows F] [--cols F] [--where F=L] [--vs LEVEL] [--format md|csv|latex]
     cellaqm plot DIR --metric M [--kind bar|cdf] [--x F] [--hue F] [--where F=L] [--out PATH]
+    cellaqm plot RUNDIR --kind trace [--flow N ...] [--span START:END] [--out PATH]
 
 Bad input prints one line ``cellaqm: error: ...`` and exits 2 (nothing has
 run); a sweep whose runs partly failed lists them and exits 1.
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Any, Optional
 
 MAX_FAILURES_SHOWN = 20
 
@@ -40,6 +41,8 @@ examples:
   cellaqm plot results/buffer-sizes --metric goodput_bps --x bottleneck.buffer --hue tcp.recovery
   cellaqm plot results/buffer-sizes --kind cdf --metric packet_delay_ms --hue bottleneck.buffer
   cellaqm plot results/buffer-sizes --metric delay_ms_p95 --out figs/delay.svg
+  cellaqm run scenarios/default.toml --trace --out results/default && cellaqm plot results/default --kind trace
+  cellaqm plot results/default --kind trace --span 10:30 --out figs/trace.png
 """
 
 
@@ -107,17 +110,21 @@ def add_parsers(commands: Any) -> None:
 
     pl = commands.add_parser(
         "plot",
-        help="bar chart with CI whiskers, or CDF, of a metric (PNG/SVG)",
+        help="bar chart with CI whiskers, or CDF, of a metric; or one run's trace (PNG/SVG)",
         description=(
             "Draw a figure of the runs in DIR: bars (mean ± CI per level of --x, grouped by\n"
             "--hue) or CDFs per level of --hue (packet_delay_ms needs a sweep run with\n"
-            "--packets). Writes PATH.png and PATH.svg (or just PATH if it ends in .png/.svg)."
+            "--packets). With --kind trace, DIR is the output directory of one run recorded\n"
+            "with 'cellaqm run FILE --trace --out DIR': cwnd, queue, drops and delivered\n"
+            "sequence numbers against time. Writes PATH.png and PATH.svg (or just PATH if\n"
+            "it ends in .png/.svg)."
         ),
         epilog=_PLOT_EPILOG,
         formatter_class=fmt,
     )
-    _common(pl)
-    pl.add_argument("--kind", choices=("bar", "cdf"), default="bar", help="figure kind (default bar)")
+    _common(pl, metric_required=False)
+    pl.add_argument("--kind", choices=("bar", "cdf", "trace"), default="bar",
+                    help="figure kind (default bar; trace: one run's time series, no --metric)")
     pl.add_argument("--x", metavar="FACTOR", help="bar: factor on the x axis (default: the first)")
     pl.add_argument("--hue", metavar="FACTOR", help="factor of the bar groups / CDF lines (default: the next)")
     pl.add_argument("--confidence", type=float, default=0.95, metavar="C", help="CI level (default 0.95)")
@@ -125,12 +132,18 @@ def add_parsers(commands: Any) -> None:
     pl.add_argument("--image-format", action="append", choices=("png", "svg"), metavar="png|svg",
                     help="image formats when PATH has no extension (default both)")
     pl.add_argument("--title", help="figure title")
+    pl.add_argument("--flow", dest="flows", action="append", type=int, metavar="N",
+                    help="trace: draw this flow; repeatable (default: the first 8 flows with data)")
+    pl.add_argument("--span", metavar="START:END",
+                    help="trace: only this time span in seconds, e.g. 10:30, 10: or :30")
 
 
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("dir", metavar="DIR", help="results directory of a sweep")
-    p.add_argument("--metric", required=True, metavar="M",
-                   help="metric column, e.g. goodput_bps, delay_ms_p95 (or delay_ms.p95)")
+def _common(p: argparse.ArgumentParser, metric_required: bool = True) -> None:
+    p.add_argument("dir", metavar="DIR", help="results directory of a sweep"
+                   + ("" if metric_required else " (--kind trace: of one run)"))
+    p.add_argument("--metric", required=metric_required, metavar="M",
+                   help="metric column, e.g. goodput_bps, delay_ms_p95 (or delay_ms.p95)"
+                   + ("" if metric_required else "; required for bar and cdf"))
     p.add_argument("--where", action="append", default=[], metavar="FACTOR=LEVEL",
                    help="only runs at this level; repeatable")
 
@@ -246,6 +259,12 @@ def cmd_plot(args: argparse.Namespace) -> int:
     from cellaqm.store import Store
     from cellaqm.table import TableError, parse_where
 
+    if args.kind == "trace":
+        return _plot_trace(args)
+    if args.flows or args.span:
+        raise UsageError("--flow and --span are for --kind trace")
+    if not args.metric:
+        raise UsageError(f"--kind {args.kind} needs --metric M")
     df = _load(args.dir)
     try:
         where = parse_where(args.where)
@@ -264,6 +283,68 @@ def cmd_plot(args: argparse.Namespace) -> int:
     for note in notes:
         _note(note)
     out = args.out or str(Path(args.dir) / "plots" / f"{args.kind}-{normalize_metric(args.metric)}")
+    try:
+        written = plot.save(fig, out, args.image_format or plot.IMAGE_FORMATS)
+    except TableError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
+    sys.stderr.write("wrote " + ", ".join(map(str, written)) + "\n")
+    return EXIT_OK
+
+
+def _span(text: str) -> tuple[Optional[float], Optional[float]]:
+    from cellaqm.cli import UsageError
+
+    start, sep, end = text.partition(":")
+    try:
+        if not sep:
+            raise ValueError
+        lo = float(start) if start.strip() else None
+        hi = float(end) if end.strip() else None
+    except ValueError:
+        raise UsageError(f"--span {text!r}: expected START:END in seconds, e.g. 10:30") from None
+    if lo is not None and hi is not None and hi <= lo:
+        raise UsageError(f"--span {text!r}: END must be after START")
+    return lo, hi
+
+
+def _plot_trace(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    from cellaqm import plot
+    from cellaqm.cli import EXIT_OK, OutputError, UsageError
+    from cellaqm.result import read_trace
+    from cellaqm.table import TableError
+
+    for option in ("metric", "x", "hue"):
+        if getattr(args, option):
+            raise UsageError(f"--kind trace draws one run: --{option} does not apply")
+    if args.where:
+        raise UsageError("--kind trace draws one run: --where does not apply")
+    span = _span(args.span) if args.span else None
+    try:
+        tables = read_trace(args.dir)
+    except FileNotFoundError as exc:
+        raise UsageError(str(exc)) from None
+    except Exception as exc:  # unreadable table files
+        raise UsageError(f"{args.dir}: cannot read the trace: {exc}") from None
+    title = args.title
+    if title is None:
+        title = "trace"
+        try:
+            summary = json.loads((Path(args.dir) / "summary.json").read_text(encoding="utf-8"))
+            title = f"{summary.get('scenario', '?')} · seed {summary.get('seed', '?')}"
+        except (OSError, ValueError):
+            pass
+    try:
+        fig, notes = plot.trace(tables, flows=args.flows, span=span, title=title)
+    except TableError as exc:
+        raise UsageError(str(exc)) from None
+    for note in notes:
+        _note(note)
+    out = args.out or str(Path(args.dir) / "plots" / "trace")
     try:
         written = plot.save(fig, out, args.image_format or plot.IMAGE_FORMATS)
     except TableError as exc:

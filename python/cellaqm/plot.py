@@ -5,9 +5,9 @@
 - :func:`cdf`: empirical CDFs per level of ``hue``: of the one-way delay of
   every delivered packet (``packet_delay_ms``, from the per-run detail files
   of a sweep run with ``packets = true``), or of any metric across runs.
-
-The simulator core does not record time series (cwnd, queue bytes over
-time) yet, so there is no trace figure.
+- :func:`trace`: the time series of one run recorded with ``--trace``
+  (``cellaqm run FILE --trace --out DIR``): congestion windows, buffer
+  occupancy, drops and delivered sequence numbers against time.
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ from cellaqm.table import TableError, apply_where, check_metric, factor_columns
 from cellaqm.stats import cell_stats
 
 PACKET_DELAY = "packet_delay_ms"
-KINDS = ("bar", "cdf")
+KINDS = ("bar", "cdf", "trace")
+#: Flows drawn in a trace figure when none are chosen (the first ones with data).
+TRACE_MAX_FLOWS = 8
 IMAGE_FORMATS = ("png", "svg")
 
 
@@ -171,6 +173,143 @@ def cdf(
     what = "CDF over all delivered packets of all runs" if metric == PACKET_DELAY else "CDF over runs"
     ax.set_title(title or _title(df, where, what), fontsize="medium")
     return fig, notes
+
+
+def trace(
+    tables: Mapping[str, pd.DataFrame],
+    flows: Optional[Sequence[int]] = None,
+    span: Optional[tuple[Optional[float], Optional[float]]] = None,
+    title: Optional[str] = None,
+):
+    """Four panels of one run's trace against time (s), like the studies' trace figures.
+
+    ``tables`` is :attr:`cellaqm.RunResult.trace` or :func:`cellaqm.read_trace`
+    of a run directory. Panels: congestion window (kB) per flow (ssthresh
+    dotted when one flow is drawn), buffer occupancy (kB), drops (markers per
+    flow, by cause) and delivered sequence numbers (MB; retransmissions
+    marked). ``flows``: the flows to draw (default: the first
+    :data:`TRACE_MAX_FLOWS` that sent data); ``span``: ``(start, end)`` seconds.
+    Returns ``(figure, notes)``.
+    """
+    plt = _pyplot()
+    missing = [t for t in ("cwnd", "queue", "drops", "delivered") if t not in tables]
+    if missing:
+        raise TableError(f"trace tables missing: {', '.join(missing)}")
+    cwnd, queue, drops, delivered = (tables[t] for t in ("cwnd", "queue", "drops", "delivered"))
+    notes: list[str] = []
+    start, end = span if span is not None else (None, None)
+
+    def within(df: pd.DataFrame) -> pd.DataFrame:
+        keep = np.ones(len(df), dtype=bool)
+        if start is not None:
+            keep &= df["time_s"].to_numpy() >= start
+        if end is not None:
+            keep &= df["time_s"].to_numpy() <= end
+        return df[keep]
+
+    with_data = sorted(set(cwnd["flow"].astype(int)) | set(delivered["flow"].astype(int)))
+    if flows is None:
+        chosen = with_data[:TRACE_MAX_FLOWS]
+        if len(with_data) > TRACE_MAX_FLOWS:
+            notes.append(f"drawing flows {chosen[0]}–{chosen[-1]} of {len(with_data)} with data; "
+                         "choose others with --flow")
+    else:
+        chosen = [int(f) for f in flows]
+        unknown = [f for f in chosen if f not in with_data]
+        if unknown:
+            raise TableError(f"flow {unknown[0]} has no trace data (flows with data: "
+                             f"{_ranges(with_data) or 'none'})")
+    if not chosen:
+        raise TableError("nothing to plot: the trace has no TCP data (no flow sent any)")
+    colors = {f: f"C{i % 10}" for i, f in enumerate(chosen)}
+
+    fig, axes = plt.subplots(4, 1, sharex=True, figsize=(7.5, 8.5), layout="constrained",
+                             gridspec_kw={"height_ratios": [3, 2, 1.4, 3]})
+    ax_cwnd, ax_queue, ax_drops, ax_seq = axes
+
+    # cwnd per flow (and direction): a step function held until the next change.
+    cw = within(cwnd)
+    for f in chosen:
+        part = cw[cw["flow"] == f]
+        for d, style in (("down", "-"), ("up", "--")):
+            rows = part[part["dir"] == d]
+            if not len(rows):
+                continue
+            label = f"flow {f}" + (" (uplink)" if d == "up" else "")
+            ax_cwnd.step(rows["time_s"], rows["cwnd_bytes"].to_numpy(dtype=float) / 1e3, where="post",
+                         color=colors[f], linestyle=style, linewidth=1, label=label)
+            if len(chosen) == 1 and d == "down":
+                ss = rows["ssthresh_bytes"].to_numpy(dtype=float) / 1e3
+                if np.isfinite(ss).any():
+                    ax_cwnd.step(rows["time_s"], ss, where="post", color="0.4", linestyle=":",
+                                 linewidth=1, label="ssthresh")
+    ax_cwnd.set_ylabel("cwnd (kB)")
+    ax_cwnd.set_ylim(bottom=0)
+    if ax_cwnd.lines:
+        ax_cwnd.legend(fontsize="x-small", ncol=min(4, max(1, len(ax_cwnd.lines))), loc="upper right")
+
+    # Buffer occupancy.
+    q = within(queue)
+    ax_queue.step(q["time_s"], q["bytes"].to_numpy(dtype=float) / 1e3, where="post", color="C0", linewidth=1)
+    ax_queue.set_ylabel("queue (kB)")
+    ax_queue.set_ylim(bottom=0)
+
+    # Drops: one marker per dropped packet at its flow's row, shaped by cause.
+    dr = within(drops)
+    dr = dr[dr["flow"].isin(chosen)]
+    markers = ("x", "+", "1", "|", "2", "3")
+    for i, cause in enumerate(sorted(dr["cause"].astype(str).unique())):
+        rows = dr[dr["cause"].astype(str) == cause]
+        ax_drops.scatter(rows["time_s"], rows["flow"], marker=markers[i % len(markers)],
+                         c=[colors[int(f)] for f in rows["flow"]], s=22, linewidths=1,
+                         label=f"{cause} ({len(rows)})")
+    if len(dr):
+        ax_drops.legend(fontsize="x-small", loc="upper right")
+    else:
+        ax_drops.text(0.5, 0.5, "no drops", transform=ax_drops.transAxes, ha="center", va="center",
+                      color="0.4", fontsize="small")
+    ax_drops.set_ylabel("drops\n(flow)")
+    ax_drops.set_yticks(chosen if len(chosen) <= 8 else chosen[:: max(1, len(chosen) // 8)])
+    ax_drops.set_ylim(min(chosen) - 0.7, max(chosen) + 0.7)
+
+    # Delivered sequence numbers (time–sequence plot); retransmissions marked.
+    dl = within(delivered)
+    for f in chosen:
+        rows = dl[dl["flow"] == f]
+        fresh = rows[~rows["retransmission"].astype(bool)]
+        again = rows[rows["retransmission"].astype(bool)]
+        ax_seq.scatter(fresh["time_s"], fresh["seq"].to_numpy(dtype=float) / 1e6, s=2, color=colors[f],
+                       linewidths=0, label=f"flow {f}")
+        if len(again):
+            ax_seq.scatter(again["time_s"], again["seq"].to_numpy(dtype=float) / 1e6, s=14, marker="x",
+                           color=colors[f], linewidths=0.8)
+    if dl["retransmission"].astype(bool).any():
+        ax_seq.scatter([], [], s=14, marker="x", color="0.3", linewidths=0.8, label="retransmission")
+        ax_seq.legend(fontsize="x-small", loc="upper left", markerscale=2)
+    ax_seq.set_ylabel("delivered sequence (MB)")
+    ax_seq.set_ylim(bottom=0)
+    ax_seq.set_xlabel("time (s)")
+
+    for ax in axes:
+        ax.grid(alpha=0.3)
+        ax.set_axisbelow(True)
+    lo = start if start is not None else 0.0
+    hi = end if end is not None else max(
+        [float(t["time_s"].max()) for t in (cwnd, queue, drops, delivered) if len(t)] or [1.0])
+    ax_seq.set_xlim(lo, max(hi, lo + 1e-3))
+    fig.suptitle(title or "trace", fontsize="medium")
+    return fig, notes
+
+
+def _ranges(values: Sequence[int]) -> str:
+    """``[0, 1, 2, 5]`` → ``"0–2, 5"``."""
+    runs: list[list[int]] = []
+    for v in values:
+        if runs and v == runs[-1][1] + 1:
+            runs[-1][1] = v
+        else:
+            runs.append([v, v])
+    return ", ".join(str(a) if a == b else f"{a}–{b}" for a, b in runs)
 
 
 def save(fig, path: Union[str, os.PathLike[str]], formats: Sequence[str] = IMAGE_FORMATS) -> list[Path]:

@@ -23,9 +23,28 @@ DOWNLOAD_COLUMNS = (
 #: Columns of :attr:`RunResult.packets`, in order.
 PACKET_COLUMNS = ("uid", "flow", "sent_s", "received_s", "delay_s", "size", "retransmission")
 
+#: Tables of :attr:`RunResult.trace` and their columns, in order (times in seconds, sizes in bytes).
+TRACE_COLUMNS = {
+    # every change of a TCP sender's window; dir "down" = the server's data, "up" = the client's
+    "cwnd": ("time_s", "flow", "dir", "cwnd_bytes", "ssthresh_bytes"),
+    # the downlink managed buffer (bottleneck queue, or the PDCP buffer with [radio]) at every change
+    "queue": ("time_s", "bytes", "packets"),
+    # every downlink packet lost at the managed buffer or on its link
+    "drops": ("time_s", "flow", "uid", "size", "cause"),
+    # every downlink TCP data segment reaching the client
+    "delivered": ("time_s", "flow", "seq", "len", "retransmission"),
+}
+TRACE_TABLES = tuple(TRACE_COLUMNS)
+#: Subdirectory of a run's output directory holding the trace tables (``cwnd.parquet``, ...).
+TRACE_DIR = "trace"
+
 
 class PacketsNotRecordedError(RuntimeError):
     """:attr:`RunResult.packets` was read but the run did not record packets."""
+
+
+class TraceNotRecordedError(RuntimeError):
+    """:attr:`RunResult.trace` was read but the run did not record a trace."""
 
 
 class RunResult:
@@ -34,6 +53,7 @@ class RunResult:
     ``packets`` exists only when the run was started with ``packets=True``
     (CLI: ``--packets``); otherwise reading it raises
     :class:`PacketsNotRecordedError`. Check :attr:`has_packets` first if unsure.
+    Likewise ``trace`` (a dict of DataFrames) needs ``trace=True`` (CLI: ``--trace``).
     """
 
     def __init__(
@@ -43,6 +63,7 @@ class RunResult:
         seed: int,
         packet_columns: Optional[Mapping[str, np.ndarray]] = None,
         downloads: Optional[list[dict[str, Any]]] = None,
+        trace_columns: Optional[Mapping[str, Mapping[str, Any]]] = None,
     ) -> None:
         self.summary = summary
         self.seed = seed
@@ -52,6 +73,8 @@ class RunResult:
         self._downloads: Optional[pd.DataFrame] = None
         self._packet_columns = packet_columns
         self._packets: Optional[pd.DataFrame] = None
+        self._trace_columns = trace_columns
+        self._trace: Optional[dict[str, pd.DataFrame]] = None
 
     @classmethod
     def from_core(cls, raw: Mapping[str, Any]) -> RunResult:
@@ -62,12 +85,19 @@ class RunResult:
                 name: np.frombuffer(buf, dtype=np.dtype(dtype))
                 for name, (dtype, buf) in raw["packets"].items()
             }
+        trace = None
+        if raw.get("trace") is not None:
+            trace = {
+                table: {name: _core_column(value) for name, value in cols.items()}
+                for table, cols in raw["trace"].items()
+            }
         return cls(
             summary=json.loads(raw["summary_json"]),
             flows=json.loads(raw["flows_json"]),
             seed=int(raw["seed"]),
             packet_columns=columns,
             downloads=json.loads(raw.get("downloads_json", "[]")),
+            trace_columns=trace,
         )
 
     @property
@@ -110,16 +140,48 @@ class RunResult:
             self._packets = pd.DataFrame({c: np.array(cols[c]) for c in order})
         return self._packets
 
+    @property
+    def has_trace(self) -> bool:
+        """Whether the run recorded a trace (``trace=True`` / ``--trace``)."""
+        return self._trace_columns is not None
+
+    @property
+    def trace(self) -> dict[str, pd.DataFrame]:
+        """The run's time series (needs ``trace=True``): a DataFrame per :data:`TRACE_TABLES`.
+
+        - ``cwnd``: ``time_s``, ``flow``, ``dir``, ``cwnd_bytes``, ``ssthresh_bytes``
+          (NaN until the sender's first reduction); a row whenever a sender's window changes.
+        - ``queue``: ``time_s``, ``bytes``, ``packets`` of the downlink managed
+          buffer (the PDCP buffer with ``[radio]``) at every change.
+        - ``drops``: ``time_s``, ``flow``, ``uid``, ``size``, ``cause`` of each downlink drop.
+        - ``delivered``: ``time_s``, ``flow``, ``seq``, ``len``, ``retransmission`` of
+          each downlink data segment arriving at the client (time–sequence plots).
+        """
+        if self._trace_columns is None:
+            raise TraceNotRecordedError(
+                "no trace was recorded for this run: "
+                "use cellaqm.run(..., trace=True) (CLI: cellaqm run --trace)"
+            )
+        if self._trace is None:
+            self._trace = {
+                table: trace_frame(table, self._trace_columns.get(table, {}))
+                for table in TRACE_TABLES
+            }
+        return self._trace
+
     def deterministic_summary(self) -> dict[str, Any]:
         """The summary without the wall-clock fields (:data:`WALL_TIME_KEYS`)."""
         return {k: v for k, v in self.summary.items() if k not in WALL_TIME_KEYS}
 
     def to_dir(self, path: Union[str, Path]) -> list[Path]:
-        """Write ``summary.json``, ``flows.csv``, ``downloads.csv`` and, if recorded, the packets.
+        """Write ``summary.json``, ``flows.csv``, ``downloads.csv`` and, if recorded, packets and trace.
 
         Packets go to ``packets.parquet`` when pyarrow (or fastparquet) is
-        installed, else to ``packets.csv``. The directory is created if
-        needed. Returns the paths written.
+        installed, else to ``packets.csv``; the trace to ``trace/cwnd.parquet``,
+        ``trace/queue.parquet``, ``trace/drops.parquet`` and
+        ``trace/delivered.parquet`` (or ``.csv``; read back with
+        :func:`read_trace`). The directory is created if needed. Returns the
+        paths written.
         """
         out = Path(path)
         out.mkdir(parents=True, exist_ok=True)
@@ -141,12 +203,79 @@ class RunResult:
                 packets_path = out / "packets.csv"
                 self.packets.to_csv(packets_path, index=False)
             written.append(packets_path)
+        if self.has_trace:
+            trace_dir = out / TRACE_DIR
+            trace_dir.mkdir(exist_ok=True)
+            parquet = _have_parquet()
+            for table, df in self.trace.items():
+                if parquet:
+                    table_path = trace_dir / f"{table}.parquet"
+                    df.to_parquet(table_path, index=False)
+                else:
+                    table_path = trace_dir / f"{table}.csv"
+                    df.to_csv(table_path, index=False)
+                written.append(table_path)
         return written
 
     def __repr__(self) -> str:
         name = self.summary.get("scenario", self.summary.get("name", "?"))
         packets = f", packets={len(self.packets)}" if self.has_packets else ""
-        return f"<RunResult scenario={name!r} seed={self.seed} flows={len(self._flow_records)}{packets}>"
+        trace = ", trace" if self.has_trace else ""
+        return f"<RunResult scenario={name!r} seed={self.seed} flows={len(self._flow_records)}{packets}{trace}>"
+
+
+_U64_MAX = np.uint64(2**64 - 1)
+
+
+def _core_column(value: Any) -> Any:
+    """A column from the core: ``(dtype, bytes)`` → numpy array; a list of str stays a list."""
+    if isinstance(value, tuple):
+        dtype, buf = value
+        return np.frombuffer(buf, dtype=np.dtype(dtype))
+    return list(value)
+
+
+def trace_frame(table: str, columns: Mapping[str, Any]) -> pd.DataFrame:
+    """The DataFrame of trace table ``table`` from its columns (``ssthresh_bytes``: NaN for "none yet")."""
+    names = TRACE_COLUMNS[table]
+    data: dict[str, Any] = {}
+    for name in list(names) + [c for c in columns if c not in names]:
+        if name not in columns:
+            continue
+        values = columns[name]
+        if isinstance(values, list):
+            data[name] = pd.Series(values, dtype="str")
+        elif name == "ssthresh_bytes":
+            arr = np.asarray(values)
+            data[name] = np.where(arr == _U64_MAX, np.nan, arr.astype(np.float64))
+        else:
+            data[name] = np.array(values)
+    return pd.DataFrame(data, columns=[c for c in data])
+
+
+def read_trace(path: Union[str, Path]) -> dict[str, pd.DataFrame]:
+    """Read the trace tables that :meth:`RunResult.to_dir` wrote under ``path`` (a run's output directory).
+
+    Raises :class:`FileNotFoundError` naming what is missing when ``path``
+    holds no trace (the run was not recorded with ``--trace``).
+    """
+    base = Path(path)
+    trace_dir = base / TRACE_DIR
+    tables = {}
+    for table in TRACE_TABLES:
+        parquet, csv = trace_dir / f"{table}.parquet", trace_dir / f"{table}.csv"
+        if parquet.exists():
+            tables[table] = pd.read_parquet(parquet)
+        elif csv.exists():
+            tables[table] = pd.read_csv(csv)
+        else:
+            if not base.is_dir():
+                raise FileNotFoundError(f"{base}: no such directory")
+            raise FileNotFoundError(
+                f"{base}: no trace ({TRACE_DIR}/{table}.parquet or .csv missing); "
+                "record one with: cellaqm run FILE --trace --out DIR"
+            )
+    return tables
 
 
 def _have_parquet() -> bool:

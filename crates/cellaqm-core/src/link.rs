@@ -11,7 +11,7 @@
 
 use crate::packet::Packet;
 use crate::queue::{AnyQueue, DropCause, Dropped, Limits, QueueCtx, QueueDisc};
-use crate::rng::Rng;
+use crate::rng::{self, Rng};
 use crate::scenario::LinkConfig;
 use crate::time::{Dur, Time};
 use rand::Rng as _;
@@ -47,11 +47,12 @@ pub struct Link {
 }
 
 impl Link {
-    pub fn new(cfg: &LinkConfig, rng: Rng) -> Link {
+    /// The link `name`; its loss process and its queue discipline draw from
+    /// their own streams, `<name>.loss` and `<name>.queue`.
+    pub fn new(cfg: &LinkConfig, seed: u64, name: &str) -> Link {
         let limits = Limits { bytes: cfg.buffer.map(|b| b.0), packets: cfg.buffer_packets };
-        // The queue's own stream: "queue" under a seed drawn from a copy of the link's
-        // stream, so the link's loss draws are unchanged.
-        let queue = cfg.queue.build(limits, crate::rng::stream(rng.clone().random(), "queue"));
+        let queue = cfg.queue.build(limits, rng::stream(seed, &format!("{name}.queue")));
+        let rng = rng::stream(seed, &format!("{name}.loss"));
         Link {
             rate_bps: cfg.rate.bps(),
             delay: cfg.delay,

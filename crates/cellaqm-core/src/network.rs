@@ -23,12 +23,11 @@ use crate::engine::EventQueue;
 use crate::link::Link;
 use crate::metrics::{
     DatagramSummary, DelayStats, Download, DownloadSummary, FlowSummary, Histogram, Ledger,
-    LinkSummary, PacketLog, SessionSummary, Summary, TrafficLog,
+    LinkSummary, PacketLog, SessionSummary, Summary, Trace, TrafficLog,
 };
-use crate::packet::{Dir, FlowId, Packet, Transport};
-use crate::queue::{DropCause, Dropped, QueueDisc};
+use crate::packet::{flags, Dir, FlowId, Packet, Transport};
+use crate::queue::{AckDelay, DropCause, Dropped, QueueDisc};
 use crate::radio::{RadioAccess, RadioEvent, RadioOut};
-use crate::rng;
 use crate::scenario::Scenario;
 use crate::tcp::{Endpoint, Role, TcpConfig};
 use crate::time::Time;
@@ -40,6 +39,8 @@ use std::collections::{BTreeMap, VecDeque};
 pub struct RunOptions {
     /// Keep one record per delivered downlink data packet.
     pub record_packets: bool,
+    /// Record the time series of [`Trace`] (cwnd, buffer occupancy, drops, delivered segments).
+    pub trace: bool,
 }
 
 /// The results of one run.
@@ -50,6 +51,7 @@ pub struct RunResult {
     /// One record per download (page, file, upload, session, packet call).
     pub downloads: Vec<Download>,
     pub packets: Option<PacketLog>,
+    pub trace: Option<Trace>,
 }
 
 impl RunResult {
@@ -82,6 +84,18 @@ enum LinkId {
     CoreUp = 3,
 }
 
+impl LinkId {
+    /// The link's name, which also names its random streams.
+    fn name(self) -> &'static str {
+        match self {
+            LinkId::CoreDown => "core_down",
+            LinkId::Bottleneck => "bottleneck",
+            LinkId::Uplink => "uplink",
+            LinkId::CoreUp => "core_up",
+        }
+    }
+}
+
 const LINKS: [LinkId; 4] = [
     LinkId::CoreDown,
     LinkId::Bottleneck,
@@ -112,6 +126,8 @@ enum Event {
     AppWake(u16, u32),
     /// The radio access bearer asked for this event.
     Radio(RadioEvent),
+    /// The oldest ACK held by ACK delay control may go on.
+    AckRelease,
 }
 
 /// A TCP connection.
@@ -221,9 +237,12 @@ struct Network {
     udp_sent: u64,
     udp_lost: u64,
     packets: Option<PacketLog>,
+    trace: Option<Trace>,
     /// The radio access bearer replacing the bottleneck and the uplink, if any.
     radio: Option<RadioAccess>,
     radio_out: RadioOut,
+    /// ACK delay control on the reverse path and the ACKs it holds, oldest first.
+    ack_delay: Option<(AckDelay, VecDeque<(Time, Packet)>)>,
 }
 
 impl Network {
@@ -235,12 +254,7 @@ impl Network {
         };
         let links = LINKS
             .iter()
-            .map(|&id| {
-                Link::new(
-                    link_cfg(id),
-                    rng::stream(seed, &format!("link{}", id as usize)),
-                )
-            })
+            .map(|&id| Link::new(link_cfg(id), seed, id.name()))
             .collect();
         Network {
             scenario_name: s.name.clone(),
@@ -267,8 +281,13 @@ impl Network {
             udp_sent: 0,
             udp_lost: 0,
             packets: opts.record_packets.then(PacketLog::default),
+            trace: opts.trace.then(Trace::new),
             radio: s.radio.as_ref().map(|r| RadioAccess::new(r, seed)),
             radio_out: RadioOut::default(),
+            ack_delay: s.ack_delay.as_ref().map(|p| {
+                let capacity = s.forward_buffer_packets().expect("validated: ack_delay needs a forward buffer limit");
+                (AckDelay::new(p, capacity), VecDeque::new())
+            }),
         }
     }
 
@@ -435,31 +454,65 @@ impl Network {
                     }
                     self.after_radio(now);
                 }
+                Event::AckRelease => {
+                    let (_, held) = self.ack_delay.as_mut().expect("an ACK release without ACK delay control");
+                    let (_, pkt) = held.pop_front().expect("an ACK release without a held ACK");
+                    if let Some(&(at, _)) = held.front() {
+                        self.events.schedule(at, Event::AckRelease);
+                    }
+                    self.enter(now, pkt, LinkId::CoreUp);
+                }
             }
         }
     }
 
     /// A packet reaches the next element of its route.
-    fn arrive(&mut self, now: Time, mut pkt: Packet) {
-        let path = route(pkt.dir);
-        match path.get(pkt.hop as usize) {
-            Some(&id) => {
-                pkt.hop += 1;
-                if let Some(radio) = self.radio.as_mut().filter(|_| matches!(id, LinkId::Bottleneck | LinkId::Uplink)) {
-                    match pkt.dir {
-                        Dir::Down => radio.arrive_down(now, pkt, &mut self.radio_out),
-                        Dir::Up => radio.arrive_up(now, pkt, &mut self.radio_out),
-                    }
-                    self.after_radio(now);
-                    return;
-                }
-                if let Some(done) = self.links[id as usize].arrive(now, pkt, &mut self.dropped) {
-                    self.events.schedule(done, Event::TransmissionDone(id));
-                }
-                self.after_link(now, id);
-            }
+    fn arrive(&mut self, now: Time, pkt: Packet) {
+        match route(pkt.dir).get(pkt.hop as usize) {
+            Some(&LinkId::CoreUp) if self.hold_ack(now, &pkt) => {}
+            Some(&id) => self.enter(now, pkt, id),
             None => self.deliver(now, pkt),
         }
+    }
+
+    /// ACK delay control, at the RNC where uplink packets leave for the core:
+    /// holds a pure TCP ACK until the release time the controller gives for
+    /// the forward buffer's occupancy. Returns whether it held the packet.
+    fn hold_ack(&mut self, now: Time, pkt: &Packet) -> bool {
+        let Some((control, held)) = &mut self.ack_delay else { return false };
+        if pkt.transport != Transport::Tcp || pkt.is_data() || pkt.tcp.flags != flags::ACK {
+            return false;
+        }
+        let occupancy = match &self.radio {
+            Some(radio) => radio.pdcp().packets(),
+            None => self.links[LinkId::Bottleneck as usize].queue().packets(),
+        };
+        let at = control.release_at(now, occupancy as u32);
+        if at <= now && held.is_empty() {
+            return false;
+        }
+        held.push_back((at, *pkt));
+        if held.len() == 1 {
+            self.events.schedule(at, Event::AckRelease);
+        }
+        true
+    }
+
+    /// A packet enters hop `id` of its route.
+    fn enter(&mut self, now: Time, mut pkt: Packet, id: LinkId) {
+        pkt.hop += 1;
+        if let Some(radio) = self.radio.as_mut().filter(|_| matches!(id, LinkId::Bottleneck | LinkId::Uplink)) {
+            match pkt.dir {
+                Dir::Down => radio.arrive_down(now, pkt, &mut self.radio_out),
+                Dir::Up => radio.arrive_up(now, pkt, &mut self.radio_out),
+            }
+            self.after_radio(now);
+            return;
+        }
+        if let Some(done) = self.links[id as usize].arrive(now, pkt, &mut self.dropped) {
+            self.events.schedule(done, Event::TransmissionDone(id));
+        }
+        self.after_link(now, id);
     }
 
     fn transmission_done(&mut self, now: Time, id: LinkId) {
@@ -492,6 +545,12 @@ impl Network {
         for (at, ev) in out.schedule.drain(..) {
             self.events.schedule(at, Event::Radio(ev));
         }
+        if let Some(t) = &mut self.trace {
+            t.drops(now, &out.dropped);
+            if let Some(radio) = &self.radio {
+                t.occupancy(now, radio.pdcp().bytes(), radio.pdcp().packets());
+            }
+        }
         for d in out.dropped.drain(..) {
             let id = if d.pkt.dir == Dir::Down { LinkId::Bottleneck } else { LinkId::Uplink };
             *self.drops[id as usize].entry(d.cause).or_default() += 1;
@@ -510,6 +569,11 @@ impl Network {
 
     /// Books the drops of link `id` and re-arms its queue timer.
     fn after_link(&mut self, now: Time, id: LinkId) {
+        if let Some(t) = self.trace.as_mut().filter(|_| id == LinkId::Bottleneck) {
+            t.drops(now, &self.dropped);
+            let q = self.links[id as usize].queue();
+            t.occupancy(now, q.bytes(), q.packets());
+        }
         for d in self.dropped.drain(..) {
             *self.drops[id as usize].entry(d.cause).or_default() += 1;
             self.ledger.dropped_bytes += d.pkt.size as u64;
@@ -546,6 +610,9 @@ impl Network {
         };
         if pkt.dir == Dir::Down && pkt.is_data() {
             self.delays.record(delay.0);
+            if let Some(t) = &mut self.trace {
+                t.delivered(now, &pkt);
+            }
             if let Some(log) = &mut self.packets {
                 log.uid.push(pkt.uid);
                 log.flow.push(pkt.flow);
@@ -598,6 +665,9 @@ impl Network {
             unreachable!("a TCP flow")
         };
         if let Some(ends) = c.ends.as_mut() {
+            if let Some(t) = &mut self.trace {
+                t.windows(now, flow, ends);
+            }
             for s in SIDES {
                 if let Some(t) = ends[s as usize].next_timer() {
                     let at = &mut c.timer_at[s as usize];
@@ -642,7 +712,8 @@ impl Network {
         }
         self.actions.clear();
         self.ledger.in_flight_bytes = self.links.iter().map(Link::bytes_held).sum::<u64>()
-            + self.radio.as_ref().map_or(0, RadioAccess::bytes_held);
+            + self.radio.as_ref().map_or(0, RadioAccess::bytes_held)
+            + self.ack_delay.as_ref().map_or(0, |(_, held)| held.iter().map(|(_, p)| p.size as u64).sum());
         // Conservation of bytes, checked on every run: a failure is a model bug.
         assert!(
             self.ledger.balances(),
@@ -727,6 +798,7 @@ impl Network {
             flows,
             downloads,
             packets: self.packets,
+            trace: self.trace,
         }
     }
 }

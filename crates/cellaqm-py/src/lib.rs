@@ -10,7 +10,7 @@ use cellaqm_core::{RunOptions, Scenario};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::{PyBytes, PyDict, PyList};
 
 create_exception!(
     cellaqm,
@@ -30,6 +30,51 @@ fn column<'py, T: Copy, const N: usize>(
         out.extend_from_slice(&to_bytes(v));
     }
     PyBytes::new(py, &out)
+}
+
+/// A text column, as a list of str.
+fn strings<'py>(py: Python<'py>, values: &[&'static str]) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(py, values)
+}
+
+/// The columns of a trace table: name → `(numpy dtype str, bytes)`, or a list of str.
+fn trace_tables<'py>(py: Python<'py>, t: &cellaqm_core::metrics::Trace) -> PyResult<Bound<'py, PyDict>> {
+    let f64s = |v: &[f64]| ("<f8", column(py, v, f64::to_le_bytes));
+    let u64s = |v: &[u64]| ("<u8", column(py, v, u64::to_le_bytes));
+    let u32s = |v: &[u32]| ("<u4", column(py, v, u32::to_le_bytes));
+    let bools = |v: &[bool]| ("|b1", column(py, v, |b: bool| [b as u8]));
+    let out = PyDict::new(py);
+
+    let cwnd = PyDict::new(py);
+    cwnd.set_item("time_s", f64s(&t.cwnd.time_s))?;
+    cwnd.set_item("flow", u32s(&t.cwnd.flow))?;
+    cwnd.set_item("dir", strings(py, &t.cwnd.dir)?)?;
+    cwnd.set_item("cwnd_bytes", u64s(&t.cwnd.cwnd_bytes))?;
+    cwnd.set_item("ssthresh_bytes", u64s(&t.cwnd.ssthresh_bytes))?;
+    out.set_item("cwnd", cwnd)?;
+
+    let queue = PyDict::new(py);
+    queue.set_item("time_s", f64s(&t.queue.time_s))?;
+    queue.set_item("bytes", u64s(&t.queue.bytes))?;
+    queue.set_item("packets", u32s(&t.queue.packets))?;
+    out.set_item("queue", queue)?;
+
+    let drops = PyDict::new(py);
+    drops.set_item("time_s", f64s(&t.drops.time_s))?;
+    drops.set_item("flow", u32s(&t.drops.flow))?;
+    drops.set_item("uid", u64s(&t.drops.uid))?;
+    drops.set_item("size", u32s(&t.drops.size))?;
+    drops.set_item("cause", strings(py, &t.drops.cause)?)?;
+    out.set_item("drops", drops)?;
+
+    let delivered = PyDict::new(py);
+    delivered.set_item("time_s", f64s(&t.delivered.time_s))?;
+    delivered.set_item("flow", u32s(&t.delivered.flow))?;
+    delivered.set_item("seq", u64s(&t.delivered.seq))?;
+    delivered.set_item("len", u32s(&t.delivered.len))?;
+    delivered.set_item("retransmission", bools(&t.delivered.retransmission))?;
+    out.set_item("delivered", delivered)?;
+    Ok(out)
 }
 
 fn parse(scenario_text: &str, fmt: &str, sets: &[String]) -> PyResult<Scenario> {
@@ -60,10 +105,12 @@ fn validate(scenario_text: &str, fmt: &str, sets: Vec<String>) -> PyResult<()> {
 /// `scenario_text` is a TOML document (`fmt="toml"`) or a JSON object
 /// (`fmt="json"`); `sets` are `key.path=value` overrides applied on top;
 /// `seed=None` uses the scenario's own seed. Returns a dict with
-/// `summary_json` (str), `flows_json` (str), `downloads_json` (str), `seed` (int) and `packets`
-/// (None, or a dict mapping column name to `(numpy dtype str, bytes)`).
+/// `summary_json` (str), `flows_json` (str), `downloads_json` (str), `seed` (int), `packets`
+/// (None, or a dict mapping column name to `(numpy dtype str, bytes)`) and `trace` (None, or a
+/// dict of tables `cwnd`, `queue`, `drops`, `delivered`, each mapping column name to
+/// `(numpy dtype str, bytes)` or, for text columns, a list of str).
 #[pyfunction]
-#[pyo3(signature = (scenario_text, fmt = "toml", seed = None, sets = Vec::new(), record_packets = false))]
+#[pyo3(signature = (scenario_text, fmt = "toml", seed = None, sets = Vec::new(), record_packets = false, trace = false))]
 fn run<'py>(
     py: Python<'py>,
     scenario_text: &str,
@@ -71,10 +118,11 @@ fn run<'py>(
     seed: Option<u64>,
     sets: Vec<String>,
     record_packets: bool,
+    trace: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let scenario = parse(scenario_text, fmt, &sets)?;
     let seed = seed.unwrap_or(scenario.seed);
-    let opts = RunOptions { record_packets };
+    let opts = RunOptions { record_packets, trace };
     let result = py.allow_threads(|| cellaqm_core::run(&scenario, seed, &opts));
 
     let out = PyDict::new(py);
@@ -98,6 +146,10 @@ fn run<'py>(
             )?;
             out.set_item("packets", cols)?;
         }
+    }
+    match &result.trace {
+        None => out.set_item("trace", py.None())?,
+        Some(t) => out.set_item("trace", trace_tables(py, t)?)?,
     }
     Ok(out)
 }

@@ -5,9 +5,11 @@
 
 mod downloads;
 mod histogram;
+mod trace;
 
 pub use downloads::{quantile, DatagramSummary, Download, DownloadSummary, SessionSummary, TimeStats, TrafficLog};
 pub use histogram::Histogram;
+pub use trace::{CwndTrace, DeliveredTrace, DropTrace, QueueTrace, Trace};
 
 use crate::link::LinkStats;
 use crate::queue::DropCause;

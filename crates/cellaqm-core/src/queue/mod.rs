@@ -62,7 +62,7 @@ pub use taqm::{Taqm, TaqmParams};
 use crate::packet::Packet;
 use crate::rng::Rng;
 use crate::time::Time;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// What the queue is told besides the packet.
 #[derive(Clone, Copy, Debug)]

@@ -68,6 +68,10 @@ pub struct Scenario {
     /// DCH) in place of `[bottleneck]` and `[uplink]`; see [`crate::radio`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub radio: Option<crate::radio::RadioConfig>,
+    /// ACK delay control (umts-rlc-tcp.md): uplink TCP ACKs leaving the access
+    /// network are held back while the forward managed buffer is above a threshold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ack_delay: Option<crate::queue::AckDelayParams>,
 }
 
 fn default_name() -> String {
@@ -179,6 +183,18 @@ impl Scenario {
         Ok(scenario)
     }
 
+    /// Capacity of the forward managed buffer (the bottleneck's, or the radio
+    /// bearer's PDCP buffer) in packets: its packet limit, else its byte limit
+    /// over the full-sized packet (MSS + header).
+    pub fn forward_buffer_packets(&self) -> Option<u32> {
+        let (bytes, packets) = match &self.radio {
+            Some(r) => (r.buffer, r.buffer_packets),
+            None => (self.bottleneck.buffer, self.bottleneck.buffer_packets),
+        };
+        let full = self.tcp.packet_size(self.tcp.mss.0 as u32) as u64;
+        packets.or(bytes.map(|b| (b.0 / full).max(1) as u32))
+    }
+
     /// Cross-field checks that the types alone cannot express.
     pub fn validate(&self) -> Result<(), String> {
         if self.duration == Dur::ZERO {
@@ -189,6 +205,12 @@ impl Scenario {
         self.core.validate("core")?;
         self.bottleneck.validate("bottleneck")?;
         self.uplink.validate("uplink")?;
+        if let Some(a) = &self.ack_delay {
+            a.validate("ack_delay")?;
+            if self.forward_buffer_packets().is_none() {
+                return Err("ack_delay: needs a limit on the forward buffer (buffer or buffer_packets)".into());
+            }
+        }
         match &self.radio {
             Some(r) => r.validate("radio"),
             None => Ok(()),

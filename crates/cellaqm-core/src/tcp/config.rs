@@ -17,6 +17,16 @@ pub enum Recovery {
     Sack,
 }
 
+/// Which partial ACKs during NewReno recovery restart the retransmission timer (RFC 6582 §4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PartialAckTimer {
+    /// Every partial ACK ("Slow-but-Steady"; ns-2's NewReno, which the studies used).
+    Every,
+    /// Only the first ("Impatient", RFC 6582 §3.2 step 3; ns-3): many losses in one window end in a timeout.
+    First,
+}
+
 /// Advertised receive window: in packets of one MSS, or in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(untagged)]
@@ -64,6 +74,8 @@ pub struct TcpConfig {
     pub rto_initial: Dur,
     /// React to ECN-Echo as to a loss, once per window (RFC 3168), and send ECT packets.
     pub ecn: bool,
+    /// NewReno: `"every"` partial ACK restarts the retransmission timer, or only the `"first"`.
+    pub partial_ack_timer: PartialAckTimer,
 }
 
 impl Default for TcpConfig {
@@ -81,6 +93,7 @@ impl Default for TcpConfig {
             rto_max: Dur::from_secs(60),
             rto_initial: Dur::from_secs(1),
             ecn: false,
+            partial_ack_timer: PartialAckTimer::Every,
         }
     }
 }

@@ -12,7 +12,7 @@
 
 use super::scoreboard::DUP_THRESH;
 use super::sender::Sender;
-use super::Recovery;
+use super::{PartialAckTimer, Recovery};
 use crate::packet::{Packet, TcpHeader};
 use crate::time::Time;
 
@@ -28,6 +28,8 @@ pub(super) struct LossRecovery {
     high_rxt: u64,
     /// RFC 6675 RescueRxt (exclusive end).
     rescue_rxt: u64,
+    /// Partial ACKs so far in this NewReno recovery.
+    partial_acks: u32,
 }
 
 impl LossRecovery {
@@ -49,8 +51,9 @@ enum Rule {
 }
 
 impl Sender {
-    /// `acked` bytes newly acknowledged (`snd_una` already advanced).
-    pub(super) fn on_new_ack(&mut self, now: Time, acked: u64, handshake: bool, out: &mut Vec<Packet>) {
+    /// `acked` bytes newly acknowledged (`snd_una` already advanced). Returns
+    /// whether the ACK restarts the retransmission timer.
+    pub(super) fn on_new_ack(&mut self, now: Time, acked: u64, handshake: bool, out: &mut Vec<Packet>) -> bool {
         self.recovery.dupacks = 0;
         if !self.recovery.active {
             if !handshake {
@@ -67,7 +70,10 @@ impl Sender {
             self.send_at(now, self.snd_una, out);
             let add_back = if acked >= self.mss { self.mss } else { 0 };
             self.cc.set_window(self.cc.window().saturating_sub(acked) + add_back);
+            self.recovery.partial_acks += 1;
+            return self.partial_ack_timer == PartialAckTimer::Every || self.recovery.partial_acks == 1;
         }
+        true
     }
 
     pub(super) fn on_dupack(&mut self, now: Time, out: &mut Vec<Packet>) {
@@ -90,9 +96,14 @@ impl Sender {
     fn enter_recovery(&mut self, now: Time, out: &mut Vec<Packet>) {
         self.stats.fast_retransmits += 1;
         self.recovery.active = true;
+        self.recovery.partial_acks = 0;
         self.recovery.recover = self.snd_max; // RFC 6582 §3.2 (2), RFC 6675 (4.1)
         self.cc.on_congestion(now, self.snd_max - self.snd_una); // RFC 5681 (4), RFC 6675 (4.2)
         let end = self.send_at(now, self.snd_una, out); // RFC 5681 §3.2 (3), RFC 6675 (4.3)
+        // The fast retransmission restarts the timer, as ns-2 (`reset_rtx_timer` on the
+        // third duplicate ACK) and Linux do: RFC 6298 (5.1) alone would leave it running from
+        // the last new ACK, and it would often expire before the retransmission's ACK returns.
+        self.restart_timer(now);
         if self.kind == Recovery::Sack {
             self.recovery.high_rxt = end; // RFC 6675 (4.3)
             self.recovery.rescue_rxt = end;

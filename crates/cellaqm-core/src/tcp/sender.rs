@@ -12,7 +12,7 @@ use super::recovery::LossRecovery;
 use super::reno::Reno;
 use super::rtt::RttEstimator;
 use super::scoreboard::Scoreboard;
-use super::{Recovery, TcpConfig, TcpStats};
+use super::{PartialAckTimer, Recovery, TcpConfig, TcpStats};
 use crate::packet::{flags, Dir, Ecn, FlowId, Packet, TcpHeader};
 use crate::time::{Dur, Time};
 
@@ -21,6 +21,7 @@ pub(super) struct Sender {
     dir: Dir,
     header: u32,
     pub kind: Recovery,
+    pub partial_ack_timer: PartialAckTimer,
     pub mss: u64,
     ecn: bool,
     timestamps: bool,
@@ -42,7 +43,7 @@ pub(super) struct Sender {
     rtt: RttEstimator,
     /// Without timestamps: the segment being timed (its end, when sent).
     rtt_probe: Option<(u64, Time)>,
-    rto_deadline: Option<Time>,
+    pub rto_deadline: Option<Time>,
     /// `snd_una` at the last timeout, to recognise a repeated timeout of the same segment.
     last_rto_una: Option<u64>,
     /// Mark the next retransmission as the first one after a timeout.
@@ -62,6 +63,7 @@ impl Sender {
             dir,
             header: cfg.header.0 as u32,
             kind: cfg.recovery,
+            partial_ack_timer: cfg.partial_ack_timer,
             mss,
             ecn: cfg.ecn,
             timestamps: cfg.timestamps,
@@ -213,9 +215,14 @@ impl Sender {
             self.sample_rtt(now, h);
             self.snd_una = h.ack;
             self.snd_nxt = self.snd_nxt.max(h.ack);
-            self.on_new_ack(now, acked, handshake, out);
-            // RFC 6298 (5.2): stop the timer when all is acknowledged; (5.3): else restart it.
-            self.rto_deadline = (self.snd_una < self.snd_max).then(|| now + self.rtt.rto());
+            let restart = self.on_new_ack(now, acked, handshake, out);
+            // RFC 6298 (5.2): stop the timer when all is acknowledged; (5.3): else restart it
+            // (during NewReno recovery, as `partial_ack_timer` says).
+            if self.snd_una == self.snd_max {
+                self.rto_deadline = None;
+            } else if restart {
+                self.restart_timer(now);
+            }
         } else if pure && h.ack == self.snd_una && self.snd_una < self.snd_max {
             self.on_dupack(now, out); // RFC 5681 §2: duplicate acknowledgment
         }
@@ -239,6 +246,11 @@ impl Sender {
         if let Some(r) = sample {
             self.rtt.sample(r);
         }
+    }
+
+    /// Restarts the retransmission timer: it expires one RTO from `now`.
+    pub fn restart_timer(&mut self, now: Time) {
+        self.rto_deadline = Some(now + self.rtt.rto());
     }
 
     /// Retransmission timeout, if due.

@@ -247,6 +247,40 @@ fn one_loss_is_repaired_by_one_fast_retransmit_halving_the_window() {
     assert_eq!((s.fast_retransmits, s.rtos, s.bytes_retransmitted), (1, 0, MSS));
 }
 
+/// The fast retransmission restarts the retransmission timer (as ns-2 and Linux
+/// do): right after it the deadline is a whole RTO (≥ rto_min) away, not counted
+/// from the last new ACK, which came a few segment times earlier.
+#[test]
+fn the_fast_retransmission_restarts_the_retransmission_timer() {
+    let mut c = cfg(Recovery::NewReno);
+    c.rwnd = Window::Packets(100);
+    let mut p = Pair::download(&c, u64::MAX);
+    p.fate = drop_segments(&[30]);
+    assert!(p.run_until(secs(5.0), |p| p.server.stats().fast_retransmits == 1));
+    let deadline = p.server.next_timer().expect("the timer runs during recovery");
+    assert!(deadline >= p.now + c.rto_min, "deadline {deadline} at {}", p.now);
+}
+
+/// RFC 6582 §4: with `partial_ack_timer = "first"` ("Impatient") only the first
+/// partial ACK restarts the timer, so four losses in one window, repaired one
+/// per RTT (100 ms) by NewReno, outlast a 250 ms RTO and end in a timeout;
+/// with `"every"` ("Slow-but-Steady", the default) recovery completes without one.
+#[test]
+fn impatient_newreno_times_out_where_slow_but_steady_recovers() {
+    let run = |timer: PartialAckTimer| {
+        let mut c = cfg(Recovery::NewReno);
+        c.rwnd = Window::Packets(20);
+        c.rto_min = Dur::from_millis(250);
+        c.partial_ack_timer = timer;
+        let mut p = Pair::download(&c, u64::MAX);
+        p.fate = drop_segments(&[100, 102, 104, 106]);
+        p.run_for(Dur::from_secs(15));
+        p.server.stats().rtos
+    };
+    assert_eq!(run(PartialAckTimer::Every), 0);
+    assert!(run(PartialAckTimer::First) >= 1);
+}
+
 #[test]
 fn consecutive_rtos_back_off_exponentially_up_to_rto_max() {
     let mut c = cfg(Recovery::NewReno);

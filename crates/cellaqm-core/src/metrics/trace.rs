@@ -1,0 +1,162 @@
+//! Time series of one run, the material of the studies' trace figures
+//! (recorded on request only: [`crate::RunOptions::trace`]).
+//!
+//! Column by column like [`super::PacketLog`]; every time is in seconds of
+//! simulated time and rows are in the order they happened.
+//!
+//! - [`CwndTrace`]: the congestion window and slow-start threshold of every
+//!   TCP sender that has sent data, sampled whenever either changes.
+//! - [`QueueTrace`]: the downlink managed buffer's occupancy (the bottleneck
+//!   link's queue, or with `[radio]` the PDCP buffer) at every change.
+//! - [`DropTrace`]: every downlink packet lost at the managed buffer or on
+//!   its link (queue discipline, overflow, RLC, link loss), with its cause.
+//! - [`DeliveredTrace`]: every downlink TCP data segment reaching the client,
+//!   with its sequence number (time–sequence plots).
+
+use crate::packet::{Dir, FlowId, Packet};
+use crate::queue::Dropped;
+use crate::tcp::Endpoint;
+use crate::time::Time;
+use serde::Serialize;
+
+/// Congestion window samples: one row per change of a sender's `(cwnd, ssthresh)`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct CwndTrace {
+    pub time_s: Vec<f64>,
+    pub flow: Vec<u32>,
+    /// Direction of the data the sender sends: `"down"` (the server) or `"up"` (the client).
+    pub dir: Vec<&'static str>,
+    /// Congestion window, bytes.
+    pub cwnd_bytes: Vec<u64>,
+    /// Slow-start threshold, bytes; `u64::MAX` until the sender's first reduction.
+    pub ssthresh_bytes: Vec<u64>,
+}
+
+/// Occupancy of the downlink managed buffer, one row per change (first row: empty at time 0).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct QueueTrace {
+    pub time_s: Vec<f64>,
+    pub bytes: Vec<u64>,
+    pub packets: Vec<u32>,
+}
+
+/// Downlink packets lost at the managed buffer or its link, one row each.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct DropTrace {
+    pub time_s: Vec<f64>,
+    pub flow: Vec<u32>,
+    pub uid: Vec<u64>,
+    /// IP packet size, bytes.
+    pub size: Vec<u32>,
+    /// [`crate::queue::DropCause::name`].
+    pub cause: Vec<&'static str>,
+}
+
+/// Downlink TCP data segments arriving at the client, one row each.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct DeliveredTrace {
+    pub time_s: Vec<f64>,
+    pub flow: Vec<u32>,
+    /// Sequence number of the segment's first byte (byte offset in the flow;
+    /// the SYN takes sequence number 0, so data starts at 1).
+    pub seq: Vec<u64>,
+    /// Payload bytes.
+    pub len: Vec<u32>,
+    /// The sender sent it as a retransmission.
+    pub retransmission: Vec<bool>,
+}
+
+/// The time series of a run (see the module documentation).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Trace {
+    pub cwnd: CwndTrace,
+    pub queue: QueueTrace,
+    pub drops: DropTrace,
+    pub delivered: DeliveredTrace,
+    /// Last `(cwnd, ssthresh)` recorded per flow and side (client, server); `(0, 0)`: none yet.
+    #[serde(skip)]
+    last_window: Vec<[(u64, u64); 2]>,
+}
+
+impl Default for Trace {
+    fn default() -> Trace {
+        Trace::new()
+    }
+}
+
+impl Trace {
+    /// An empty trace whose buffer starts empty at time zero.
+    pub fn new() -> Trace {
+        let mut queue = QueueTrace::default();
+        queue.time_s.push(0.0);
+        queue.bytes.push(0);
+        queue.packets.push(0);
+        Trace {
+            cwnd: CwndTrace::default(),
+            queue,
+            drops: DropTrace::default(),
+            delivered: DeliveredTrace::default(),
+            last_window: Vec::new(),
+        }
+    }
+
+    /// Samples the windows of both ends of `flow` (client, server), if they
+    /// sent data and changed since the last sample.
+    pub fn windows(&mut self, now: Time, flow: FlowId, ends: &[Endpoint; 2]) {
+        let i = flow as usize;
+        if self.last_window.len() <= i {
+            self.last_window.resize(i + 1, [(0, 0); 2]);
+        }
+        for (side, (end, dir)) in ends.iter().zip(["up", "down"]).enumerate() {
+            if end.stats().segments_sent == 0 {
+                continue;
+            }
+            let w = (end.cwnd(), end.ssthresh());
+            if self.last_window[i][side] != w {
+                self.last_window[i][side] = w;
+                let c = &mut self.cwnd;
+                c.time_s.push(now.as_secs_f64());
+                c.flow.push(flow);
+                c.dir.push(dir);
+                c.cwnd_bytes.push(w.0);
+                c.ssthresh_bytes.push(w.1);
+            }
+        }
+    }
+
+    /// Records the managed buffer's occupancy if it changed.
+    pub fn occupancy(&mut self, now: Time, bytes: u64, packets: usize) {
+        let q = &mut self.queue;
+        let packets = packets as u32;
+        if q.bytes.last() != Some(&bytes) || q.packets.last() != Some(&packets) {
+            q.time_s.push(now.as_secs_f64());
+            q.bytes.push(bytes);
+            q.packets.push(packets);
+        }
+    }
+
+    /// Records the downlink ones of `dropped`.
+    pub fn drops<'a>(&mut self, now: Time, dropped: impl IntoIterator<Item = &'a Dropped>) {
+        for d in dropped {
+            if d.pkt.dir != Dir::Down {
+                continue;
+            }
+            let t = &mut self.drops;
+            t.time_s.push(now.as_secs_f64());
+            t.flow.push(d.pkt.flow);
+            t.uid.push(d.pkt.uid);
+            t.size.push(d.pkt.size);
+            t.cause.push(d.cause.name());
+        }
+    }
+
+    /// Records a downlink TCP data segment reaching the client.
+    pub fn delivered(&mut self, now: Time, pkt: &Packet) {
+        let t = &mut self.delivered;
+        t.time_s.push(now.as_secs_f64());
+        t.flow.push(pkt.flow);
+        t.seq.push(pkt.tcp.seq);
+        t.len.push(pkt.tcp.len);
+        t.retransmission.push(pkt.retransmission);
+    }
+}

@@ -1,0 +1,140 @@
+"""Run traces: `cellaqm.run(..., trace=True)`, `RunResult.trace`, `to_dir`, and
+`cellaqm run --trace` + `cellaqm plot DIR --kind trace`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cellaqm
+from cellaqm import plot
+from cellaqm.result import TRACE_COLUMNS, TRACE_TABLES
+from cellaqm.table import TableError
+from test_cli import assert_one_line_error
+
+#: One bulk flow filling a 30 kB tail-drop buffer (drops and window halvings within seconds).
+SETS = ["duration=20s", "bottleneck.buffer=30kB", "bottleneck.loss=0", "tcp.rwnd=1MB", "traffic.flows=1"]
+
+
+@pytest.fixture(scope="module")
+def traced(tmp_path_factory) -> cellaqm.RunResult:
+    from conftest import SCENARIO_TOML
+
+    path = tmp_path_factory.mktemp("trace") / "s.toml"
+    path.write_text(SCENARIO_TOML, encoding="utf-8")
+    return cellaqm.run(path, sets=SETS, trace=True)
+
+
+def test_trace_tables_and_columns(traced: cellaqm.RunResult) -> None:
+    assert traced.has_trace
+    t = traced.trace
+    assert tuple(t) == TRACE_TABLES
+    for table, cols in TRACE_COLUMNS.items():
+        assert tuple(t[table].columns) == cols, table
+        assert len(t[table]) > 0, table
+        assert t[table]["time_s"].is_monotonic_increasing, table
+        assert t[table]["time_s"].between(0, 20).all(), table
+    assert t["cwnd"]["cwnd_bytes"].dtype == np.uint64
+    assert set(t["cwnd"]["dir"]) == {"down"}
+    assert t["delivered"]["retransmission"].dtype == bool
+    assert set(t["drops"]["cause"]) == {"overflow"}
+
+
+def test_trace_agrees_with_the_summary(traced: cellaqm.RunResult) -> None:
+    t, s = traced.trace, traced.summary
+    assert len(t["drops"]) == sum(s["drops"].values()) > 0
+    assert len(t["delivered"]) == s["delay_ms"]["count"]
+    assert t["queue"]["bytes"].max() <= 30_000
+    assert t["queue"].iloc[0].tolist() == [0.0, 0, 0]
+    # ssthresh: NaN until the first reduction, which halves the window, after the first drop.
+    cw = t["cwnd"]
+    cut = cw["ssthresh_bytes"].notna().idxmax()
+    assert cw["ssthresh_bytes"].iloc[:cut].isna().all()
+    assert cw["time_s"][cut] >= t["drops"]["time_s"].iloc[0]
+    ratio = cw["ssthresh_bytes"][cut] / cw["cwnd_bytes"].iloc[:cut].max()
+    assert 0.35 <= ratio <= 0.65
+    # Fresh data arrives in sequence order.
+    fresh = t["delivered"][~t["delivered"]["retransmission"]]
+    assert fresh["seq"].is_monotonic_increasing and fresh["seq"].iloc[0] == 1
+
+
+def test_no_trace_unless_asked_and_the_same_run(traced: cellaqm.RunResult, scenario_file: Path) -> None:
+    plain = cellaqm.run(scenario_file, sets=SETS)
+    assert not plain.has_trace
+    with pytest.raises(cellaqm.TraceNotRecordedError, match="trace=True"):
+        plain.trace
+    assert plain.deterministic_summary() == traced.deterministic_summary()
+    pd.testing.assert_frame_equal(plain.flows, traced.flows)
+
+
+@pytest.mark.parametrize("parquet", [True, False])
+def test_to_dir_writes_the_trace(traced, tmp_path: Path, monkeypatch, parquet: bool) -> None:
+    import cellaqm.result
+
+    monkeypatch.setattr(cellaqm.result, "_have_parquet", lambda: parquet)
+    written = traced.to_dir(tmp_path)
+    ext = "parquet" if parquet else "csv"
+    for table in TRACE_TABLES:
+        assert tmp_path / "trace" / f"{table}.{ext}" in written
+    back = cellaqm.read_trace(tmp_path)
+    for table in TRACE_TABLES:
+        pd.testing.assert_frame_equal(back[table], traced.trace[table], check_dtype=parquet)
+
+
+def test_read_trace_without_trace(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="--trace"):
+        cellaqm.read_trace(tmp_path)
+
+
+def test_trace_figure_has_four_labelled_panels(traced) -> None:
+    fig, notes = plot.trace(traced.trace, title="t")
+    labels = [ax.get_ylabel() for ax in fig.axes]
+    assert labels == ["cwnd (kB)", "queue (kB)", "drops\n(flow)", "delivered sequence (MB)"]
+    assert fig.axes[-1].get_xlabel() == "time (s)"
+    assert notes == []
+    # cwnd drawn in kB: the line's peak is the trace's peak / 1000.
+    peak = max(line.get_ydata().max() for line in fig.axes[0].lines)
+    assert peak == pytest.approx(traced.trace["cwnd"]["cwnd_bytes"].max() / 1e3)
+    fig2, _ = plot.trace(traced.trace, flows=[0], span=(5.0, 10.0))
+    assert fig2.axes[-1].get_xlim() == (5.0, 10.0)
+    with pytest.raises(TableError, match="flow 7 has no trace data"):
+        plot.trace(traced.trace, flows=[7])
+
+
+def test_cli_run_trace_then_plot(cli, scenario_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    sets = [a for s in SETS for a in ("--set", s)]
+    proc = cli("run", scenario_file, *sets, "--trace", "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    assert "trace recorded:" in proc.stdout
+    assert (out / "trace" / "cwnd.parquet").exists()
+    proc = cli("plot", out, "--kind", "trace")
+    assert proc.returncode == 0, proc.stderr
+    png, svg = out / "plots" / "trace.png", out / "plots" / "trace.svg"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+    text = svg.read_text()
+    for label in ("<svg", "cwnd (kB)", "queue (kB)", "delivered sequence (MB)", "time (s)", "overflow"):
+        assert label in text, label
+    proc = cli("plot", out, "--kind", "trace", "--span", "2:8", "--flow", "0", "--out", tmp_path / "z.png")
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "z.png").exists() and not (tmp_path / "z.svg").exists()
+
+
+def test_cli_trace_errors(cli, scenario_file: Path, tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    assert cli("run", scenario_file, "--out", plain).returncode == 0
+    assert_one_line_error(cli("plot", plain, "--kind", "trace"), "no trace", "--trace")
+    assert_one_line_error(cli("plot", plain, "--kind", "trace", "--metric", "goodput_bps"), "--metric")
+    assert_one_line_error(cli("plot", plain, "--kind", "trace", "--span", "x"), "--span")
+    assert_one_line_error(cli("plot", plain, "--kind", "bar"), "needs --metric")
+    assert_one_line_error(cli("plot", plain, "--metric", "goodput_bps", "--span", "1:2"), "--kind trace")
+
+
+def test_run_help_mentions_trace(cli) -> None:
+    proc = cli("run", "--help")
+    assert "--trace" in proc.stdout and "--kind trace" in proc.stdout
+    proc = cli("plot", "--help")
+    assert "trace" in proc.stdout and "--span" in proc.stdout
