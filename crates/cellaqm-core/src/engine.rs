@@ -9,15 +9,22 @@ use crate::time::Time;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+/// An event with its sort key: time in the high 64 bits, insertion sequence
+/// number in the low 64, so one integer comparison orders by (time, FIFO).
 struct Entry<E> {
-    at: Time,
-    seq: u64,
+    key: u128,
     event: E,
+}
+
+impl<E> Entry<E> {
+    fn at(&self) -> Time {
+        Time((self.key >> 64) as u64)
+    }
 }
 
 impl<E> PartialEq for Entry<E> {
     fn eq(&self, other: &Self) -> bool {
-        self.at == other.at && self.seq == other.seq
+        self.key == other.key
     }
 }
 impl<E> Eq for Entry<E> {}
@@ -29,7 +36,7 @@ impl<E> PartialOrd for Entry<E> {
 impl<E> Ord for Entry<E> {
     /// Reversed, so that the max-heap pops the earliest (time, seq) first.
     fn cmp(&self, other: &Self) -> Ordering {
-        other.at.cmp(&self.at).then_with(|| other.seq.cmp(&self.seq))
+        other.key.cmp(&self.key)
     }
 }
 
@@ -70,20 +77,20 @@ impl<E> EventQueue<E> {
         debug_assert!(at >= self.now, "event scheduled in the past: {at:?} < {:?}", self.now);
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { at, seq, event });
+        self.heap.push(Entry { key: (at.0 as u128) << 64 | seq as u128, event });
     }
 
     /// Removes the earliest event and advances the clock to its time.
     pub fn pop(&mut self) -> Option<(Time, E)> {
         let e = self.heap.pop()?;
-        self.now = e.at;
+        self.now = e.at();
         self.processed += 1;
-        Some((e.at, e.event))
+        Some((self.now, e.event))
     }
 
     /// Time of the earliest pending event.
     pub fn peek_time(&self) -> Option<Time> {
-        self.heap.peek().map(|e| e.at)
+        self.heap.peek().map(Entry::at)
     }
 
     /// The time of the last event popped.

@@ -1,16 +1,28 @@
-//! A point-to-point link: a managed buffer, a transmitter of fixed rate, and
-//! a propagation delay, with optional random loss.
+//! A point-to-point link: a buffer, a transmitter of fixed rate, and a
+//! propagation delay, with optional random loss.
 //!
 //! The link is passive: [`Link::arrive`] and [`Link::transmission_done`] take
-//! `now` and return when the transmitter is next free, and the network
-//! schedules those events. A packet leaves the transmitter after its
-//! serialisation time and reaches the far end `delay` later. As the delay is
-//! constant, packets reach the far end in the order they left: they wait in a
-//! delay line ([`Link::take_arrival`]), and only the head of the line has an
-//! arrival event pending, which keeps the event queue short on long, fast paths.
+//! `now` and return the events the network must schedule ([`Wake`]). A packet
+//! leaves the transmitter after its serialisation time and reaches the far end
+//! `delay` later. As the delay is constant, packets reach the far end in the
+//! order they left: they wait in a delay line ([`Link::take_arrival`]), and only
+//! the head of the line has an arrival event pending, which keeps the event
+//! queue short on long, fast paths.
+//!
+//! A link whose buffer is *managed* (a limit, a queue discipline other than
+//! tail drop, or a queue the network observes) is served event by event: each
+//! transmission end is an event at which the discipline picks the next packet.
+//! An unmanaged link is a plain unlimited FIFO, and there each packet's service
+//! follows at once from the Lindley recursion, start = max(arrival, previous
+//! departure): it is computed on arrival and the link needs no transmission
+//! events. Both keep each packet's service start in the delay line, so their
+//! statistics at any time are the same.
+//!
+//! A packet lost on the link (`loss`) is dropped when it would have reached
+//! the far end; the draws are taken in the order packets leave.
 
 use crate::packet::Packet;
-use crate::queue::{AnyQueue, DropCause, Dropped, Limits, QueueCtx, QueueDisc};
+use crate::queue::{AnyQueue, DropCause, Dropped, Limits, QueueConfig, QueueCtx, QueueDisc};
 use crate::rng::{self, Rng};
 use crate::scenario::LinkConfig;
 use crate::time::{Dur, Time};
@@ -37,20 +49,44 @@ pub struct Link {
     loss: f64,
     rng: Rng,
     queue: AnyQueue,
-    /// The packet being serialised, and when it started.
+    /// Managed link: the packet being serialised, and when it started.
     in_service: Option<(Packet, Time)>,
-    /// Packets propagating to the far end with their arrival times, in order.
-    delay_line: VecDeque<(Time, Packet)>,
+    /// Unmanaged link: when the transmitter is free of the packets accepted so
+    /// far (`None` for a managed link).
+    free_at: Option<Time>,
+    /// Packets sent or being sent, in order, with their arrival time at the far
+    /// end and the start of their transmission.
+    delay_line: VecDeque<Flight>,
     stats: LinkStats,
     /// Time of the last change of the queue backlog (for the integrals).
     last_change: Time,
 }
 
+/// A packet in the delay line.
+#[derive(Clone, Copy, Debug)]
+struct Flight {
+    arrival: Time,
+    started: Time,
+    pkt: Packet,
+}
+
+/// The events a link asks the network to schedule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[must_use]
+pub struct Wake {
+    /// The transmission now in progress ends (managed links).
+    pub transmission_done: Option<Time>,
+    /// The head of the delay line reaches the far end (it just became the head).
+    pub arrival: Option<Time>,
+}
+
 impl Link {
     /// The link `name`; its loss process and its queue discipline draw from
-    /// their own streams, `<name>.loss` and `<name>.queue`.
-    pub fn new(cfg: &LinkConfig, seed: u64, name: &str) -> Link {
+    /// their own streams, `<name>.loss` and `<name>.queue`. `observed`: the
+    /// network reads its queue during the run, so the buffer counts as managed.
+    pub fn new(cfg: &LinkConfig, seed: u64, name: &str, observed: bool) -> Link {
         let limits = Limits { bytes: cfg.buffer.map(|b| b.0), packets: cfg.buffer_packets };
+        let managed = observed || limits.bytes.is_some() || limits.packets.is_some() || cfg.queue != QueueConfig::TailDrop;
         let queue = cfg.queue.build(limits, rng::stream(seed, &format!("{name}.queue")));
         let rng = rng::stream(seed, &format!("{name}.loss"));
         Link {
@@ -60,6 +96,7 @@ impl Link {
             rng,
             queue,
             in_service: None,
+            free_at: (!managed).then_some(Time::ZERO),
             delay_line: VecDeque::new(),
             stats: LinkStats::default(),
             last_change: Time::ZERO,
@@ -78,52 +115,69 @@ impl Link {
         self.last_change = now;
     }
 
-    /// A packet reaches the buffer. Returns when the transmission it starts ends, if it starts one.
-    pub fn arrive(&mut self, now: Time, pkt: Packet, dropped: &mut Vec<Dropped>) -> Option<Time> {
+    /// A packet reaches the buffer.
+    pub fn arrive(&mut self, now: Time, pkt: Packet, dropped: &mut Vec<Dropped>) -> Wake {
+        if let Some(free_at) = self.free_at {
+            // Unmanaged: the Lindley recursion gives the packet's service now.
+            let started = free_at.max(now);
+            let done = started + Dur::transmission(pkt.size as u64, self.rate_bps);
+            let wait = started.since(now).0 as u128;
+            self.free_at = Some(done);
+            self.stats.busy += done.since(started);
+            self.stats.packets_sent += 1;
+            self.stats.bytes_sent += pkt.size as u64;
+            self.stats.queue_byte_ns += pkt.size as u128 * wait;
+            self.stats.queue_packet_ns += wait;
+            return Wake { transmission_done: None, arrival: self.propagate(done, started, pkt) };
+        }
         self.account(now);
         let ctx = self.ctx(now);
         self.queue.enqueue(pkt, &ctx, dropped);
-        if self.in_service.is_none() {
-            self.start_next(now, dropped)
-        } else {
-            None
-        }
+        Wake { transmission_done: self.start_next(now, dropped), arrival: None }
     }
 
-    /// Takes the next packet from the queue into the transmitter.
+    /// Takes the next packet from the queue into the transmitter, if it is idle.
     fn start_next(&mut self, now: Time, dropped: &mut Vec<Dropped>) -> Option<Time> {
+        if self.in_service.is_some() {
+            return None;
+        }
         let ctx = self.ctx(now);
         let pkt = self.queue.dequeue(&ctx, dropped)?;
         self.in_service = Some((pkt, now));
         Some(now + Dur::transmission(pkt.size as u64, self.rate_bps))
     }
 
-    /// The transmission in progress ends; the packet starts propagating (unless the
-    /// link lost it: then it is in `dropped`). Returns when an arrival event is
-    /// needed (the packet is alone in the delay line), and when the next
-    /// transmission ends, if one starts.
-    pub fn transmission_done(&mut self, now: Time, dropped: &mut Vec<Dropped>) -> (Option<Time>, Option<Time>) {
+    /// Puts a packet whose transmission ends at `done` into the delay line;
+    /// returns its arrival time if it is the head of the line.
+    fn propagate(&mut self, done: Time, started: Time, pkt: Packet) -> Option<Time> {
+        let arrival = done + self.delay;
+        self.delay_line.push_back(Flight { arrival, started, pkt });
+        (self.delay_line.len() == 1).then_some(arrival)
+    }
+
+    /// The transmission in progress on a managed link ends; the packet starts
+    /// propagating and the next one, if any, starts transmission.
+    pub fn transmission_done(&mut self, now: Time, dropped: &mut Vec<Dropped>) -> Wake {
         let (pkt, started) = self.in_service.take().expect("transmission_done without a packet in service");
         self.stats.busy += now.since(started);
         self.stats.packets_sent += 1;
         self.stats.bytes_sent += pkt.size as u64;
-        let arrival = if self.loss > 0.0 && self.rng.random::<f64>() < self.loss {
-            dropped.push(Dropped { pkt, cause: DropCause::LinkLoss });
-            None
-        } else {
-            let at = now + self.delay;
-            self.delay_line.push_back((at, pkt));
-            (self.delay_line.len() == 1).then_some(at)
-        };
+        let arrival = self.propagate(now, started, pkt);
         self.account(now);
-        (arrival, self.start_next(now, dropped))
+        Wake { transmission_done: self.start_next(now, dropped), arrival }
     }
 
-    /// The packet at the head of the delay line reaches the far end; returns it
-    /// and when the next one arrives, if any.
-    pub fn take_arrival(&mut self) -> (Packet, Option<Time>) {
-        let (_, pkt) = self.delay_line.pop_front().expect("an arrival without a packet in the delay line");
-        (pkt, self.delay_line.front().map(|&(at, _)| at))
+    /// The packet at the head of the delay line reaches the far end: returns it
+    /// (unless the link lost it: then it is in `dropped`) and when the next one
+    /// arrives, if any.
+    pub fn take_arrival(&mut self, dropped: &mut Vec<Dropped>) -> (Option<Packet>, Option<Time>) {
+        let Flight { pkt, .. } = self.delay_line.pop_front().expect("an arrival without a packet in the delay line");
+        let next = self.delay_line.front().map(|f| f.arrival);
+        if self.loss > 0.0 && self.rng.random::<f64>() < self.loss {
+            dropped.push(Dropped { pkt, cause: DropCause::LinkLoss });
+            return (None, next);
+        }
+        (Some(pkt), next)
     }
 
     /// A timer of the queue discipline fired.
@@ -131,11 +185,7 @@ impl Link {
         self.account(now);
         let ctx = self.ctx(now);
         self.queue.on_timer(&ctx, dropped);
-        if self.in_service.is_none() {
-            self.start_next(now, dropped)
-        } else {
-            None
-        }
+        self.start_next(now, dropped)
     }
 
     pub fn next_queue_timer(&self) -> Option<Time> {
@@ -146,7 +196,7 @@ impl Link {
     pub fn bytes_held(&self) -> u64 {
         self.queue.bytes()
             + self.in_service.map_or(0, |(p, _)| p.size as u64)
-            + self.delay_line.iter().map(|(_, p)| p.size as u64).sum::<u64>()
+            + self.delay_line.iter().map(|f| f.pkt.size as u64).sum::<u64>()
     }
 
     pub fn queue(&self) -> &AnyQueue {
@@ -160,6 +210,96 @@ impl Link {
         if let Some((_, started)) = self.in_service {
             s.busy += now.since(started);
         }
+        // An unmanaged link booked its packets' service in advance: take back
+        // what lies after `now` (those packets are at the tail of the line).
+        for f in self.delay_line.iter().rev() {
+            let done = f.arrival - self.delay;
+            if done <= now {
+                break;
+            }
+            s.busy = s.busy - done.since(f.started.max(now));
+            if f.started > now {
+                let late = f.started.since(now).0 as u128;
+                s.queue_byte_ns -= f.pkt.size as u128 * late;
+                s.queue_packet_ns -= late;
+            }
+            s.packets_sent -= 1;
+            s.bytes_sent -= f.pkt.size as u64;
+        }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::EventQueue;
+    use crate::queue::testkit::pkt;
+    use crate::units::Rate;
+    use proptest::prelude::*;
+
+    enum Ev {
+        Enter(u64, u32),
+        TransmissionDone,
+        Arrive,
+    }
+
+    /// Runs `arrivals` (time in µs, size) through `link`, driving it with the
+    /// events it asks for; returns what reached the far end (time, uid), the
+    /// uids it lost, and its statistics at `probe`.
+    fn drive(mut link: Link, arrivals: &[(u64, u32)], probe: Time) -> (Vec<(Time, u64)>, Vec<u64>, LinkStats) {
+        let mut events = EventQueue::new();
+        for (uid, &(us, size)) in arrivals.iter().enumerate() {
+            events.schedule(Time(us * 1_000), Ev::Enter(uid as u64, size));
+        }
+        let (mut far, mut dropped, mut stats) = (Vec::new(), Vec::new(), None);
+        while let Some((now, ev)) = events.pop() {
+            if now > probe && stats.is_none() {
+                stats = Some(link.stats(probe));
+            }
+            let wake = match ev {
+                Ev::Enter(uid, size) => link.arrive(now, pkt(uid, size), &mut dropped),
+                Ev::TransmissionDone => link.transmission_done(now, &mut dropped),
+                Ev::Arrive => {
+                    let (p, next) = link.take_arrival(&mut dropped);
+                    far.extend(p.map(|p| (now, p.uid)));
+                    Wake { transmission_done: None, arrival: next }
+                }
+            };
+            if let Some(at) = wake.arrival {
+                events.schedule(at, Ev::Arrive);
+            }
+            if let Some(at) = wake.transmission_done {
+                events.schedule(at, Ev::TransmissionDone);
+            }
+        }
+        let stats = stats.unwrap_or_else(|| link.stats(probe));
+        (far, dropped.iter().map(|d| d.pkt.uid).collect(), stats)
+    }
+
+    proptest! {
+        /// The unmanaged link's Lindley recursion gives exactly what serving the
+        /// same FIFO event by event gives: the same far-end arrivals and losses,
+        /// and the same statistics at any time, even mid-transmission.
+        #[test]
+        fn an_unmanaged_link_behaves_as_the_event_driven_fifo(
+            gaps in proptest::collection::vec((0u64..3_000, 40u32..1_500), 1..60),
+            probe_us in 0u64..100_000,
+            loss in prop_oneof![Just(0.0), 0.0..0.5],
+        ) {
+            let cfg = LinkConfig { rate: Rate(1e6), delay: Dur::from_millis(7), loss, ..LinkConfig::default() };
+            let mut t = 0;
+            let arrivals: Vec<(u64, u32)> = gaps.iter().map(|&(gap, size)| { t += gap; (t, size) }).collect();
+            let probe = Time(probe_us * 1_000);
+            let managed = drive(Link::new(&cfg, 9, "l", true), &arrivals, probe);
+            let unmanaged = drive(Link::new(&cfg, 9, "l", false), &arrivals, probe);
+            prop_assert_eq!(&managed.0, &unmanaged.0);
+            prop_assert_eq!(&managed.1, &unmanaged.1);
+            let (m, u) = (managed.2, unmanaged.2);
+            prop_assert_eq!(
+                (m.busy, m.packets_sent, m.bytes_sent, m.queue_byte_ns, m.queue_packet_ns),
+                (u.busy, u.packets_sent, u.bytes_sent, u.queue_byte_ns, u.queue_packet_ns)
+            );
+        }
     }
 }

@@ -20,7 +20,7 @@
 //! the last hop it is handed to the endpoint at that end.
 
 use crate::engine::EventQueue;
-use crate::link::Link;
+use crate::link::{Link, Wake};
 use crate::metrics::{
     DatagramSummary, DelayStats, Download, DownloadSummary, FlowSummary, Histogram, Ledger,
     LinkSummary, PacketLog, SessionSummary, Summary, Trace, TrafficLog,
@@ -254,7 +254,8 @@ impl Network {
         };
         let links = LINKS
             .iter()
-            .map(|&id| Link::new(link_cfg(id), seed, id.name()))
+            // The bottleneck's queue is read during the run (traces, ACK delay control).
+            .map(|&id| Link::new(link_cfg(id), seed, id.name(), id == LinkId::Bottleneck))
             .collect();
         Network {
             scenario_name: s.name.clone(),
@@ -436,11 +437,14 @@ impl Network {
             match event {
                 Event::TransmissionDone(id) => self.transmission_done(now, id),
                 Event::Arrive(id) => {
-                    let (pkt, next) = self.links[id as usize].take_arrival();
+                    let (pkt, next) = self.links[id as usize].take_arrival(&mut self.dropped);
                     if let Some(at) = next {
                         self.events.schedule(at, Event::Arrive(id));
                     }
-                    self.arrive(now, pkt)
+                    match pkt {
+                        Some(pkt) => self.arrive(now, pkt),
+                        None => self.after_link(now, id),
+                    }
                 }
                 Event::QueueTimer(id) => self.queue_timer(now, id),
                 Event::TcpTimer(flow, side) => self.tcp_timer(now, flow, side),
@@ -509,22 +513,24 @@ impl Network {
             self.after_radio(now);
             return;
         }
-        if let Some(done) = self.links[id as usize].arrive(now, pkt, &mut self.dropped) {
-            self.events.schedule(done, Event::TransmissionDone(id));
-        }
+        let wake = self.links[id as usize].arrive(now, pkt, &mut self.dropped);
+        self.schedule_link(id, wake);
         self.after_link(now, id);
     }
 
     fn transmission_done(&mut self, now: Time, id: LinkId) {
-        let link = &mut self.links[id as usize];
-        let (arrival, next) = link.transmission_done(now, &mut self.dropped);
-        if let Some(at) = arrival {
+        let wake = self.links[id as usize].transmission_done(now, &mut self.dropped);
+        self.schedule_link(id, wake);
+        self.after_link(now, id);
+    }
+
+    fn schedule_link(&mut self, id: LinkId, wake: Wake) {
+        if let Some(at) = wake.arrival {
             self.events.schedule(at, Event::Arrive(id));
         }
-        if let Some(done) = next {
-            self.events.schedule(done, Event::TransmissionDone(id));
+        if let Some(at) = wake.transmission_done {
+            self.events.schedule(at, Event::TransmissionDone(id));
         }
-        self.after_link(now, id);
     }
 
     fn queue_timer(&mut self, now: Time, id: LinkId) {

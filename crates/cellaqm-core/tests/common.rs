@@ -1,8 +1,10 @@
 //! Helpers shared by the integration tests.
+// Each test crate compiles this module and uses only some of it.
+#![allow(dead_code)]
 
 use cellaqm_core::{run, RunOptions, RunResult, Scenario};
 
-/// A wired dumbbell scenario; `extra` is appended TOML (later keys override nothing: pass whole sections).
+/// A scenario from TOML text; panics with the error if it is invalid.
 pub fn scenario(toml: &str) -> Scenario {
     Scenario::from_toml_str(toml, &[]).unwrap_or_else(|e| panic!("test scenario invalid: {e}"))
 }

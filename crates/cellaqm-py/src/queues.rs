@@ -9,6 +9,7 @@ use crate::ScenarioError;
 use cellaqm_core::packet::{flags, Dir, Ecn, Packet, TcpHeader};
 use cellaqm_core::queue::{catalogue, AnyQueue, Dropped, Limits, QueueCtx, QueueDisc};
 use cellaqm_core::rng;
+use cellaqm_core::tcp::MAX_IP_PACKET;
 use cellaqm_core::time::Time;
 use cellaqm_core::units::{Bytes, Rate};
 use pyo3::exceptions::PyValueError;
@@ -101,12 +102,12 @@ impl Queue {
     /// whether this arrival made an ECN mark (on it, or on the head with `drop="front"`).
     #[pyo3(signature = (size, now, flow = 0, syn = false, ect = false))]
     fn enqueue(&mut self, size: u32, now: f64, flow: u32, syn: bool, ect: bool) -> PyResult<(u64, bool, Vec<Drop>, bool)> {
-        if size == 0 {
-            return Err(PyValueError::new_err("size: must be at least 1 byte"));
+        if size == 0 || size as u64 > MAX_IP_PACKET {
+            return Err(PyValueError::new_err(format!("size: expected 1 to {MAX_IP_PACKET} bytes (one IP packet), got {size}")));
         }
         let ctx = self.ctx(now)?;
         let tcp = TcpHeader {
-            len: size.saturating_sub(40),
+            len: size.saturating_sub(40) as u16,
             flags: if syn { flags::SYN } else { 0 },
             ..TcpHeader::default()
         };

@@ -156,7 +156,7 @@ impl Trace {
         t.time_s.push(now.as_secs_f64());
         t.flow.push(pkt.flow);
         t.seq.push(pkt.tcp.seq);
-        t.len.push(pkt.tcp.len);
+        t.len.push(pkt.tcp.len as u32);
         t.retransmission.push(pkt.retransmission);
     }
 }

@@ -536,7 +536,7 @@ mod tests {
     use crate::units::Rate;
 
     fn pkt(uid: u64, dir: Dir, size: u32) -> Packet {
-        let mut p = Packet::tcp(0, dir, size, TcpHeader { len: size.saturating_sub(60), ..TcpHeader::default() });
+        let mut p = Packet::tcp(0, dir, size, TcpHeader { len: size.saturating_sub(60) as u16, ..TcpHeader::default() });
         p.uid = uid;
         p
     }

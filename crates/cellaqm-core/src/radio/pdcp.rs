@@ -234,7 +234,7 @@ mod tests {
     use crate::time::Dur;
 
     fn pkt(uid: u64, size: u32) -> Packet {
-        let mut p = Packet::tcp(0, Dir::Down, size, TcpHeader { len: size - 60, ..TcpHeader::default() });
+        let mut p = Packet::tcp(0, Dir::Down, size, TcpHeader { len: (size - 60) as u16, ..TcpHeader::default() });
         p.uid = uid;
         p
     }

@@ -46,6 +46,11 @@ impl Window {
     }
 }
 
+/// The largest IP packet in bytes (the 16-bit IPv4 total length).
+pub const MAX_IP_PACKET: u64 = 65_535;
+/// The largest advertised window in bytes (RFC 7323 §2.3: scale factor at most 14).
+pub const MAX_WINDOW: u64 = 1 << 30;
+
 /// TCP options shared by both ends of every connection in a scenario.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
@@ -106,6 +111,12 @@ impl TcpConfig {
         }
         if self.mss.0 == 0 {
             return Err("tcp.mss: must be positive".into());
+        }
+        if self.mss.0 + self.header.0 > MAX_IP_PACKET {
+            return Err(format!("tcp.mss: MSS + header must fit in one IP packet ({MAX_IP_PACKET} bytes), got {} + {}", self.mss.0, self.header.0));
+        }
+        if self.rwnd.bytes(self.mss.0 as u32) > MAX_WINDOW {
+            return Err(format!("tcp.rwnd: at most 1 GiB ({MAX_WINDOW} bytes, RFC 7323 window scaling)"));
         }
         if self.rwnd.bytes(self.mss.0 as u32) < self.mss.0 {
             return Err("tcp.rwnd: must hold at least one MSS".into());

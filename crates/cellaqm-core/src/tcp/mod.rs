@@ -30,7 +30,7 @@ mod sender;
 #[cfg(test)]
 mod tests;
 
-pub use config::{PartialAckTimer, Recovery, TcpConfig, Window};
+pub use config::{PartialAckTimer, Recovery, TcpConfig, Window, MAX_IP_PACKET, MAX_WINDOW};
 pub use endpoint::Endpoint;
 
 /// Which end of the connection: the client opens it actively.

@@ -11,22 +11,26 @@ impl RangeSet {
         if start >= end {
             return;
         }
-        let (mut start, mut end) = (start, end);
-        self.0.retain(|&(s, e)| {
-            let apart = e < start || s > end;
-            if !apart {
-                start = start.min(s);
-                end = end.max(e);
+        // The ranges it overlaps or abuts are a contiguous run [first, last).
+        let first = self.0.partition_point(|&(_, e)| e < start);
+        let last = self.0.partition_point(|&(s, _)| s <= end);
+        let merged = match self.0.get(first..last) {
+            Some([a, .., b]) | Some([a @ b]) => (start.min(a.0), end.max(b.1)),
+            _ => (start, end),
+        };
+        match last - first {
+            0 => self.0.insert(first, merged),
+            _ => {
+                self.0[first] = merged;
+                self.0.drain(first + 1..last);
             }
-            apart
-        });
-        let at = self.0.partition_point(|&(s, _)| s < start);
-        self.0.insert(at, (start, end));
+        }
     }
 
     /// Drops everything below `seq`.
     pub fn remove_below(&mut self, seq: u64) {
-        self.0.retain(|&(_, end)| end > seq);
+        let gone = self.0.partition_point(|&(_, e)| e <= seq);
+        self.0.drain(..gone);
         if let Some(first) = self.0.first_mut() {
             first.0 = first.0.max(seq);
         }
@@ -38,7 +42,8 @@ impl RangeSet {
 
     /// The range holding `seq`.
     pub fn containing(&self, seq: u64) -> Option<(u64, u64)> {
-        self.0.iter().copied().find(|&(s, e)| s <= seq && seq < e)
+        let i = self.0.partition_point(|&(_, e)| e <= seq);
+        self.0.get(i).copied().filter(|&(s, _)| s <= seq)
     }
 
     pub fn first(&self) -> Option<(u64, u64)> {
@@ -76,5 +81,30 @@ mod tests {
         assert_eq!(r.first(), Some((15, 60)));
         assert_eq!(r.containing(59), Some((15, 60)));
         assert_eq!(r.containing(60), None);
+    }
+
+    proptest::proptest! {
+        /// Agrees with a set of sequence numbers on random inserts and removals.
+        #[test]
+        fn behaves_as_a_set_of_numbers(ops in proptest::collection::vec((0u64..60, 0u64..12, proptest::bool::weighted(0.2)), 1..40)) {
+            let mut r = RangeSet::default();
+            let mut plain = std::collections::BTreeSet::new();
+            for (a, len, remove) in ops {
+                if remove {
+                    r.remove_below(a);
+                    plain.retain(|&x| x >= a);
+                } else {
+                    r.insert(a, a + len);
+                    plain.extend(a..a + len);
+                }
+                let ranges: Vec<_> = r.iter().collect();
+                proptest::prop_assert!(ranges.windows(2).all(|w| w[0].1 < w[1].0), "sorted, disjoint, not touching: {:?}", ranges);
+                let covered: std::collections::BTreeSet<u64> = ranges.iter().flat_map(|&(s, e)| s..e).collect();
+                proptest::prop_assert_eq!(&covered, &plain);
+                for x in 0..75 {
+                    proptest::prop_assert_eq!(r.containing(x).is_some(), plain.contains(&x));
+                }
+            }
+        }
     }
 }

@@ -20,7 +20,7 @@ pub(super) struct Receiver {
     /// `None` without delayed ACKs.
     delack_timeout: Option<Dur>,
     sack: bool,
-    rwnd: u64,
+    rwnd: u32,
     /// Next sequence number expected; 0 until the peer's SYN arrives.
     rcv_nxt: u64,
     out_of_order: RangeSet,
@@ -33,7 +33,7 @@ pub(super) struct Receiver {
     /// When an ACK must be sent (now, for an immediate ACK).
     ack_due: Option<Time>,
     /// RFC 7323 TS.Recent and Last.ACK.sent.
-    ts_recent: u64,
+    ts_recent: u32,
     last_ack_sent: u64,
     /// RFC 3168: echo ECE until the peer's CWR.
     ece: bool,
@@ -46,7 +46,7 @@ impl Receiver {
             mss,
             delack_timeout: cfg.delayed_ack.then_some(cfg.delack_timeout),
             sack: cfg.recovery == Recovery::Sack,
-            rwnd: cfg.rwnd.bytes(mss as u32),
+            rwnd: cfg.rwnd.bytes(mss as u32) as u32, // validated: at most 1 GiB
             rcv_nxt: 0,
             out_of_order: RangeSet::default(),
             recent: Vec::new(),
@@ -63,7 +63,10 @@ impl Receiver {
     pub fn on_packet(&mut self, now: Time, pkt: &Packet) -> bool {
         let h = &pkt.tcp;
         if h.seq <= self.last_ack_sent {
-            self.ts_recent = self.ts_recent.max(h.ts_val); // RFC 7323 §4.3 (2)
+            // RFC 7323 §4.3 (2): keep the newest TSval (modular comparison of the 32-bit clock).
+            if (h.ts_val.wrapping_sub(self.ts_recent) as i32) > 0 {
+                self.ts_recent = h.ts_val;
+            }
         }
         if h.has(flags::CWR) {
             self.ece = false; // RFC 3168 §6.1.3
@@ -81,11 +84,15 @@ impl Receiver {
         let duplicate = end <= self.rcv_nxt || self.out_of_order.containing(start).is_some_and(|(_, e)| end <= e);
         let filled_gap = !self.out_of_order.is_empty();
         let in_order = start <= self.rcv_nxt && self.rcv_nxt < end;
-        self.out_of_order.insert(start, end);
-        if let Some((_, e)) = self.out_of_order.first().filter(|&(s, _)| s <= self.rcv_nxt) {
-            self.rcv_nxt = self.rcv_nxt.max(e);
+        if in_order && !filled_gap {
+            self.rcv_nxt = end; // the common case: in order, nothing held out of order
+        } else {
+            self.out_of_order.insert(start, end);
+            if let Some((_, e)) = self.out_of_order.first().filter(|&(s, _)| s <= self.rcv_nxt) {
+                self.rcv_nxt = self.rcv_nxt.max(e);
+            }
+            self.out_of_order.remove_below(self.rcv_nxt);
         }
-        self.out_of_order.remove_below(self.rcv_nxt);
         if !in_order && !duplicate {
             self.recent.insert(0, start); // RFC 2018 §4: the newest segment's block goes first
         }
@@ -105,16 +112,17 @@ impl Receiver {
 
     /// Keeps one entry per out-of-order range still held, newest first.
     fn prune_recent(&mut self) {
-        let mut seen: Vec<(u64, u64)> = Vec::new();
         let ranges = &self.out_of_order;
-        self.recent.retain(|&seq| match ranges.containing(seq) {
-            Some(r) if !seen.contains(&r) => {
-                seen.push(r);
-                true
+        let mut kept = 0;
+        for i in 0..self.recent.len() {
+            let range = ranges.containing(self.recent[i]);
+            let new = range.is_some() && self.recent[..kept].iter().all(|&seq| ranges.containing(seq) != range);
+            if new {
+                self.recent[kept] = self.recent[i];
+                kept += 1;
             }
-            _ => false,
-        });
-        self.recent.truncate(MAX_SACK_BLOCKS);
+        }
+        self.recent.truncate(kept.min(MAX_SACK_BLOCKS));
     }
 
     /// Fills the acknowledgement fields of an outgoing segment; it acknowledges everything so far.
@@ -130,7 +138,7 @@ impl Receiver {
             h.flags |= flags::ECE;
         }
         if self.sack {
-            h.sack = self.sack_blocks();
+            h.sack = self.sack_blocks(h.ack);
         }
         self.last_ack_sent = self.rcv_nxt;
         self.unacked = 0;
@@ -138,11 +146,11 @@ impl Receiver {
     }
 
     /// RFC 2018 §4: the block with the most recent segment first, then the most recently reported.
-    fn sack_blocks(&self) -> SackBlocks {
+    fn sack_blocks(&self, ack: u64) -> SackBlocks {
         let mut blocks = SackBlocks::default();
         for &seq in &self.recent {
             if let Some(range) = self.out_of_order.containing(seq) {
-                blocks.push(range);
+                blocks.push(ack, range);
             }
         }
         blocks
@@ -181,8 +189,8 @@ mod tests {
         TcpConfig { recovery: Recovery::Sack, mss: crate::units::Bytes(100), ..TcpConfig::default() }
     }
 
-    fn seg(seq: u64, len: u32, fl: u8) -> Packet {
-        Packet::tcp(0, Dir::Down, len + 40, TcpHeader { seq, len, flags: fl, ..TcpHeader::default() })
+    fn seg(seq: u64, len: u16, fl: u8) -> Packet {
+        Packet::tcp(0, Dir::Down, len as u32 + 40, TcpHeader { seq, len, flags: fl, ..TcpHeader::default() })
     }
 
     fn ack(r: &mut Receiver) -> TcpHeader {
@@ -200,11 +208,11 @@ mod tests {
         r.on_packet(Time::ZERO, &seg(401, 100, 0));
         let h = ack(&mut r);
         assert_eq!(h.ack, 1);
-        assert_eq!(h.sack.iter().collect::<Vec<_>>(), vec![(401, 601), (201, 301)]);
+        assert_eq!(h.sack_blocks().collect::<Vec<_>>(), vec![(401, 601), (201, 301)]);
         assert!(!r.on_packet(Time::ZERO, &seg(1, 200, 0)), "fills the first gap");
         assert!(r.ack_due(Time::ZERO), "a gap-filling segment is acknowledged at once");
         let h = ack(&mut r);
-        assert_eq!((h.ack, h.sack.len), (301, 1));
+        assert_eq!((h.ack, h.sack.len()), (301, 1));
         assert!(r.on_packet(Time::ZERO, &seg(201, 100, 0)), "a duplicate");
         r.on_packet(Time::ZERO, &seg(301, 100, 0));
         assert_eq!(ack(&mut r).ack, 601);

@@ -7,7 +7,6 @@
 //! retransmitted in this recovery (SetPipe).
 
 use super::ranges::RangeSet;
-use crate::packet::SackBlocks;
 use std::iter::once;
 
 /// RFC 6675 §2: DupThresh.
@@ -21,8 +20,8 @@ pub(super) struct Scoreboard {
 
 impl Scoreboard {
     /// RFC 6675 Update(): adds the blocks of one ACK and forgets what `snd_una` now covers.
-    pub fn update(&mut self, snd_una: u64, blocks: &SackBlocks) {
-        for (start, end) in blocks.iter() {
+    pub fn update(&mut self, snd_una: u64, blocks: impl Iterator<Item = (u64, u64)>) {
+        for (start, end) in blocks {
             self.sacked.insert(start, end);
         }
         self.sacked.remove_below(snd_una);
@@ -94,10 +93,8 @@ mod tests {
     const MSS: u64 = 100;
 
     fn board(snd_una: u64, blocks: &[(u64, u64)]) -> Scoreboard {
-        let mut sack = SackBlocks::default();
-        blocks.iter().for_each(|&b| sack.push(b));
         let mut sb = Scoreboard::default();
-        sb.update(snd_una, &sack);
+        sb.update(snd_una, blocks.iter().copied());
         sb
     }
 
@@ -105,7 +102,7 @@ mod tests {
     fn merges_and_prunes_ranges() {
         let mut sb = board(1, &[(301, 401), (101, 201), (201, 301)]);
         assert_eq!(sb.sacked.iter().collect::<Vec<_>>(), vec![(101, 401)]);
-        sb.update(151, &SackBlocks::default());
+        sb.update(151, std::iter::empty());
         assert_eq!(sb.sacked.iter().collect::<Vec<_>>(), vec![(151, 401)]);
         assert_eq!(sb.skip_sacked(200), 401);
         assert_eq!(sb.next_sacked(1), 151);

@@ -13,7 +13,7 @@ use super::reno::Reno;
 use super::rtt::RttEstimator;
 use super::scoreboard::Scoreboard;
 use super::{PartialAckTimer, Recovery, TcpConfig, TcpStats};
-use crate::packet::{flags, Dir, Ecn, FlowId, Packet, TcpHeader};
+use crate::packet::{flags, ts_clock, Dir, Ecn, FlowId, Packet, TcpHeader};
 use crate::time::{Dur, Time};
 
 pub(super) struct Sender {
@@ -118,7 +118,7 @@ impl Sender {
         let fin = self.closing && seq + len == data_end;
         (len > 0 || fin).then(|| TcpHeader {
             seq,
-            len: len as u32,
+            len: len as u16, // validated: MSS + header ≤ 65 535
             flags: if fin { flags::FIN } else { 0 },
             ..TcpHeader::default()
         })
@@ -126,9 +126,9 @@ impl Sender {
 
     fn packet(&self, now: Time, mut h: TcpHeader) -> Packet {
         if self.timestamps {
-            h.ts_val = now.0;
+            h.ts_val = ts_clock(now);
         }
-        Packet::tcp(self.flow, self.dir, h.len + self.header, h)
+        Packet::tcp(self.flow, self.dir, h.len as u32 + self.header, h)
     }
 
     /// Sends segment `h`, keeping the books: statistics, RTT timing, timer, `snd_nxt`/`snd_max`.
@@ -207,8 +207,8 @@ impl Sender {
         if h.ack > self.snd_max {
             return; // acknowledges something never sent
         }
-        self.peer_wnd = h.wnd;
-        self.scoreboard.update(self.snd_una.max(h.ack), &h.sack);
+        self.peer_wnd = h.wnd as u64;
+        self.scoreboard.update(self.snd_una.max(h.ack), h.sack_blocks());
         if h.ack > self.snd_una {
             let handshake = self.snd_una == 0;
             let acked = h.ack - self.snd_una;
@@ -235,7 +235,7 @@ impl Sender {
     /// RFC 7323 §4.1: with timestamps, every ACK of new data gives a sample from its echo.
     fn sample_rtt(&mut self, now: Time, h: &TcpHeader) {
         let sample = if self.timestamps {
-            Some(now.since(Time(h.ts_ecr)))
+            Some(Dur::from_micros(ts_clock(now).wrapping_sub(h.ts_ecr) as u64))
         } else {
             let timed = self.rtt_probe.filter(|&(end, _)| h.ack >= end);
             if timed.is_some() {

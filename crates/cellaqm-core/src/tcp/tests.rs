@@ -196,7 +196,7 @@ fn handshake_then_a_100kb_transfer_completes() {
     let s = p.server.stats();
     assert_eq!((s.segments_sent, s.bytes_sent), (69, 100_000), "ceil(100000 / 1460) segments");
     assert_eq!((s.bytes_retransmitted, s.rtos, s.fast_retransmits), (0, 0, 0));
-    assert!(p.server_data().all(|(_, _, pkt)| pkt.size == pkt.tcp.len + 40));
+    assert!(p.server_data().all(|(_, _, pkt)| pkt.size == pkt.tcp.len as u32 + 40));
 }
 
 #[test]

@@ -81,6 +81,9 @@ impl CbrConfig {
         if self.udp.mtu <= self.udp.header {
             return Err(format!("{key}.udp.mtu: must exceed udp.header"));
         }
+        if self.udp.mtu.0 > crate::tcp::MAX_IP_PACKET {
+            return Err(format!("{key}.udp.mtu: at most {} bytes (one IP packet)", crate::tcp::MAX_IP_PACKET));
+        }
         Ok(())
     }
 }

@@ -78,7 +78,7 @@ pub enum Action {
     Datagram {
         stream: FlowId,
         size: u32,
-        payload: u32,
+        payload: u16,
     },
 }
 
@@ -141,11 +141,11 @@ impl Ctx<'_> {
         let max_payload = (udp.mtu.0 as u32).saturating_sub(header).max(1) as u64;
         let mut left = bytes.max(1);
         while left > 0 {
-            let payload = left.min(max_payload) as u32;
+            let payload = left.min(max_payload) as u16; // validated: mtu ≤ 65 535
             left -= payload as u64;
             self.push(Action::Datagram {
                 stream,
-                size: payload + header,
+                size: payload as u32 + header,
                 payload,
             });
         }
