@@ -17,14 +17,29 @@ pub enum Recovery {
     Sack,
 }
 
-/// Which partial ACKs during NewReno recovery restart the retransmission timer (RFC 6582 §4).
+/// When the retransmission timer restarts around loss recovery.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum PartialAckTimer {
-    /// Every partial ACK ("Slow-but-Steady"; ns-2's NewReno, which the studies used).
-    Every,
-    /// Only the first ("Impatient", RFC 6582 §3.2 step 3; ns-3): many losses in one window end in a timeout.
-    First,
+pub enum RtoRestart {
+    /// On every ACK of new data (RFC 6298 (5.3)), partial ACKs included, and when the
+    /// fast retransmission is sent, as ns-2 (`reset_rtx_timer` on the third duplicate
+    /// ACK) and Linux do: the retransmission gets a whole RTO to be acknowledged.
+    Always,
+    /// As RFC 6298 (5.1) and RFC 6582 §3.2 (5) read, and as ns-3 implements them: the
+    /// fast retransmission leaves the running timer alone (it keeps counting from the
+    /// last new ACK), and during recovery only the first partial ACK restarts it
+    /// ("Impatient", RFC 6582 §4; ns-3 applies it to SACK recovery too).
+    Impatient,
+}
+
+/// Which segments give RTT samples when the timestamps option is off (RFC 6298 §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RttSamples {
+    /// One segment timed at a time, a sample per RTT (BSD, ns-2).
+    PerRtt,
+    /// Every ACK, from the newest segment it acknowledges (Linux, ns-3).
+    PerAck,
 }
 
 /// Advertised receive window: in packets of one MSS, or in bytes.
@@ -79,8 +94,10 @@ pub struct TcpConfig {
     pub rto_initial: Dur,
     /// React to ECN-Echo as to a loss, once per window (RFC 3168), and send ECT packets.
     pub ecn: bool,
-    /// NewReno: `"every"` partial ACK restarts the retransmission timer, or only the `"first"`.
-    pub partial_ack_timer: PartialAckTimer,
+    /// When the retransmission timer restarts around loss recovery.
+    pub rto_restart: RtoRestart,
+    /// Without timestamps: a sample per RTT or per ACK (with timestamps every ACK gives one).
+    pub rtt_samples: RttSamples,
 }
 
 impl Default for TcpConfig {
@@ -98,7 +115,8 @@ impl Default for TcpConfig {
             rto_max: Dur::from_secs(60),
             rto_initial: Dur::from_secs(1),
             ecn: false,
-            partial_ack_timer: PartialAckTimer::Every,
+            rto_restart: RtoRestart::Always,
+            rtt_samples: RttSamples::PerRtt,
         }
     }
 }

@@ -26,11 +26,12 @@ mod recovery;
 mod reno;
 mod rtt;
 mod scoreboard;
+mod rtt_timing;
 mod sender;
 #[cfg(test)]
 mod tests;
 
-pub use config::{PartialAckTimer, Recovery, TcpConfig, Window, MAX_IP_PACKET, MAX_WINDOW};
+pub use config::{Recovery, RtoRestart, RttSamples, TcpConfig, Window, MAX_IP_PACKET, MAX_WINDOW};
 pub use endpoint::Endpoint;
 
 /// Which end of the connection: the client opens it actively.

@@ -12,7 +12,7 @@
 
 use super::scoreboard::DUP_THRESH;
 use super::sender::Sender;
-use super::{PartialAckTimer, Recovery};
+use super::{Recovery, RtoRestart};
 use crate::packet::{Packet, TcpHeader};
 use crate::time::Time;
 
@@ -28,7 +28,7 @@ pub(super) struct LossRecovery {
     high_rxt: u64,
     /// RFC 6675 RescueRxt (exclusive end).
     rescue_rxt: u64,
-    /// Partial ACKs so far in this NewReno recovery.
+    /// Partial ACKs so far in this recovery.
     partial_acks: u32,
 }
 
@@ -64,14 +64,16 @@ impl Sender {
             // ACK ends NewReno (cwnd = ssthresh); RFC 6675 §5 (A): ACK beyond RecoveryPoint.
             self.recovery.active = false;
             self.cc.set_window(self.cc.ssthresh());
-        } else if self.kind == Recovery::NewReno {
-            // RFC 6582 §3.2 (3) partial ACK: retransmit the first unacknowledged segment, deflate
-            // by the amount acknowledged and add back one SMSS if at least one SMSS was.
-            self.send_at(now, self.snd_una, out);
-            let add_back = if acked >= self.mss { self.mss } else { 0 };
-            self.cc.set_window(self.cc.window().saturating_sub(acked) + add_back);
+        } else {
+            if self.kind == Recovery::NewReno {
+                // RFC 6582 §3.2 (5) partial ACK: retransmit the first unacknowledged segment, deflate
+                // by the amount acknowledged and add back one SMSS if at least one SMSS was.
+                self.send_at(now, self.snd_una, out);
+                let add_back = if acked >= self.mss { self.mss } else { 0 };
+                self.cc.set_window(self.cc.window().saturating_sub(acked) + add_back);
+            }
             self.recovery.partial_acks += 1;
-            return self.partial_ack_timer == PartialAckTimer::Every || self.recovery.partial_acks == 1;
+            return self.rto_restart == RtoRestart::Always || self.recovery.partial_acks == 1;
         }
         true
     }
@@ -100,10 +102,11 @@ impl Sender {
         self.recovery.recover = self.snd_max; // RFC 6582 §3.2 (2), RFC 6675 (4.1)
         self.cc.on_congestion(now, self.snd_max - self.snd_una); // RFC 5681 (4), RFC 6675 (4.2)
         let end = self.send_at(now, self.snd_una, out); // RFC 5681 §3.2 (3), RFC 6675 (4.3)
-        // The fast retransmission restarts the timer, as ns-2 (`reset_rtx_timer` on the
-        // third duplicate ACK) and Linux do: RFC 6298 (5.1) alone would leave it running from
-        // the last new ACK, and it would often expire before the retransmission's ACK returns.
-        self.restart_timer(now);
+        if self.rto_restart == RtoRestart::Always {
+            // As ns-2 and Linux: RFC 6298 (5.1) alone leaves the timer running from the last
+            // new ACK, and behind a full buffer it expires before the retransmission's ACK returns.
+            self.restart_timer(now);
+        }
         if self.kind == Recovery::Sack {
             self.recovery.high_rxt = end; // RFC 6675 (4.3)
             self.recovery.rescue_rxt = end;

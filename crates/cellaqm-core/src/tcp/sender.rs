@@ -11,8 +11,9 @@ use super::congestion::Controller;
 use super::recovery::LossRecovery;
 use super::reno::Reno;
 use super::rtt::RttEstimator;
+use super::rtt_timing::RttTiming;
 use super::scoreboard::Scoreboard;
-use super::{PartialAckTimer, Recovery, TcpConfig, TcpStats};
+use super::{Recovery, RtoRestart, TcpConfig, TcpStats};
 use crate::packet::{flags, ts_clock, Dir, Ecn, FlowId, Packet, TcpHeader};
 use crate::time::{Dur, Time};
 
@@ -21,7 +22,7 @@ pub(super) struct Sender {
     dir: Dir,
     header: u32,
     pub kind: Recovery,
-    pub partial_ack_timer: PartialAckTimer,
+    pub rto_restart: RtoRestart,
     pub mss: u64,
     ecn: bool,
     timestamps: bool,
@@ -41,8 +42,8 @@ pub(super) struct Sender {
     pub peer_wnd: u64,
     pub cc: Box<dyn Controller>,
     rtt: RttEstimator,
-    /// Without timestamps: the segment being timed (its end, when sent).
-    rtt_probe: Option<(u64, Time)>,
+    /// Without timestamps: the segments being timed.
+    rtt_timing: RttTiming,
     pub rto_deadline: Option<Time>,
     /// `snd_una` at the last timeout, to recognise a repeated timeout of the same segment.
     last_rto_una: Option<u64>,
@@ -63,7 +64,7 @@ impl Sender {
             dir,
             header: cfg.header.0 as u32,
             kind: cfg.recovery,
-            partial_ack_timer: cfg.partial_ack_timer,
+            rto_restart: cfg.rto_restart,
             mss,
             ecn: cfg.ecn,
             timestamps: cfg.timestamps,
@@ -76,7 +77,7 @@ impl Sender {
             peer_wnd: cfg.rwnd.bytes(mss as u32),
             cc: Box::new(Reno::new(mss, cfg.initial_window)),
             rtt: RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max),
-            rtt_probe: None,
+            rtt_timing: RttTiming::new(cfg.rtt_samples),
             rto_deadline: None,
             last_rto_una: None,
             mark_rto: false,
@@ -147,9 +148,9 @@ impl Sender {
             self.stats.bytes_retransmitted += h.len as u64;
             pkt.retransmission = true;
             pkt.rto_retransmission = std::mem::take(&mut self.mark_rto);
-            self.rtt_probe = None; // Karn: no sample while a retransmission is outstanding
-        } else if !self.timestamps && self.rtt_probe.is_none() {
-            self.rtt_probe = Some((h.seq + h.seq_len(), now));
+            self.rtt_timing.on_retransmit(h.seq, h.seq + h.seq_len());
+        } else if !self.timestamps {
+            self.rtt_timing.on_send(h.seq, h.seq + h.seq_len(), now);
         }
         if self.ecn && fresh_data {
             pkt.ecn = Ecn::Ect; // RFC 3168 §6.1.5: retransmissions are not ECT
@@ -217,7 +218,7 @@ impl Sender {
             self.snd_nxt = self.snd_nxt.max(h.ack);
             let restart = self.on_new_ack(now, acked, handshake, out);
             // RFC 6298 (5.2): stop the timer when all is acknowledged; (5.3): else restart it
-            // (during NewReno recovery, as `partial_ack_timer` says).
+            // (during recovery, as `rto_restart` says).
             if self.snd_una == self.snd_max {
                 self.rto_deadline = None;
             } else if restart {
@@ -231,17 +232,13 @@ impl Sender {
         }
     }
 
-    /// RFC 6298 §3 / Karn: one timed segment at a time, never a retransmitted one;
-    /// RFC 7323 §4.1: with timestamps, every ACK of new data gives a sample from its echo.
+    /// RFC 7323 §4.1: with timestamps, every ACK of new data gives a sample from its
+    /// echo; without, the segments timed give them ([`RttTiming`], RFC 6298 §3).
     fn sample_rtt(&mut self, now: Time, h: &TcpHeader) {
         let sample = if self.timestamps {
             Some(Dur::from_micros(ts_clock(now).wrapping_sub(h.ts_ecr) as u64))
         } else {
-            let timed = self.rtt_probe.filter(|&(end, _)| h.ack >= end);
-            if timed.is_some() {
-                self.rtt_probe = None;
-            }
-            timed.map(|(_, sent)| now.since(sent))
+            self.rtt_timing.on_ack(h.ack, now)
         };
         if let Some(r) = sample {
             self.rtt.sample(r);

@@ -247,38 +247,46 @@ fn one_loss_is_repaired_by_one_fast_retransmit_halving_the_window() {
     assert_eq!((s.fast_retransmits, s.rtos, s.bytes_retransmitted), (1, 0, MSS));
 }
 
-/// The fast retransmission restarts the retransmission timer (as ns-2 and Linux
-/// do): right after it the deadline is a whole RTO (≥ rto_min) away, not counted
-/// from the last new ACK, which came a few segment times earlier.
+/// `rto_restart = "always"` (ns-2, Linux): the fast retransmission restarts the
+/// retransmission timer, so right after it the deadline is a whole RTO (≥ rto_min)
+/// away. `"impatient"` (RFC 6298 (5.1) as written, ns-3): the timer keeps counting
+/// from the last new ACK, which came a few segment times before the third duplicate.
 #[test]
-fn the_fast_retransmission_restarts_the_retransmission_timer() {
-    let mut c = cfg(Recovery::NewReno);
-    c.rwnd = Window::Packets(100);
-    let mut p = Pair::download(&c, u64::MAX);
-    p.fate = drop_segments(&[30]);
-    assert!(p.run_until(secs(5.0), |p| p.server.stats().fast_retransmits == 1));
-    let deadline = p.server.next_timer().expect("the timer runs during recovery");
-    assert!(deadline >= p.now + c.rto_min, "deadline {deadline} at {}", p.now);
+fn the_fast_retransmission_restarts_the_timer_unless_impatient() {
+    let deadline_after_fast_retransmit = |restart: RtoRestart| {
+        let mut c = cfg(Recovery::NewReno);
+        c.rwnd = Window::Packets(100);
+        c.rto_restart = restart;
+        let mut p = Pair::download(&c, u64::MAX);
+        p.fate = drop_segments(&[30]);
+        assert!(p.run_until(secs(5.0), |p| p.server.stats().fast_retransmits == 1));
+        let deadline = p.server.next_timer().expect("the timer runs during recovery");
+        (deadline, p.now, c.rto_min)
+    };
+    let (deadline, now, rto_min) = deadline_after_fast_retransmit(RtoRestart::Always);
+    assert!(deadline >= now + rto_min, "always: deadline {deadline} at {now}");
+    let (deadline, now, rto_min) = deadline_after_fast_retransmit(RtoRestart::Impatient);
+    assert!(deadline < now + rto_min, "impatient: deadline {deadline} at {now}");
 }
 
-/// RFC 6582 §4: with `partial_ack_timer = "first"` ("Impatient") only the first
-/// partial ACK restarts the timer, so four losses in one window, repaired one
-/// per RTT (100 ms) by NewReno, outlast a 250 ms RTO and end in a timeout;
-/// with `"every"` ("Slow-but-Steady", the default) recovery completes without one.
+/// RFC 6582 §4: with `rto_restart = "impatient"` only the first partial ACK
+/// restarts the timer, so four losses in one window, repaired one per RTT
+/// (100 ms) by NewReno, outlast a 250 ms RTO and end in a timeout; with
+/// `"always"` ("Slow-but-Steady", the default) recovery completes without one.
 #[test]
 fn impatient_newreno_times_out_where_slow_but_steady_recovers() {
-    let run = |timer: PartialAckTimer| {
+    let run = |restart: RtoRestart| {
         let mut c = cfg(Recovery::NewReno);
         c.rwnd = Window::Packets(20);
         c.rto_min = Dur::from_millis(250);
-        c.partial_ack_timer = timer;
+        c.rto_restart = restart;
         let mut p = Pair::download(&c, u64::MAX);
         p.fate = drop_segments(&[100, 102, 104, 106]);
         p.run_for(Dur::from_secs(15));
         p.server.stats().rtos
     };
-    assert_eq!(run(PartialAckTimer::Every), 0);
-    assert!(run(PartialAckTimer::First) >= 1);
+    assert_eq!(run(RtoRestart::Always), 0);
+    assert!(run(RtoRestart::Impatient) >= 1);
 }
 
 #[test]
