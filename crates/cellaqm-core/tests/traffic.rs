@@ -85,7 +85,7 @@ fn a_web_page_takes_the_slow_start_time() {
         opens[1] == opens[2] && opens[2] == opens[3] && opens[1] > 0.7,
         "inlines open together after the main object: {opens:?}"
     );
-    assert_eq!(r.summary.downloads.completed, 1);
+    assert_eq!(r.summary.downloads.all.completed, 1);
 }
 
 fn pages_and_mean_time(downloads: &[Download]) -> (usize, f64) {
@@ -402,7 +402,7 @@ fn example_scenarios_run() {
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let r = run_seed(&s, 1);
         assert!(
-            r.summary.downloads.completed > 0,
+            r.summary.downloads.all.completed > 0,
             "{name}: no download completed"
         );
     }
