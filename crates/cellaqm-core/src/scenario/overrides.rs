@@ -48,7 +48,7 @@ pub fn set_path(root: &mut toml::Value, path: &str, value: toml::Value) -> Resul
     unreachable!("path has at least one key")
 }
 
-/// [`set_path`] on a scenario document and a value given as JSON (how the
+/// `set_path` on a scenario document and a value given as JSON (how the
 /// Python binding passes them); returns the new document as JSON.
 pub fn set_path_json(doc: &str, path: &str, value: &str) -> Result<String, String> {
     let mut root: toml::Value =

@@ -314,9 +314,9 @@ impl Source {
 /// Analysis*, 5th ed., §11.2: common random numbers need the draws
 /// synchronised, each random number serving the same purpose in every run).
 ///
-/// - [`Streams::user`]: user `u`'s own stream `<prefix>.user<u>`, `u` counted
+/// - `Streams::user`: user `u`'s own stream `<prefix>.user<u>`, `u` counted
 ///   within the source (adding users to a source keeps the others' draws);
-/// - [`Streams::named`]: a stream for one purpose of the whole source, such
+/// - `Streams::named`: a stream for one purpose of the whole source, such
 ///   as the session generator's arrivals (`<prefix>.arrivals`).
 ///
 /// The prefix is the source's `name` (`traffic.<name>`), so a named source keeps
@@ -328,19 +328,19 @@ pub struct Streams {
 }
 
 impl Streams {
-    pub fn new(seed: u64, prefix: String) -> Streams {
+    fn new(seed: u64, prefix: String) -> Streams {
         Streams { seed, prefix }
     }
     /// The stream of user `u` (0-based within the source).
-    pub fn user(&self, u: u32) -> Rng {
+    fn user(&self, u: u32) -> Rng {
         self.named(&format!("user{u}"))
     }
     /// The streams of users `0 .. n`.
-    pub fn users(&self, n: u32) -> Vec<Rng> {
+    fn users(&self, n: u32) -> Vec<Rng> {
         (0..n).map(|u| self.user(u)).collect()
     }
     /// The source-wide stream for `purpose`.
-    pub fn named(&self, purpose: &str) -> Rng {
+    fn named(&self, purpose: &str) -> Rng {
         rng::stream(self.seed, &format!("{}.{purpose}", self.prefix))
     }
 }
