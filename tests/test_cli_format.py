@@ -83,3 +83,20 @@ def test_print_human_sparse_summary():
     # Only a few keys: printing must not fail on what is missing.
     out = render(RunResult({"seed": 1}, [], seed=1))
     assert "seed 1" in out
+
+
+def test_print_human_labels_download_metrics_and_leaves_out_absent_traffic():
+    block = {"count": 3, "completed": 2, "completed_bytes": 130_000, "mean_goodput_bps": 400_000.0,
+             "time_s": {"mean": 1.5, "p50": 1.0, "p90": 2.0, "p95": 2.0, "p99": 2.0, "max": 2.0}, "rtos": 0}
+    none = dict(block, completed=0, mean_goodput_bps=None, time_s=dict.fromkeys(block["time_s"]))
+    summary = dict(SUMMARY, downloads=block, downloads_by_kind={"page": block, "session": none},
+                   sessions={"offered": 0, "served": 0, "lost": 0, "unfinished": 0},
+                   datagrams={"sent": 0, "delivered": 0, "lost": 0, "delivered_bytes": 0, "delay_ms": {"p95": 0.0}})
+    rows = {label: (value, unit) for label, value, unit in _metric_rows(summary)}
+    assert rows["download time p95"] == ("2.000", "s")
+    assert rows["page download time p95"] == ("2.000", "s")
+    assert rows["session download time p95"] == ("—", "s")
+    assert rows["mean page download goodput"] == ("400.0", "kb/s")
+    assert not any(label.startswith(("sessions offered", "datagram")) for label in rows), "no such traffic in the run"
+    single = {label for label, _, _ in _metric_rows(dict(summary, downloads_by_kind={"page": block}))}
+    assert "download time p95" in single and "page download time p95" not in single

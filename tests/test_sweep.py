@@ -181,7 +181,7 @@ def test_sweep_api_returns_one_row_per_run_with_flat_metrics(sweep_dir: Path) ->
     for key, value in flat.items():
         if key in ("seed", "scenario"):
             continue
-        assert row[key] == pytest.approx(value), key
+        assert row[key] == pytest.approx(value, nan_ok=True), key
     # Same seeds → identical metrics across repeated sweeps (threads vs processes too).
     again = cellaqm.sweep(sweep_dir / "s.toml", out=None, jobs=2, executor="process")
     pd.testing.assert_frame_equal(deterministic(df), deterministic(again))
@@ -242,3 +242,24 @@ def test_cli_sweep_refuses_an_existing_store_and_dry_runs(sweep_dir: Path, cli) 
     assert proc.returncode == 2 and "--resume" in proc.stderr
     dry = cli("sweep", sweep_dir / "s.toml", "--out", sweep_dir / "o", "--dry-run")
     assert dry.returncode == 0 and "12 runs" in dry.stdout and "12 already finished" in dry.stdout
+
+
+def test_sweep_paths_are_set_by_the_same_code_as_set(tmp_path: Path) -> None:
+    """A path into a [[traffic]] list works in a factor and in [set], as with --set, with --set's errors."""
+    base = SCENARIO_TOML.replace('[traffic]\nmodel = "bulk"\nflows = 2\n',
+                                 '[[traffic]]\nmodel = "bulk"\n[[traffic]]\nmodel = "web"\nusers = 2\n')
+    (tmp_path / "base.toml").write_text(base, encoding="utf-8")
+    sweep = {"base": str(tmp_path / "base.toml"), "set": {"duration": "3s", "traffic.0.flows": 2},
+             "factors": {"traffic.1.users": [1, 3]}}
+    plan = load_plan(sweep)
+    assert [r.scenario["traffic"][1]["users"] for r in plan.runs] == [1, 3]
+    assert all(r.scenario["traffic"][0]["flows"] == 2 for r in plan.runs)
+    df = cellaqm.sweep(sweep, jobs=2)
+    assert list(df["users"]) == [3, 5]
+    for path, value in (("traffic.5.users", 3), ("duration.x", 1), ("a..b", 1)):
+        with pytest.raises(cellaqm.ScenarioError) as direct:
+            cellaqm.run(tmp_path / "base.toml", sets=[f"{path}={value}"])
+        for spec in ({**sweep, "factors": {path: [value]}}, {**sweep, "set": {path: value}}):
+            with pytest.raises(SweepError) as info:
+                load_plan(spec)
+            assert str(info.value).endswith(": " + str(direct.value)), (str(info.value), str(direct.value))

@@ -64,7 +64,7 @@ def test_paired_tests_find_the_real_difference_with_bonferroni() -> None:
     unpaired = st.ttest_ind(small[small.scheme == "A"]["y"], small[small.scheme == "TD"]["y"]).pvalue
     assert unpaired > a[a["buffer"] == "small"]["p"].iloc[0]
     # All pairs when no reference.
-    assert len(paired_tests(df, "y", "scheme")) == 3
+    assert len(paired_tests(df, "y", "scheme", by="buffer")) == 6
     with pytest.raises(ValueError, match="no level 'X'"):
         paired_tests(df, "y", "scheme", reference="X")
 
@@ -89,3 +89,14 @@ def test_cell_stats_keeps_level_order() -> None:
     assert list(cells["scheme"].astype(str)) == ["TD", "TD", "A", "A", "B", "B"]
     assert (cells["n"] == 4).all()
     assert list(cells["ci_high"] - cells["ci_low"]) == pytest.approx(list(2 * cells["ci_half"]))
+
+
+def test_paired_tests_refuse_independent_runs_and_warn_when_pooling() -> None:
+    from cellaqm.stats import PoolingWarning, UnpairedError
+
+    df = _frame(np.random.default_rng(4), effect=2.0, reps=4)
+    with pytest.warns(PoolingWarning, match="pooling over factor buffer"):
+        assert len(paired_tests(df, "y", "scheme", reference="TD")) == 2
+    independent = df.assign(seed=np.arange(len(df)))  # independent = true: every run its own seed
+    with pytest.raises(UnpairedError, match="independent = true.*replication index.*not be valid"):
+        paired_tests(independent, "y", "scheme", reference="TD", by="buffer")

@@ -130,3 +130,15 @@ def test_table_of_a_directory_without_a_sweep(tmp_path: Path) -> None:
 
     with pytest.raises(StoreError, match="not a sweep directory"):
         Store(tmp_path).load()
+
+
+def test_latex_writes_a_latex_minus_and_markdown_the_unicode_one() -> None:
+    import pandas as pd
+
+    df = pd.DataFrame({"scheme": pd.Categorical(["TD", "TD", "A", "A"], ["TD", "A"], ordered=True),
+                       "seed": [1, 2, 1, 2], "x_ms": [-2.0, -2.2, -1.0, -1.2]})
+    c = table_cells(df, "x_ms", cols=["scheme"], vs="TD")
+    latex, md = render(c, "latex"), render(c, "md")
+    assert "−" not in latex, "U+2212 has no glyph in pdfLaTeX"
+    assert r"$-$2.1 $\pm$ 1.3 (ref)" in latex and r"$-$1.1 $\pm$ 1.3 ($-$47.6\%)" in latex
+    assert "−2.1 ± 1.3 (ref)" in md and "−1.1 ± 1.3 (−47.6%)" in md

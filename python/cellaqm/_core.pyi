@@ -5,7 +5,7 @@ Checked against the built module by `make stubtest` (mypy.stubtest).
 
 from typing import Any, Optional, final
 
-__all__ = ["__version__", "ScenarioError", "run", "validate", "Queue", "queue_catalogue"]
+__all__ = ["__version__", "ScenarioError", "run", "validate", "set_path", "Queue", "queue_catalogue"]
 
 __version__: str
 
@@ -41,6 +41,13 @@ def validate(
 
     Raises ``ScenarioError`` exactly when ``run`` would refuse the same
     arguments.
+    """
+
+def set_path(doc_json: str, path: str, value_json: str) -> str:
+    """Set one key path in a scenario document (JSON) to a value (JSON), exactly as ``--set`` does.
+
+    Returns the new document as JSON; raises ``ScenarioError`` with the
+    message ``--set`` would give for the same path.
     """
 
 # --- queue disciplines outside a simulation (crates/cellaqm-py/src/queues.rs)

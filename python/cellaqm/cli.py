@@ -202,6 +202,8 @@ def _link_rows(prefix: str, link: dict[str, Any], with_drops: bool) -> list[tupl
 
 #: Summary sections left out of the table on purpose (they are in --json / summary.json).
 _NOT_PRINTED = {"ledger"}
+#: Sections left out when their count is zero: section → the count.
+_ABSENT_WHEN_ZERO = {"downloads": "count", "sessions": "offered", "datagrams": "sent"}
 
 
 def _metric_rows(summary: dict[str, Any]) -> list[tuple[str, str, str]]:
@@ -249,15 +251,23 @@ def _metric_rows(summary: dict[str, Any]) -> list[tuple[str, str, str]]:
     simple("wall_s", "wall time", "s", digits=3)
     simple("sim_seconds_per_wall_second", "speed", "× real time", digits=0)
     simple("events_per_second", "event rate", "events/s", digits=0)
-    for key, value in summary.items():
-        if key in used:
-            continue
-        if isinstance(value, dict):
-            for sub, subvalue in value.items():
-                if not isinstance(subvalue, (dict, list)):
-                    rows.append((f"{key} {sub}", _num(subvalue, 3), ""))
-        elif not isinstance(value, list):
-            rows.append((key.replace("_", " "), _num(value, 3), ""))
+    # Sections of traffic the run did not have; per-kind downloads of a single kind (= the pooled ones).
+    for key, count in _ABSENT_WHEN_ZERO.items():
+        if isinstance(summary.get(key), dict) and summary[key].get(count) == 0:
+            used.add(key)
+    if isinstance(summary.get("downloads_by_kind"), dict) and len(summary["downloads_by_kind"]) < 2:
+        used.add("downloads_by_kind")
+    from cellaqm.labels import metric_unit
+    from cellaqm.store import flatten
+
+    rest = {k: v for k, v in summary.items() if k not in used}
+    for column, value in flatten(rest).items():
+        if isinstance(value, str) and value.startswith("["):
+            continue  # a list (JSON text)
+        label, unit, scale = metric_unit(column, [value] if _is_number(value) else None)
+        if _is_number(value) and scale != 1.0:
+            value = value * scale
+        rows.append((label, _num(value, 3 if unit == "s" or not unit else 1), unit))
     return rows
 
 

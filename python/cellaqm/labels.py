@@ -1,4 +1,12 @@
-"""Readable names and units for the metric columns of a results table (for tables and plots)."""
+"""Readable names and units for the metric columns of a results table (for tables and plots).
+
+A sweep row's metrics are summary.json flattened with ``_`` (docs/scenario.md,
+"What a run reports"; docs/experiments.md, "The store"). :func:`metric_unit`
+names each of them in words with its unit: ``downloads_time_s_p95`` is
+"download time p95" in s, ``downloads_by_kind_page_mean_goodput_bps`` "mean
+page download goodput" in kb/s, ``bottleneck_mean_queue_bytes`` "bottleneck
+mean queue" in kB.
+"""
 
 from __future__ import annotations
 
@@ -6,13 +14,72 @@ import math
 from collections.abc import Iterable
 from typing import Optional
 
-#: Column-name suffix → (unit shown, scale applied to values). Order matters: longest first.
-_SUFFIX_UNITS = (
-    ("_bps", ("kb/s", 1e-3)),
-    ("_bytes", ("kB", 1e-3)),
-    ("_packets", ("packets", 1.0)),
-    ("_s", ("s", 1.0)),
-)
+#: Statistics of a distribution, as the summary names them.
+_STATS = ("count", "mean", "p50", "p90", "p95", "p99", "max")
+
+#: Top-level metrics: column → (label, unit before scaling).
+_TOP = {
+    "goodput_bps": ("goodput", "bps"),
+    "mean_flow_goodput_bps": ("mean flow goodput", "bps"),
+    "delivered_bytes": ("data delivered", "bytes"),
+    "duration_s": ("duration", "s"),
+    "flows": ("flows", "count"),
+    "users": ("users", "count"),
+    "rtos": ("RTOs", "count"),
+    "spurious_rtos": ("spurious RTOs", "count"),
+    "fast_retransmits": ("fast retransmits", "count"),
+    "retransmitted_bytes": ("data retransmitted", "bytes"),
+    "events": ("events", "count"),
+    "wall_s": ("wall time", "s"),
+    "run_wall_s": ("run wall time", "s"),
+    "sim_seconds_per_wall_second": ("speed", "× real time"),
+    "events_per_second": ("event rate", "events/s"),
+    "packet_delay_ms": ("one-way packet delay", "ms"),
+}
+
+#: Fields of a link's summary (``bottleneck_…``, ``uplink_…``) → (label after the link's name, unit).
+_LINK = {
+    "utilisation": ("utilisation", "fraction"),
+    "mean_queue_bytes": ("mean queue", "bytes"),
+    "mean_queue_packets": ("mean queue", "packets"),
+    "packets_sent": ("packets sent", "count"),
+    "bytes_sent": ("data sent", "bytes"),
+    "marked": ("ECN marks", "packets"),
+}
+
+#: Fields of the radio summary (``radio_…``).
+_RADIO = {
+    "down_pdus": ("radio downlink PDUs sent", "count"),
+    "down_pdus_lost": ("radio downlink PDUs lost", "count"),
+    "retransmissions": ("RLC retransmitted PDUs", "count"),
+    "polls": ("RLC polls", "count"),
+    "sdus_discarded": ("RLC SDUs discarded", "count"),
+    "statuses": ("RLC STATUS PDUs from the UE", "count"),
+    "spared": ("packets dropped while RLC carried them", "count"),
+    "mean_pdcp_bytes": ("mean PDCP buffer", "bytes"),
+    "rate_bps": ("bearer rate told to the discipline", "bps"),
+}
+
+#: Fields of the UDP datagram summary (``datagrams_…``) besides its delay.
+_DATAGRAMS = {
+    "sent": ("datagram packets sent", "count"),
+    "delivered": ("datagram packets delivered", "count"),
+    "lost": ("datagram packets lost", "count"),
+    "delivered_bytes": ("datagram payload delivered", "bytes"),
+}
+
+#: Download kinds → (plural noun, what its time and goodput are of).
+_KINDS = {
+    "": ("downloads", "download"),
+    "page": ("pages", "page download"),
+    "file": ("files", "file download"),
+    "upload": ("uploads", "upload"),
+    "session": ("sessions", "session download"),
+    "packet_call": ("packet calls", "packet call"),
+}
+
+#: Fields of a download block (``downloads_…``, ``downloads_by_kind_<kind>_…``), longest first.
+_DOWNLOAD_FIELDS = ("mean_goodput_bps", "completed_bytes", "completed", "count", "rtos")
 
 
 def normalize_metric(name: str) -> str:
@@ -20,10 +87,69 @@ def normalize_metric(name: str) -> str:
     return name.replace(".", "_")
 
 
+def _delay(stat: str, what: str) -> tuple[str, str]:
+    if stat == "count":
+        return f"{what} samples", "packets"
+    return f"{what} {stat}", "ms"
+
+
+def _download(kind: str, field: str) -> Optional[tuple[str, str]]:
+    plural, noun = _KINDS.get(kind, (kind.replace("_", " ") + " downloads", kind.replace("_", " ") + " download"))
+    if field.startswith("time_s_") and field[len("time_s_"):] in _STATS:
+        return f"{noun} time {field[len('time_s_'):]}", "s"
+    return {
+        "count": (f"{plural} requested", "count"),
+        "completed": (f"{plural} completed", "count"),
+        "completed_bytes": (f"data of completed {plural}", "bytes"),
+        "mean_goodput_bps": (f"mean {noun} goodput", "bps"),
+        "rtos": (f"RTOs during {plural}", "count"),
+    }.get(field)
+
+
+def _describe(column: str) -> Optional[tuple[str, str]]:
+    """``(label, unit before scaling)`` of a known metric column, else None."""
+    if column in _TOP:
+        return _TOP[column]
+    if column.startswith("delay_ms_"):
+        return _delay(column[len("delay_ms_"):], "packet delay")
+    if column.startswith("datagrams_delay_ms_"):
+        return _delay(column[len("datagrams_delay_ms_"):], "datagram delay")
+    if column.startswith("datagrams_"):
+        return _DATAGRAMS.get(column[len("datagrams_"):])
+    if column.startswith("downloads_by_kind_"):
+        rest = column[len("downloads_by_kind_"):]
+        for field in _DOWNLOAD_FIELDS:
+            if rest.endswith("_" + field):
+                return _download(rest[: -len(field) - 1], field)
+        kind, sep, stat = rest.rpartition("_time_s_")
+        return _download(kind, "time_s_" + stat) if sep else None
+    if column.startswith("downloads_"):
+        return _download("", column[len("downloads_"):])
+    if column.startswith("sessions_"):
+        return f"sessions {column[len('sessions_'):]}", "count"
+    if column.startswith("drops_"):
+        return f"bottleneck drops, {column[len('drops_'):].replace('_', ' ')}", "packets"
+    for link in ("bottleneck", "uplink"):
+        if column.startswith(link + "_"):
+            field = column[len(link) + 1:]
+            if field.startswith("drops_"):
+                return f"{link} drops, {field[len('drops_'):].replace('_', ' ')}", "packets"
+            if field in _LINK:
+                label, unit = _LINK[field]
+                return f"{link} {label}", unit
+    if column.startswith("radio_"):
+        return _RADIO.get(column[len("radio_"):])
+    if column.startswith("ledger_") and column.endswith("_bytes"):
+        return f"byte ledger, {column[len('ledger_'):-len('_bytes')].replace('_', ' ')}", "bytes"
+    return None
+
+
 def metric_unit(column: str, values: Optional[Iterable[float]] = None) -> tuple[str, str, float]:
     """``(label, unit, scale)`` for a metric column: plot ``values * scale`` against ``label (unit)``.
 
-    Rates switch to Mb/s and sizes to MB when the typical value is large.
+    Rates are in kb/s (Mb/s when the typical value is large), sizes in kB (MB
+    when large, bytes when small), fractions in %. An unknown column keeps
+    its name with spaces and gets no unit.
     """
     typical = math.nan
     if values is not None:
@@ -31,27 +157,16 @@ def metric_unit(column: str, values: Optional[Iterable[float]] = None) -> tuple[
         if vals:
             vals.sort()
             typical = vals[len(vals) // 2]
-    if column.startswith("delay_ms_") or column == "packet_delay_ms":
-        stat = column[len("delay_ms_"):] if column.startswith("delay_ms_") else ""
-        if stat == "count":
-            return "delay samples", "packets", 1.0
-        return (f"packet delay {stat}".strip(), "ms", 1.0)
-    if column.endswith("utilisation"):
-        return column[: -len("_utilisation")].replace("_", " ") + " utilisation" if column != "utilisation" \
-            else "utilisation", "%", 100.0
-    for suffix, (unit, scale) in _SUFFIX_UNITS:
-        if column.endswith(suffix):
-            label = column[: -len(suffix)].replace("_", " ")
-            if suffix == "_bps" and typical >= 1e6:
-                unit, scale = "Mb/s", 1e-6
-            if suffix == "_bytes" and typical >= 1e6:
-                unit, scale = "MB", 1e-6
-            if suffix == "_bytes" and typical < 1e3:
-                unit, scale = "bytes", 1.0
-            return label, unit, scale
-    if "drops" in column or column.endswith("marked") or column.endswith("rtos") or column.endswith("retransmits"):
-        return column.replace("_", " "), "packets" if ("drops" in column or "marked" in column) else "count", 1.0
-    return column.replace("_", " "), "", 1.0
+    label, unit = _describe(column) or (column.replace("_", " "), "")
+    if unit == "bps":
+        return (label, "Mb/s", 1e-6) if typical >= 1e6 else (label, "kb/s", 1e-3)
+    if unit == "bytes":
+        if typical >= 1e6:
+            return label, "MB", 1e-6
+        return (label, "bytes", 1.0) if typical < 1e3 else (label, "kB", 1e-3)
+    if unit == "fraction":
+        return label, "%", 100.0
+    return label, unit, 1.0
 
 
 def axis_label(column: str, values: Optional[Iterable[float]] = None) -> str:

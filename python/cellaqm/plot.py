@@ -21,7 +21,8 @@ import numpy as np
 import pandas as pd
 
 from cellaqm.labels import axis_label, metric_unit
-from cellaqm.table import TableError, apply_where, check_metric, factor_columns
+from cellaqm.factors import factor_columns, pooling_notes
+from cellaqm.table import TableError, apply_where, check_metric, missing_notes
 from cellaqm.stats import cell_stats
 
 PACKET_DELAY = "packet_delay_ms"
@@ -52,14 +53,7 @@ def _pick(
         x = rest.pop(0)
     if two and hue is None and rest and x is not None:
         hue = rest.pop(0)
-    notes = []
-    for f in factors:
-        if f not in (x, hue):
-            levels = df[f].cat.remove_unused_categories().cat.categories
-            if len(levels) > 1:
-                notes.append(f"pooling over factor {f} (levels {', '.join(map(str, levels))}); "
-                             f"use --where {f}=LEVEL to pick one")
-    return x, hue, notes
+    return x, hue, pooling_notes(df, [f for f in (x, hue) if f is not None])
 
 
 def _title(df: pd.DataFrame, where: Mapping[str, str], extra: str = "") -> str:
@@ -83,6 +77,7 @@ def bar(
     where = dict(where or {})
     df = apply_where(df, where)
     x, hue, notes = _pick(df, x, hue)
+    notes += missing_notes(df, col)
     by = [f for f in (x, hue) if f is not None]
     cells = cell_stats(df, col, by, confidence)
     label, unit, scale = metric_unit(col, cells["mean"])
@@ -113,7 +108,7 @@ def bar(
 
 
 def _ecdf(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    v = np.sort(values[~np.isnan(values)])
+    v = np.sort(values)
     return v, np.arange(1, v.size + 1) / max(v.size, 1)
 
 
@@ -137,6 +132,8 @@ def cdf(
     if metric != PACKET_DELAY:
         metric = check_metric(df, metric)
     hue, _, notes = _pick(df, hue, None, two=False)
+    if metric != PACKET_DELAY:
+        notes += missing_notes(df, metric)
     fig, ax = plt.subplots(figsize=(5.5, 3.6), layout="constrained")
     levels = list(df[hue].cat.remove_unused_categories().cat.categories) if hue else [None]
     if metric == PACKET_DELAY:
@@ -157,13 +154,14 @@ def cdf(
             values = np.concatenate(chunks) if chunks else np.array([])
         else:
             values = part[metric].to_numpy(dtype=float) * scale
+        values = values[~np.isnan(values)]
         if values.size == 0:
             continue
         xs, ys = _ecdf(values)
         ax.step(xs, ys, where="post", label=None if lv is None else str(lv))
         drawn += 1
     if not drawn:
-        raise TableError("nothing to plot: no runs (or no packet detail) match")
+        raise TableError(f"nothing to plot: no run (or no packet detail) matches with a value of {metric}")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("fraction of packets" if metric == PACKET_DELAY else "fraction of runs")
     ax.set_ylim(0, 1.02)

@@ -203,6 +203,11 @@ def mean_ci(values: list[float], confidence: float = 0.95) -> tuple[float, float
     return mean, half
 
 
+def _kbps(bps: Optional[float]) -> float:
+    """kb/s; NaN when there is no value (no download finished: null in the summary)."""
+    return math.nan if bps is None else float(bps) / 1e3
+
+
 def _one(case: Case, scheme: str, seed: int, duration_s: float) -> dict[str, Any]:
     from cellaqm import run
 
@@ -212,7 +217,7 @@ def _one(case: Case, scheme: str, seed: int, duration_s: float) -> dict[str, Any
     return {
         "case": case, "scheme": scheme, "seed": seed,
         "p95_ms": float(s["delay_ms"]["p95"]),
-        "goodput_kbps": float(s["downloads"]["mean_goodput_bps"]) / 1e3,
+        "goodput_kbps": _kbps(s["downloads"]["mean_goodput_bps"]),
         "wall_s": time.perf_counter() - t0,
     }
 

@@ -6,7 +6,8 @@
   reference level (or all pairs), pairing runs by replication seed, with a
   Bonferroni correction. Under common random numbers (the sweep default)
   replication r of every level saw the same seed, so pairing removes the
-  seed-to-seed variance.
+  seed-to-seed variance. Sweeps with ``independent = true`` have nothing to
+  pair: it raises :class:`UnpairedError`.
 - :func:`anova2`: two-factor ANOVA with interaction (statsmodels OLS).
 - :func:`tukey_hsd`: Tukey's honest significant differences between the
   levels of a factor (or of a combination of factors).
@@ -16,12 +17,23 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 from collections.abc import Sequence
 from typing import Any, Optional, Union
 
 import numpy as np
 import pandas as pd
 from scipy.special import stdtr, stdtrit  # Student t CDF and quantile (lighter than scipy.stats)
+
+from cellaqm.factors import pooling_notes
+
+
+class UnpairedError(ValueError):
+    """Runs of different levels share no seed, so a paired test has no pairs (independent sweeps)."""
+
+
+class PoolingWarning(UserWarning):
+    """A test averages over the levels of a factor it was not told to split by."""
 
 
 def mean_ci(values: Any, confidence: float = 0.95) -> tuple[float, float, int, float]:
@@ -88,7 +100,19 @@ def paired_tests(
     numbers replication r has the same seed at every level). With
     ``reference`` every other level is compared with it, else all pairs are.
     The Bonferroni correction multiplies each p-value by the number of
-    comparisons made (all cells together), capped at 1.
+    comparisons made (all cells together), capped at 1. Runs without a value
+    of ``metric`` (NaN) are left out of their pairs. Factors in neither
+    ``factor`` nor ``by`` are pooled (runs of one seed averaged over their
+    levels), with a :class:`PoolingWarning`.
+
+    Raises :class:`UnpairedError` when no two runs of levels compared share a
+    ``pair_on`` value: a sweep run with ``independent = true`` gives every run
+    its own seed. Pairing such runs on the replication index instead would
+    not be valid: replication r of two levels saw different random numbers,
+    so their differences keep the seed-to-seed variance the pairing is meant
+    to remove and the paired t-test's variance estimate would be wrong.
+    Compare them unpaired (:func:`tukey_hsd`, :func:`anova2`) or rerun the
+    sweep with common random numbers.
 
     Returns one row per comparison: the ``by`` levels, ``level``,
     ``reference``, ``n_pairs``, ``mean_diff`` (level − reference), its CI
@@ -102,15 +126,23 @@ def paired_tests(
         raise ValueError(f"{factor} has no level {reference!r} (levels: {', '.join(map(str, levels))})")
     pairs = [(lv, reference) for lv in levels if lv != reference] if reference is not None \
         else [(b, a) for a, b in itertools.combinations(levels, 2)]
+    for note in pooling_notes(df, [factor, *by], hint="add {factor} to `by` or select one of its levels"):
+        warnings.warn(note, PoolingWarning, stacklevel=2)
     rows = []
+    comparable = shared = 0  # comparisons with runs of both levels; of those, with a common pair_on value
     groups = df.groupby(by, observed=True, sort=True) if by else [((), df)]
     for key, part in groups:
         key = key if isinstance(key, tuple) else (key,)
         wide = part.pivot_table(index=pair_on, columns=factor, values=metric, aggfunc="mean", observed=True)
         for level, ref in pairs:
-            if level not in wide.columns or ref not in wide.columns:
+            keys = [set(part.loc[part[factor] == lv, pair_on]) for lv in (level, ref)]
+            if not (keys[0] and keys[1]):
                 continue
-            both = wide[[level, ref]].dropna()
+            comparable += 1
+            shared += bool(keys[0] & keys[1])
+            # A level whose runs all lack a value of the metric has no column: no pairs.
+            both = wide[[level, ref]].dropna() if {level, ref} <= set(wide.columns) \
+                else pd.DataFrame(columns=[level, ref], dtype=float)
             diff = (both[level] - both[ref]).to_numpy(dtype=float)
             mean, half, n, sd = mean_ci(diff, confidence)
             if n >= 2 and sd > 0:
@@ -126,6 +158,13 @@ def paired_tests(
                          "mean_diff": mean, "ci_low": mean - half, "ci_high": mean + half,
                          "pct_diff": 100.0 * mean / ref_mean if ref_mean else math.nan,
                          "t": t, "p": p})
+    if comparable and not shared:
+        raise UnpairedError(
+            f"no run of one level of {factor} shares its {pair_on} with a run of another level: "
+            "the sweep gave every run its own seed (independent = true), so there is nothing to pair. "
+            "Pairing on the replication index instead would not be valid: replication r of two levels "
+            "saw different random numbers, so their difference keeps the seed-to-seed variance. "
+            "Compare the levels unpaired (stats.tukey_hsd, stats.anova2) or rerun with independent = false")
     out = pd.DataFrame.from_records(
         rows, columns=[*by, "level", "reference", "n_pairs", "mean_diff", "ci_low", "ci_high", "pct_diff", "t", "p"])
     m = int(out["p"].notna().sum())

@@ -17,6 +17,7 @@ exists, and ``--resume`` runs the others.
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from collections.abc import Iterable, Mapping
@@ -42,7 +43,11 @@ class StoreError(Exception):
 
 
 def flatten(summary: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """``{"delay_ms": {"p95": 3}}`` → ``{"delay_ms_p95": 3}``; lists become JSON text."""
+    """``{"delay_ms": {"p95": 3}}`` → ``{"delay_ms_p95": 3}``; lists become JSON text.
+
+    A metric without a value (null, e.g. download times when no download
+    finished) becomes NaN, so that the column stays numeric.
+    """
     out: dict[str, Any] = {}
     for key, value in summary.items():
         name = f"{prefix}_{key}" if prefix else str(key)
@@ -51,7 +56,7 @@ def flatten(summary: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
         elif isinstance(value, (list, tuple)):
             out[name] = json.dumps(value)
         else:
-            out[name] = value
+            out[name] = math.nan if value is None else value
     return out
 
 

@@ -39,7 +39,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Union
@@ -227,12 +227,6 @@ def _read_base(base: Any, where: Path) -> tuple[dict[str, Any], str]:
 # --------------------------------------------------------------------------- factors
 
 
-def _check_path(path: str, where: str) -> str:
-    if not isinstance(path, str) or not path or any(not part for part in path.split(".")):
-        raise SweepError(f"{where}: {path!r} is not a key path like 'bottleneck.buffer'")
-    return path
-
-
 def _flat_paths(table: Mapping[str, Any], prefix: str, stop: set[str]) -> list[tuple[str, Any]]:
     """Flatten nested tables into ``(dotted path, value)`` pairs.
 
@@ -281,7 +275,9 @@ def _product_factor(key: str, value: Any) -> Factor:
         unknown = set(value) - _LONG_KEYS
         if unknown:
             raise SweepError(f"{where}: unknown key {sorted(unknown)[0]!r} (expected levels, labels, path)")
-        path = _check_path(value.get("path", key), f"{where}: path")
+        path = value.get("path", key)
+        if not isinstance(path, str):
+            raise SweepError(f"{where}: path: expected a key path like 'bottleneck.buffer', got {path!r}")
         raw = value.get("levels")
         if isinstance(raw, Mapping):
             if "labels" in value:
@@ -301,7 +297,7 @@ def _product_factor(key: str, value: Any) -> Factor:
             raise SweepError(f"{where}: 'levels' must be a list (or a table label → value)")
         name = key
     elif isinstance(value, list):
-        path = _check_path(key, where)
+        path = key
         values = value
         labels = [level_label(v) for v in values]
         name = key
@@ -326,7 +322,6 @@ def _zip_factor(name: str, table: Any) -> Factor:
         raise SweepError(f"{where}: no key paths")
     lengths = set()
     for path, values in columns:
-        _check_path(path, where)
         if not isinstance(values, list):
             raise SweepError(f"{where}: {path}: expected a list of values, got {values!r}")
         if not values:
@@ -362,18 +357,16 @@ def _check_overlaps(owners: list[tuple[str, str]]) -> None:
 # --------------------------------------------------------------------------- resolving
 
 
-def set_path(doc: dict[str, Any], path: str, value: Any) -> None:
-    """Set ``path`` in ``doc`` like ``--set`` does: create tables on the way."""
-    keys = path.split(".")
-    node: Any = doc
-    for i, key in enumerate(keys[:-1]):
-        child = node.get(key)
-        if child is None:
-            child = node[key] = {}
-        if not isinstance(child, dict):
-            raise SweepError(f"{path}: cannot set inside {'.'.join(keys[: i + 1])}, which is not a table")
-        node = child
-    node[keys[-1]] = copy.deepcopy(value)
+def set_path(doc: Mapping[str, Any], path: str, value: Any) -> dict[str, Any]:
+    """``doc`` with ``path`` set to ``value`` by the core's ``--set`` code.
+
+    Every path that works in ``cellaqm run --set`` (``traffic.1.users`` in a
+    ``[[traffic]]`` list, ...) works here, with the same error messages.
+    """
+    try:
+        return json.loads(_core.set_path(canonical_json(doc), path, canonical_json(value)))
+    except _core.ScenarioError as exc:
+        raise SweepError(str(exc)) from None
 
 
 def _validate(doc: dict[str, Any], what: str) -> None:
@@ -435,9 +428,12 @@ def _plan(spec: dict[str, Any], source: str, where: Path, packets: Optional[bool
         raise SweepError("set: expected a table of key paths → values")
     _validate(base_doc, f"base {base_name}")
     for path, value in _flat_paths(fixed, "", set()):
-        _check_path(path, "set")
-        set_path(base_doc, path, _jsonable(value, f"set {path}"))
-        _validate(base_doc, f"set {path} = {level_label(value)}")
+        what = f"set {path} = {level_label(value)}"
+        try:
+            base_doc = set_path(base_doc, path, _jsonable(value, f"set {path}"))
+        except SweepError as exc:
+            raise SweepError(f"{what}: {exc}") from None
+        _validate(base_doc, what)
 
     factors: list[Factor] = []
     raw_factors = spec.get("factors", {})
@@ -462,12 +458,10 @@ def _plan(spec: dict[str, Any], source: str, where: Path, packets: Optional[bool
     # Every level on its own, so that a bad value is named precisely ...
     for f in factors:
         for lv in f.levels:
-            doc = copy.deepcopy(base_doc)
-            for path, value in lv.values:
-                try:
-                    set_path(doc, path, value)
-                except SweepError as exc:
-                    raise SweepError(f"factor {f.name}, level {lv.label!r}: {exc}") from None
+            try:
+                doc = _resolve(base_doc, [lv])
+            except SweepError as exc:
+                raise SweepError(f"factor {f.name}, level {lv.label!r}: {exc}") from None
             _validate(doc, f"factor {f.name}, level {lv.label!r}")
 
     plan = SweepPlan(
@@ -485,10 +479,7 @@ def _plan(spec: dict[str, Any], source: str, where: Path, packets: Optional[bool
     seen: dict[str, RunSpec] = {}
     index = 0
     for combo in itertools.product(*(f.levels for f in factors)):
-        doc = copy.deepcopy(base_doc)
-        for lv in combo:
-            for path, value in lv.values:
-                set_path(doc, path, value)
+        doc = _resolve(base_doc, combo)
         labels = {f.name: lv.label for f, lv in zip(factors, combo)}
         if len(factors) > 1:
             _validate(doc, "combination " + ", ".join(f"{k}={v}" for k, v in labels.items()))
@@ -511,6 +502,15 @@ def _plan(spec: dict[str, Any], source: str, where: Path, packets: Optional[bool
             plan.runs.append(run)
             index += 1
     return plan
+
+
+def _resolve(base: dict[str, Any], levels: Sequence[Level]) -> dict[str, Any]:
+    """``base`` with every ``(path, value)`` of ``levels`` set."""
+    doc = base
+    for lv in levels:
+        for path, value in lv.values:
+            doc = set_path(doc, path, value)
+    return doc
 
 
 def _is_json(value: Any) -> bool:

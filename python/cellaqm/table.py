@@ -14,6 +14,7 @@ from typing import Optional
 
 import pandas as pd
 
+from cellaqm.factors import factor_columns, pooling_notes
 from cellaqm.labels import metric_unit, normalize_metric
 from cellaqm.stats import cell_stats
 
@@ -37,10 +38,6 @@ class Cells:
     notes: list[str] = field(default_factory=list)
 
 
-def factor_columns(df: pd.DataFrame) -> list[str]:
-    return [c for c in df.columns if isinstance(df[c].dtype, pd.CategoricalDtype)]
-
-
 def check_metric(df: pd.DataFrame, metric: str) -> str:
     col = normalize_metric(metric)
     if col not in df.columns or not pd.api.types.is_numeric_dtype(df[col]) or col in ("rep", "seed"):
@@ -48,6 +45,15 @@ def check_metric(df: pd.DataFrame, metric: str) -> str:
                    and not isinstance(df[c].dtype, pd.CategoricalDtype)]
         raise TableError(f"unknown metric {metric!r} (metrics: {', '.join(numeric)})")
     return col
+
+
+def missing_notes(df: pd.DataFrame, col: str) -> list[str]:
+    """A note when some runs have no value of ``col`` (NaN, e.g. no download finished): they are left out."""
+    n = int(df[col].isna().sum())
+    if not n:
+        return []
+    return [f"{n} of {len(df)} runs have no value of {col} (e.g. no download finished): "
+            "left out of the means, CIs and n"]
 
 
 def apply_where(df: pd.DataFrame, where: Mapping[str, str]) -> pd.DataFrame:
@@ -93,14 +99,7 @@ def layout(df: pd.DataFrame, rows: Sequence[str], cols: Sequence[str]) -> tuple[
         cols = rest
     elif not rows:
         rows = rest
-    notes = []
-    for f in factors:
-        if f not in rows and f not in cols:
-            levels = df[f].cat.remove_unused_categories().cat.categories
-            if len(levels) > 1:
-                notes.append(f"pooling over factor {f} (levels {', '.join(map(str, levels))}); "
-                             f"use --where {f}=LEVEL to pick one")
-    return rows, cols, notes
+    return rows, cols, pooling_notes(df, [*rows, *cols])
 
 
 def _find_vs(vs: str, rows: list[str], cols: list[str], df: pd.DataFrame) -> tuple[str, str]:
@@ -137,6 +136,7 @@ def table_cells(
     col = check_metric(df, metric)
     df = apply_where(df, where or {})
     rows, cols, notes = layout(df, rows, cols)
+    notes += missing_notes(df, col)
     cells = cell_stats(df, col, [*rows, *cols], confidence)
     ref = None
     if vs is not None:
@@ -164,9 +164,10 @@ def _digits(half_widths: pd.Series, means: pd.Series) -> int:
 
 
 def _fmt(value: float, digits: int) -> str:
+    """A number with a true minus sign (U+2212) when negative; '—' for None/NaN."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "—"
-    return f"{value:,.{digits}f}"
+    return ("−" if value < 0 else "") + f"{abs(value):,.{digits}f}"
 
 
 def _cell_text(row: pd.Series, scale: float, digits: int, fmt: str, with_vs: bool) -> str:
@@ -181,7 +182,8 @@ def _cell_text(row: pd.Series, scale: float, digits: int, fmt: str, with_vs: boo
             text += f" ({pct_text})"
         elif fmt != "csv":
             text += " (ref)"
-    return text
+    # pdfLaTeX has no glyph for U+2212: math-mode minus instead.
+    return text.replace("−", "$-$") if fmt == "latex" else text
 
 
 def _latex_escape(text: str) -> str:

@@ -1,8 +1,8 @@
 //! Seeded random-number streams, one per component.
 //!
-//! Each component (a link's loss process, a traffic source, a queue
-//! discipline) draws from its own stream, derived from the run seed and the
-//! component's name. Adding draws in one component therefore never shifts the
+//! Each component (a link's loss process, each user of a traffic source, a
+//! queue discipline) draws from its own stream, derived from the run seed and
+//! the component's name (`traffic::Streams` names the traffic streams). Adding draws in one component therefore never shifts the
 //! draws of another, and the same seed gives bit-identical runs.
 
 use rand::SeedableRng;

@@ -31,7 +31,7 @@ fn a_384k_dch_download_runs_near_the_bearer_rate_and_aqm_cuts_the_delay() {
     let td = run_seed(&wcdma("td", "dch384-file-rwnd30-100kB", "300s"), 1).summary;
     let radio = td.radio.as_ref().expect("a radio summary");
     assert!(radio.retransmissions > 0 && radio.down_pdus_lost > 0, "{radio:?}");
-    let g = td.downloads.mean_goodput_bps;
+    let g = td.downloads.all.mean_goodput_bps.expect("downloads completed");
     assert!(g > 200e3 && g < 384e3, "TD goodput {g}");
     let ared = run_seed(&wcdma("ared", "dch384-file-rwnd30-100kB", "300s"), 1).summary;
     assert!(ared.delay_ms.p95 < td.delay_ms.p95, "ARED p95 {} vs TD {}", ared.delay_ms.p95, td.delay_ms.p95);
@@ -42,7 +42,7 @@ fn every_scheme_runs_on_every_bearer() {
     for scheme in ["td", "red", "ared", "pdpc", "ttlred1", "ttlred2"] {
         for case in ["dch64-web-rwnd30-100kB", "hsdpa500-file-rwnd30-30kB", "hsdpa3600-web-rwnd60-100kB"] {
             let s = run_seed(&wcdma(scheme, case, "60s"), 3).summary;
-            assert!(s.downloads.completed > 0, "{scheme} {case}: no download completed");
+            assert!(s.downloads.all.completed > 0, "{scheme} {case}: no download completed");
         }
     }
 }

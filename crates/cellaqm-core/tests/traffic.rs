@@ -4,7 +4,9 @@
 mod common;
 
 use cellaqm_core::metrics::Download;
+use cellaqm_core::{RunResult, Scenario};
 use common::{run_seed, scenario};
+use std::collections::BTreeMap;
 
 /// Bottleneck serialisation time of `bytes` at 3.6 Mb/s, seconds.
 fn t(bytes: f64) -> f64 {
@@ -83,7 +85,7 @@ fn a_web_page_takes_the_slow_start_time() {
         opens[1] == opens[2] && opens[2] == opens[3] && opens[1] > 0.7,
         "inlines open together after the main object: {opens:?}"
     );
-    assert_eq!(r.summary.downloads.completed, 1);
+    assert_eq!(r.summary.downloads.all.completed, 1);
 }
 
 fn pages_and_mean_time(downloads: &[Download]) -> (usize, f64) {
@@ -400,8 +402,176 @@ fn example_scenarios_run() {
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let r = run_seed(&s, 1);
         assert!(
-            r.summary.downloads.completed > 0,
+            r.summary.downloads.all.completed > 0,
             "{name}: no download completed"
         );
     }
+}
+
+/// Every user's downloads in request order: (bytes, objects), by (source, user within the source).
+fn user_requests(r: &RunResult, first_users: &[u32]) -> BTreeMap<(u32, u32), Vec<(u64, u32)>> {
+    let mut out: BTreeMap<(u32, u32), Vec<(f64, u64, u32)>> = BTreeMap::new();
+    for d in &r.downloads {
+        let user = d.user - first_users[d.source as usize];
+        out.entry((d.source, user))
+            .or_default()
+            .push((d.request_s, d.bytes, d.objects));
+    }
+    out.into_iter()
+        .map(|(k, mut v)| {
+            v.sort_by(|a, b| a.0.total_cmp(&b.0));
+            (k, v.into_iter().map(|(_, b, o)| (b, o)).collect())
+        })
+        .collect()
+}
+
+/// Asserts that each user of `a` made the same requests (sizes, objects) as in
+/// `b`, as far as both runs got; returns the number of requests compared.
+fn assert_same_requests(
+    a: &BTreeMap<(u32, u32), Vec<(u64, u32)>>,
+    b: &BTreeMap<(u32, u32), Vec<(u64, u32)>>,
+) -> usize {
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    let mut compared = 0;
+    for (key, xs) in a {
+        let ys = &b[key];
+        let n = xs.len().min(ys.len());
+        assert!(n >= 3, "user {key:?}: only {n} requests to compare");
+        assert_eq!(
+            xs[..n],
+            ys[..n],
+            "source {} user {}: requests differ",
+            key.0,
+            key.1
+        );
+        compared += n;
+    }
+    compared
+}
+
+/// A session generator's arrivals: request time (bits) → bytes.
+fn session_arrivals(r: &RunResult) -> BTreeMap<u64, u64> {
+    r.downloads
+        .iter()
+        .filter(|d| d.kind == "session")
+        .map(|d| (d.request_s.to_bits(), d.bytes))
+        .collect()
+}
+
+/// Common random numbers: what users ask for does not depend on how the
+/// network serves them. The same scenario under tail drop and CoDel, same
+/// seed: every user of the web, HTTP/1.1 and upload sources makes the same
+/// requests (page and file sizes, object counts) in the same order, and the
+/// session generator offers the same sessions (arrival times and sizes), even
+/// though downloads take different times and different sessions are lost.
+#[test]
+fn user_requests_do_not_depend_on_the_queue_scheme() {
+    let text = r#"
+        duration = "300s"
+        [[traffic]]
+        model = "web"
+        users = 3
+        main_size = { dist = "exponential", mean = "30kB" }
+        inlines = { dist = "geometric", mean = 3 }
+        inline_size = { dist = "exponential", mean = "15kB" }
+        reading_time = { dist = "exponential", mean = "3s" }
+        [[traffic]]
+        model = "file_download"
+        users = 2
+        size = { dist = "exponential", mean = "100kB" }
+        objects = { dist = "geometric", mean = 2 }
+        reading_time = { dist = "exponential", mean = "3s" }
+        [[traffic]]
+        model = "upload"
+        users = 2
+        size = { dist = "exponential", mean = "40kB" }
+        idle = { dist = "uniform", min = "1s", max = "4s" }
+        [[traffic]]
+        model = "sessions"
+        users = 3
+        interarrival = { dist = "exponential", mean = "1s" }
+        size = { dist = "pareto", mean = "60kB", shape = 1.5, cap = "1MB" }
+        [core]
+        delay = "50ms"
+        [bottleneck]
+        rate = "1Mbps"
+        buffer = "60kB"
+        [uplink]
+        rate = "256kbps"
+        buffer = "30kB"
+    "#;
+    let with = |queue: &str| {
+        let s = Scenario::from_toml_str(text, &[format!("bottleneck.queue={queue}")]).unwrap();
+        (run_seed(&s, 7), s.traffic.first_users())
+    };
+    let (td, first) = with("{ scheme = \"tail_drop\" }");
+    let (codel, _) = with("{ scheme = \"codel\" }");
+    let times =
+        |r: &RunResult| -> Vec<Option<f64>> { r.downloads.iter().map(|d| d.time_s).collect() };
+    assert_ne!(
+        times(&td),
+        times(&codel),
+        "the schemes must serve the users differently"
+    );
+
+    let users = |r: &RunResult| {
+        let mut m = user_requests(r, &first);
+        m.retain(|k, _| k.0 < 3);
+        m
+    };
+    let compared = assert_same_requests(&users(&td), &users(&codel));
+    println!("{compared} requests of 7 users identical under tail drop and CoDel");
+
+    let (a, b) = (td.summary.sessions, codel.summary.sessions);
+    println!("sessions: tail drop {a:?}, CoDel {b:?}");
+    assert!(a.lost > 0 && b.lost > 0, "some sessions must be lost");
+    assert_eq!(a.offered, b.offered, "the same sessions are offered");
+    let (sa, sb) = (session_arrivals(&td), session_arrivals(&codel));
+    for (t, bytes) in &sa {
+        if let Some(other) = sb.get(t) {
+            assert_eq!(
+                bytes,
+                other,
+                "the session at {} s has another size",
+                f64::from_bits(*t)
+            );
+        }
+    }
+    // Every session one run has and the other lacks was lost in the other.
+    let only_a = sa.keys().filter(|t| !sb.contains_key(t)).count() as u64;
+    let only_b = sb.keys().filter(|t| !sa.contains_key(t)).count() as u64;
+    assert!(
+        only_a <= b.lost && only_b <= a.lost,
+        "{only_a} only in tail drop, {only_b} only in CoDel"
+    );
+}
+
+/// A named source draws from streams named after it (`traffic.<name>.user<u>`),
+/// so inserting another source before it keeps its users' requests; an
+/// unnamed source's streams follow its position, and the insertion changes them.
+#[test]
+fn a_named_source_keeps_its_draws_when_a_source_is_inserted_before_it() {
+    let net = "duration = \"120s\"\n[core]\ndelay = \"50ms\"\n[bottleneck]\nrate = \"1Mbps\"\nbuffer = \"30kB\"\n";
+    let web = "[[traffic]]\nname = \"browsers\"\nmodel = \"web\"\nusers = 2\n\
+               main_size = { dist = \"exponential\", mean = \"30kB\" }\n\
+               reading_time = { dist = \"exponential\", mean = \"3s\" }\n";
+    let cbr = "[[traffic]]\nmodel = \"cbr\"\nusers = 2\n";
+    // The web source's users' requests, keyed by user within the source.
+    let requests = |text: String, source: u32| {
+        let s = scenario(&text);
+        let all = user_requests(&run_seed(&s, 3), &s.traffic.first_users());
+        all.into_iter()
+            .filter(|(k, _)| k.0 == source)
+            .map(|((_, u), v)| ((0, u), v))
+            .collect::<BTreeMap<_, _>>()
+    };
+    let alone = requests(format!("{net}{web}"), 0);
+    let behind_cbr = requests(format!("{net}{cbr}{web}"), 1);
+    let compared = assert_same_requests(&alone, &behind_cbr);
+    println!("{compared} requests identical with a source inserted before");
+
+    let unnamed = web.replace("name = \"browsers\"\n", "");
+    let alone = requests(format!("{net}{unnamed}"), 0);
+    let behind_cbr = requests(format!("{net}{cbr}{unnamed}"), 1);
+    assert_ne!(alone[&(0, 0)][0], behind_cbr[&(0, 0)][0], "unnamed: streams follow the position");
 }

@@ -100,6 +100,17 @@ fn validate(scenario_text: &str, fmt: &str, sets: Vec<String>) -> PyResult<()> {
     parse(scenario_text, fmt, &sets).map(|_| ())
 }
 
+/// Set one key path in a scenario document, exactly as `--set` does.
+///
+/// `doc_json` is the scenario as a JSON object, `path` a `--set` key path
+/// (`bottleneck.buffer`, `traffic.1.users`), `value_json` the value as JSON.
+/// Returns the new document as JSON; raises `ScenarioError` with the message
+/// `--set` would give for the same path.
+#[pyfunction]
+fn set_path(doc_json: &str, path: &str, value_json: &str) -> PyResult<String> {
+    cellaqm_core::scenario::set_path_json(doc_json, path, value_json).map_err(ScenarioError::new_err)
+}
+
 /// Run one scenario.
 ///
 /// `scenario_text` is a TOML document (`fmt="toml"`) or a JSON object
@@ -160,6 +171,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(set_path, m)?)?;
     queues::register(m)?;
     Ok(())
 }

@@ -3,6 +3,7 @@
 
 use super::{DelayStats, Histogram};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// One download, as recorded by its traffic model (a row of `downloads.csv`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -41,48 +42,44 @@ pub struct TrafficLog {
     pub sessions_lost: u64,
 }
 
-/// Download time statistics in seconds, over completed downloads.
+/// Download time statistics in seconds over completed downloads; each is
+/// `None` (null in summary.json) when no download completed: there is no
+/// value, and 0 would read as the best one.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct TimeStats {
-    pub mean: f64,
-    pub p50: f64,
-    pub p90: f64,
-    pub p95: f64,
-    pub p99: f64,
-    pub max: f64,
+    pub mean: Option<f64>,
+    pub p50: Option<f64>,
+    pub p90: Option<f64>,
+    pub p95: Option<f64>,
+    pub p99: Option<f64>,
+    pub max: Option<f64>,
 }
 
-/// Run-level download statistics (`downloads` in summary.json).
+/// Statistics of a set of downloads (all of a run's, or those of one kind).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct DownloadSummary {
+pub struct DownloadStats {
     /// Downloads requested during the run.
     pub count: u64,
     /// Of those, completed before its end.
     pub completed: u64,
     /// Application bytes of the completed downloads.
     pub completed_bytes: u64,
-    /// Mean of the per-download goodputs over completed downloads.
-    pub mean_goodput_bps: f64,
+    /// Mean of the per-download goodputs over completed downloads; `None` if none completed.
+    pub mean_goodput_bps: Option<f64>,
     /// Download time (request → last byte) of completed downloads.
     pub time_s: TimeStats,
     /// RTOs during downloads.
     pub rtos: u64,
 }
 
-impl DownloadSummary {
-    pub fn new(downloads: &[Download]) -> DownloadSummary {
-        let done: Vec<&Download> = downloads.iter().filter(|d| d.time_s.is_some()).collect();
+impl DownloadStats {
+    pub fn new<'a>(downloads: impl IntoIterator<Item = &'a Download>) -> DownloadStats {
+        let downloads: Vec<&Download> = downloads.into_iter().collect();
+        let done: Vec<&Download> = downloads.iter().copied().filter(|d| d.time_s.is_some()).collect();
         let mut times: Vec<f64> = done.iter().filter_map(|d| d.time_s).collect();
         times.sort_by(f64::total_cmp);
         let goodputs: Vec<f64> = done.iter().filter_map(|d| d.goodput_bps).collect();
-        let mean = |v: &[f64]| {
-            if v.is_empty() {
-                0.0
-            } else {
-                v.iter().sum::<f64>() / v.len() as f64
-            }
-        };
-        DownloadSummary {
+        DownloadStats {
             count: downloads.len() as u64,
             completed: done.len() as u64,
             completed_bytes: done.iter().map(|d| d.bytes).sum(),
@@ -93,20 +90,48 @@ impl DownloadSummary {
                 p90: quantile(&times, 0.90),
                 p95: quantile(&times, 0.95),
                 p99: quantile(&times, 0.99),
-                max: times.last().copied().unwrap_or(0.0),
+                max: times.last().copied(),
             },
             rtos: downloads.iter().map(|d| d.rtos).sum(),
         }
     }
 }
 
-/// The q-quantile of sorted values (nearest rank); 0 if empty.
-pub fn quantile(sorted: &[f64], q: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
+/// A run's download statistics: two keys of summary.json, `downloads` (all
+/// kinds pooled) and `downloads_by_kind` (the same fields per kind present:
+/// `page`, `file`, `upload`, `session`, `packet_call`), so that a run mixing
+/// sources reports, say, the page time of its web users on its own.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct DownloadSummary {
+    #[serde(rename = "downloads")]
+    pub all: DownloadStats,
+    #[serde(rename = "downloads_by_kind")]
+    pub by_kind: BTreeMap<&'static str, DownloadStats>,
+}
+
+impl DownloadSummary {
+    pub fn new(downloads: &[Download]) -> DownloadSummary {
+        let mut kinds: Vec<&'static str> = downloads.iter().map(|d| d.kind).collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        DownloadSummary {
+            all: DownloadStats::new(downloads),
+            by_kind: kinds
+                .into_iter()
+                .map(|k| (k, DownloadStats::new(downloads.iter().filter(|d| d.kind == k))))
+                .collect(),
+        }
     }
+}
+
+fn mean(v: &[f64]) -> Option<f64> {
+    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+}
+
+/// The q-quantile of sorted values (nearest rank); `None` if empty.
+pub fn quantile(sorted: &[f64], q: f64) -> Option<f64> {
     let rank = (q * sorted.len() as f64).ceil().max(1.0) as usize;
-    sorted[rank.min(sorted.len()) - 1]
+    sorted.get(rank.min(sorted.len()).checked_sub(1)?).copied()
 }
 
 /// The session generator's counts (`sessions` in summary.json).
@@ -151,5 +176,49 @@ impl DatagramSummary {
             delivered_bytes,
             delay_ms: DelayStats::from_histogram(delays),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(kind: &'static str, time_s: Option<f64>) -> Download {
+        Download {
+            kind,
+            bytes: 1000,
+            time_s,
+            goodput_bps: time_s.map(|t| 8000.0 / t),
+            ..Download::default()
+        }
+    }
+
+    #[test]
+    fn no_completed_download_has_no_time_or_goodput() {
+        let s = DownloadSummary::new(&[d("page", None)]);
+        assert_eq!((s.all.count, s.all.completed), (1, 0));
+        assert_eq!(s.all.mean_goodput_bps, None);
+        assert_eq!(s.all.time_s, TimeStats::default());
+        let json = serde_json::to_value(&s).unwrap();
+        assert!(json["downloads"]["time_s"]["p95"].is_null(), "{json}");
+        assert!(json["downloads"]["mean_goodput_bps"].is_null(), "{json}");
+        assert_eq!(quantile(&[], 0.5), None);
+    }
+
+    #[test]
+    fn kinds_are_reported_apart_and_pooled() {
+        let all = [d("page", Some(2.0)), d("session", Some(1.0)), d("page", Some(4.0)), d("session", None)];
+        let s = DownloadSummary::new(&all);
+        assert_eq!(s.all.count, 4);
+        assert_eq!(s.all.time_s.max, Some(4.0));
+        assert_eq!(s.by_kind.keys().copied().collect::<Vec<_>>(), ["page", "session"]);
+        let page = &s.by_kind["page"];
+        assert_eq!((page.count, page.completed, page.time_s.mean), (2, 2, Some(3.0)));
+        assert_eq!(page.mean_goodput_bps, Some((4000.0 + 2000.0) / 2.0));
+        let session = &s.by_kind["session"];
+        assert_eq!((session.count, session.completed, session.time_s.p50), (2, 1, Some(1.0)));
+        let json = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["downloads_by_kind"]["page"]["time_s"]["p95"], 4.0);
+        assert_eq!(json["downloads"]["count"], 4);
     }
 }

@@ -7,7 +7,9 @@ mod downloads;
 mod histogram;
 mod trace;
 
-pub use downloads::{quantile, DatagramSummary, Download, DownloadSummary, SessionSummary, TimeStats, TrafficLog};
+pub use downloads::{
+    quantile, DatagramSummary, Download, DownloadStats, DownloadSummary, SessionSummary, TimeStats, TrafficLog,
+};
 pub use histogram::Histogram;
 pub use trace::{CwndTrace, DeliveredTrace, DropTrace, QueueTrace, Trace};
 
@@ -152,7 +154,9 @@ pub struct Summary {
     pub delay_ms: DelayStats,
     /// Users (UEs) of the traffic sources.
     pub users: u32,
-    /// Downloads (pages, files, uploads, sessions, packet calls): goodput and time.
+    /// Downloads (pages, files, uploads, sessions, packet calls): goodput and time,
+    /// written as the summary's keys `downloads` (pooled) and `downloads_by_kind`.
+    #[serde(flatten)]
     pub downloads: DownloadSummary,
     /// The session generator's counts.
     pub sessions: SessionSummary,

@@ -16,6 +16,8 @@
 
 mod overrides;
 
+pub use overrides::set_path_json;
+
 use crate::queue::QueueConfig;
 use crate::tcp::TcpConfig;
 use crate::time::Dur;

@@ -3,13 +3,12 @@
 //! Flow i (user `first_user + i`) opens its connection at `start + i·spacing`.
 //! The server writes its data at once; it leaves after the handshake, so no
 //! request crosses the uplink (an FTP-like push). A `file` flow's server
-//! closes after `size` bytes; the client closes when it has them all, which
-//! completes the download (kind `"file"`).
+//! closes after `size` bytes, drawn from the flow's user stream; the client
+//! closes when it has them all, which completes the download (kind `"file"`).
 
 use super::{download, Application, Ctx, Notice, Side, Size, Timing};
-use super::{one, Dist};
+use super::{one, Dist, Streams};
 use crate::packet::FlowId;
-use crate::rng::Rng;
 use crate::time::{Dur, Time};
 use serde::{Deserialize, Serialize};
 
@@ -62,9 +61,9 @@ impl Bulk {
         Bulk::with(c.flows, c.start, c.spacing, first_user, |_| None)
     }
 
-    pub fn file(c: &FileConfig, first_user: u32, mut rng: Rng) -> Bulk {
-        Bulk::with(c.flows, c.start, c.spacing, first_user, |_| {
-            Some(c.size.bytes(&mut rng).max(1))
+    pub fn file(c: &FileConfig, first_user: u32, rngs: &Streams) -> Bulk {
+        Bulk::with(c.flows, c.start, c.spacing, first_user, |i| {
+            Some(c.size.bytes(&mut rngs.user(i)).max(1))
         })
     }
 

@@ -4,10 +4,11 @@
 //! Each user sends one `packet`-byte datagram every `packet`·8/`rate`
 //! seconds in `direction`, during calls of `call_duration` (absent: one call
 //! until the end of the run) separated by `call_gap`. Each call is its own UDP
-//! stream (a row of flows.csv); the run reports datagrams sent, delivered,
+//! stream (a row of flows.csv); call lengths and gaps come from the user's
+//! own stream. The run reports datagrams sent, delivered,
 //! lost and their one-way delay (`datagrams` in summary.json).
 
-use super::{draw_start, one, zero, Application, Ctx, Dist, Secs, Udp};
+use super::{draw_start, one, zero, Application, Ctx, Dist, Secs, Streams, Udp};
 use crate::packet::{Dir, FlowId};
 use crate::rng::Rng;
 use crate::time::{Dur, Time};
@@ -88,8 +89,8 @@ impl CbrConfig {
     }
 }
 
-#[derive(Clone, Copy, Default)]
 struct User {
+    rng: Rng,
     /// The call in progress: its stream and when it ends.
     call: Option<(FlowId, Time)>,
 }
@@ -98,28 +99,30 @@ struct User {
 pub struct Cbr {
     cfg: CbrConfig,
     first_user: u32,
-    rng: Rng,
     interval: Dur,
     users: Vec<User>,
 }
 
 impl Cbr {
-    pub fn new(cfg: &CbrConfig, first_user: u32, rng: Rng) -> Cbr {
+    pub fn new(cfg: &CbrConfig, first_user: u32, rngs: &Streams) -> Cbr {
         let interval = Dur::transmission(cfg.packet.0, cfg.rate.0);
         Cbr {
             cfg: cfg.clone(),
             first_user,
-            rng,
             interval,
-            users: vec![User::default(); cfg.users as usize],
+            users: rngs
+                .users(cfg.users)
+                .into_iter()
+                .map(|rng| User { rng, call: None })
+                .collect(),
         }
     }
 }
 
 impl Application for Cbr {
     fn start(&mut self, ctx: &mut Ctx) {
-        for u in 0..self.users.len() {
-            let at = draw_start(&self.cfg.start, &mut self.rng);
+        for (u, user) in self.users.iter_mut().enumerate() {
+            let at = draw_start(&self.cfg.start, &mut user.rng);
             ctx.wake_at(at, u as u32);
         }
     }
@@ -133,7 +136,7 @@ impl Application for Cbr {
             None => {
                 let stream = ctx.open_stream(self.first_user + u, self.cfg.direction.dir());
                 let end = match &self.cfg.call_duration {
-                    Some(d) => now + d.dur(&mut self.rng),
+                    Some(d) => now + d.dur(&mut user.rng),
                     None => Time::MAX,
                 };
                 user.call = Some((stream, end));
@@ -142,7 +145,7 @@ impl Application for Cbr {
         };
         if now >= end {
             user.call = None;
-            let at = now + self.cfg.call_gap.dur(&mut self.rng);
+            let at = now + self.cfg.call_gap.dur(&mut user.rng);
             return ctx.wake_at(at, u);
         }
         ctx.datagram(stream, self.cfg.packet.0, &self.cfg.udp);

@@ -12,13 +12,14 @@
 //! cut into MTU-sized packets). `transport = "tcp"`: the server writes each
 //! datagram's bytes at its time into one persistent TCP connection per user;
 //! the reading time then starts when the call's last byte has arrived.
+//! Every draw comes from the user's own stream.
 //!
 //! Download record (kind `"packet_call"`): request = the call's first
 //! datagram, completion = arrival of its last byte, bytes = bytes delivered
 //! (UDP: datagram losses lower it).
 
 use super::{download, draw_start, one, zero};
-use super::{Application, Count, Ctx, Dist, Notice, Secs, Side, Size, Timing, Udp};
+use super::{Application, Count, Ctx, Dist, Notice, Secs, Side, Size, Streams, Timing, Udp};
 use crate::packet::{Dir, FlowId};
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
@@ -110,6 +111,7 @@ struct Call {
 }
 
 struct User {
+    rng: Rng,
     phase: Phase,
     calls_left: u32,
     datagrams_left: u32,
@@ -123,16 +125,18 @@ struct User {
 pub struct EtsiWeb {
     cfg: EtsiWebConfig,
     first_user: u32,
-    rng: Rng,
     users: Vec<User>,
     /// UDP: every packet call, resolved against the streams at the end.
     calls: Vec<Call>,
 }
 
 impl EtsiWeb {
-    pub fn new(cfg: &EtsiWebConfig, first_user: u32, rng: Rng) -> EtsiWeb {
-        let users = (0..cfg.users)
-            .map(|_| User {
+    pub fn new(cfg: &EtsiWebConfig, first_user: u32, rngs: &Streams) -> EtsiWeb {
+        let users = rngs
+            .users(cfg.users)
+            .into_iter()
+            .map(|rng| User {
+                rng,
                 phase: Phase::Idle,
                 calls_left: 0,
                 datagrams_left: 0,
@@ -144,7 +148,6 @@ impl EtsiWeb {
         EtsiWeb {
             cfg: cfg.clone(),
             first_user,
-            rng,
             users,
             calls: Vec::new(),
         }
@@ -154,7 +157,7 @@ impl EtsiWeb {
         let user_id = self.first_user + u;
         let user = &mut self.users[u as usize];
         user.phase = Phase::Call;
-        user.datagrams_left = self.cfg.datagrams.count(&mut self.rng).max(1);
+        user.datagrams_left = self.cfg.datagrams.count(&mut user.rng).max(1);
         let flow = match self.cfg.transport {
             Transport::Udp => ctx.open_stream(user_id, Dir::Down),
             Transport::Tcp => *user.conn.get_or_insert_with(|| ctx.open(user_id, u)),
@@ -171,8 +174,8 @@ impl EtsiWeb {
     }
 
     fn send_datagram(&mut self, u: u32, ctx: &mut Ctx) {
-        let size = self.cfg.datagram_size.bytes(&mut self.rng).max(1);
         let user = &mut self.users[u as usize];
+        let size = self.cfg.datagram_size.bytes(&mut user.rng).max(1);
         let call = user.call.as_mut().expect("in a packet call");
         match self.cfg.transport {
             Transport::Udp => ctx.datagram(call.flow, size, &self.cfg.udp),
@@ -181,7 +184,7 @@ impl EtsiWeb {
         call.bytes += size;
         user.datagrams_left -= 1;
         if user.datagrams_left > 0 {
-            let at = ctx.now + self.cfg.datagram_interval.dur(&mut self.rng);
+            let at = ctx.now + self.cfg.datagram_interval.dur(&mut user.rng);
             return ctx.wake_at(at, u);
         }
         // The call's last datagram is out.
@@ -205,9 +208,9 @@ impl EtsiWeb {
     fn after_call(&mut self, u: u32, ctx: &mut Ctx) {
         let user = &mut self.users[u as usize];
         let (phase, wait) = if user.calls_left > 0 {
-            (Phase::Reading, self.cfg.reading_time.dur(&mut self.rng))
+            (Phase::Reading, self.cfg.reading_time.dur(&mut user.rng))
         } else {
-            (Phase::Idle, self.cfg.session_gap.dur(&mut self.rng))
+            (Phase::Idle, self.cfg.session_gap.dur(&mut user.rng))
         };
         user.phase = phase;
         ctx.wake_at(ctx.now + wait, u);
@@ -216,8 +219,8 @@ impl EtsiWeb {
 
 impl Application for EtsiWeb {
     fn start(&mut self, ctx: &mut Ctx) {
-        for u in 0..self.users.len() {
-            let at = draw_start(&self.cfg.start, &mut self.rng);
+        for (u, user) in self.users.iter_mut().enumerate() {
+            let at = draw_start(&self.cfg.start, &mut user.rng);
             ctx.wake_at(at, u as u32);
         }
     }
@@ -225,8 +228,8 @@ impl Application for EtsiWeb {
     fn wake(&mut self, u: u32, ctx: &mut Ctx) {
         match self.users[u as usize].phase {
             Phase::Idle => {
-                self.users[u as usize].calls_left =
-                    self.cfg.packet_calls.count(&mut self.rng).max(1);
+                let user = &mut self.users[u as usize];
+                user.calls_left = self.cfg.packet_calls.count(&mut user.rng).max(1);
                 self.start_call(u, ctx);
             }
             Phase::Reading => self.start_call(u, ctx),

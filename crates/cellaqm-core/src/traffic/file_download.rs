@@ -7,12 +7,13 @@
 //! order, once it has arrived whole. The download completes with the last byte
 //! of the page's last file; then the user reads for `reading_time`. The
 //! congestion window carries over between downloads (no restart after idle).
+//! Every draw comes from the user's own stream.
 //!
 //! Download record (kind `"file"`): request = when the requests are written,
 //! completion = last byte, bytes = the files, RTOs = on the connection meanwhile.
 
 use super::{download, draw_start, one, secs, wcdma_request, zero};
-use super::{Application, Count, Ctx, Dist, Notice, Secs, Side, Size, Timing};
+use super::{Application, Count, Ctx, Dist, Notice, Secs, Side, Size, Streams, Timing};
 use crate::metrics::Download;
 use crate::packet::FlowId;
 use crate::rng::Rng;
@@ -54,8 +55,8 @@ fn six() -> Dist<Secs> {
     secs(6.0)
 }
 
-#[derive(Default)]
 struct User {
+    rng: Rng,
     conn: Option<FlowId>,
     /// Request bytes the client has written, in total.
     requested: u64,
@@ -74,17 +75,28 @@ struct User {
 pub struct FileDownload {
     cfg: FileDownloadConfig,
     first_user: u32,
-    rng: Rng,
     users: Vec<User>,
 }
 
 impl FileDownload {
-    pub fn new(cfg: &FileDownloadConfig, first_user: u32, rng: Rng) -> FileDownload {
-        let users = (0..cfg.users).map(|_| User::default()).collect();
+    pub fn new(cfg: &FileDownloadConfig, first_user: u32, rngs: &Streams) -> FileDownload {
+        let users = rngs
+            .users(cfg.users)
+            .into_iter()
+            .map(|rng| User {
+                rng,
+                conn: None,
+                requested: 0,
+                pending: VecDeque::new(),
+                server_waiting: false,
+                expected: 0,
+                current: None,
+                pages: 0,
+            })
+            .collect();
         FileDownload {
             cfg: cfg.clone(),
             first_user,
-            rng,
             users,
         }
     }
@@ -108,8 +120,8 @@ impl FileDownload {
 
 impl Application for FileDownload {
     fn start(&mut self, ctx: &mut Ctx) {
-        for u in 0..self.users.len() {
-            let at = draw_start(&self.cfg.start, &mut self.rng);
+        for (u, user) in self.users.iter_mut().enumerate() {
+            let at = draw_start(&self.cfg.start, &mut user.rng);
             ctx.wake_at(at, u as u32);
         }
     }
@@ -123,11 +135,11 @@ impl Application for FileDownload {
             .conn
             .get_or_insert_with(|| ctx.open(self.first_user + u, u));
         let timing = Timing::now(ctx, &[conn]);
-        let objects = self.cfg.objects.count(&mut self.rng).max(1);
+        let objects = self.cfg.objects.count(&mut user.rng).max(1);
         let mut bytes = 0;
         for _ in 0..objects {
-            let request = self.cfg.request_size.bytes(&mut self.rng);
-            let size = self.cfg.size.bytes(&mut self.rng).max(1);
+            let request = self.cfg.request_size.bytes(&mut user.rng);
+            let size = self.cfg.size.bytes(&mut user.rng).max(1);
             ctx.send(conn, Side::Client, request);
             user.requested += request;
             user.pending.push_back((user.requested, size));
@@ -170,7 +182,7 @@ impl Application for FileDownload {
             ctx.close(n.conn, Side::Server);
             return;
         }
-        let at = ctx.now + self.cfg.reading_time.dur(&mut self.rng);
+        let at = ctx.now + self.cfg.reading_time.dur(&mut user.rng);
         ctx.wake_at(at, u);
     }
 

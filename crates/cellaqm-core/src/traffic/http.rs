@@ -7,14 +7,16 @@
 //! has the whole object. The inlines are requested after the main object is
 //! complete, on up to `connections` parallel connections (a new one opens as
 //! soon as an inline completes). The page is complete with its last byte;
-//! then the user reads for `reading_time` and asks for the next page.
+//! then the user reads for `reading_time` and asks for the next page. Every
+//! draw (start, sizes, counts, requests, reading times) comes from the user's
+//! own stream, in an order fixed by the user's own pages.
 //!
 //! Download record (kind `"page"`): request = when the user asks for the page
 //! (the main object's connection opens), completion = last byte of the last
 //! object, bytes = all objects, RTOs = on all the page's connections.
 
 use super::{download, draw_start, one, secs, wcdma_request, zero};
-use super::{Application, Count, Ctx, Dist, Notice, Secs, Side, Size, Timing};
+use super::{Application, Count, Ctx, Dist, Notice, Secs, Side, Size, Streams, Timing};
 use crate::metrics::Download;
 use crate::packet::FlowId;
 use crate::rng::Rng;
@@ -88,8 +90,8 @@ struct Page {
     conns: Vec<FlowId>,
 }
 
-#[derive(Default)]
 struct User {
+    rng: Rng,
     page: Option<Page>,
     pages: u32,
 }
@@ -98,25 +100,32 @@ struct User {
 pub struct Web {
     cfg: WebConfig,
     first_user: u32,
-    rng: Rng,
     users: Vec<User>,
 }
 
 impl Web {
-    pub fn new(cfg: &WebConfig, first_user: u32, rng: Rng) -> Web {
-        let users = (0..cfg.users).map(|_| User::default()).collect();
+    pub fn new(cfg: &WebConfig, first_user: u32, rngs: &Streams) -> Web {
+        let users = rngs
+            .users(cfg.users)
+            .into_iter()
+            .map(|rng| User {
+                rng,
+                page: None,
+                pages: 0,
+            })
+            .collect();
         Web {
             cfg: cfg.clone(),
             first_user,
-            rng,
             users,
         }
     }
 
     /// Opens a connection for object `i` of user `u`'s page and writes its request.
     fn request(&mut self, u: usize, i: usize, ctx: &mut Ctx) {
-        let request = self.cfg.request_size.bytes(&mut self.rng);
-        let page = self.users[u].page.as_mut().expect("a page in progress");
+        let user = &mut self.users[u];
+        let request = self.cfg.request_size.bytes(&mut user.rng);
+        let page = user.page.as_mut().expect("a page in progress");
         let conn = ctx.open(self.first_user + u as u32, i as u32);
         page.conns.push(conn);
         page.open += 1;
@@ -139,8 +148,8 @@ fn respond(ctx: &mut Ctx, conn: FlowId, size: u64) {
 
 impl Application for Web {
     fn start(&mut self, ctx: &mut Ctx) {
-        for u in 0..self.users.len() {
-            let at = draw_start(&self.cfg.start, &mut self.rng);
+        for (u, user) in self.users.iter_mut().enumerate() {
+            let at = draw_start(&self.cfg.start, &mut user.rng);
             ctx.wake_at(at, u as u32);
         }
     }
@@ -148,13 +157,15 @@ impl Application for Web {
     /// User `u` asks for a page.
     fn wake(&mut self, u: u32, ctx: &mut Ctx) {
         let u = u as usize;
-        if self.cfg.pages.is_some_and(|n| self.users[u].pages >= n) {
+        let user = &mut self.users[u];
+        if self.cfg.pages.is_some_and(|n| user.pages >= n) {
             return;
         }
-        let inlines = self.cfg.inlines.count(&mut self.rng) as usize;
-        let mut objects = vec![self.cfg.main_size.bytes(&mut self.rng).max(1)];
-        objects.extend((0..inlines).map(|_| self.cfg.inline_size.bytes(&mut self.rng).max(1)));
-        self.users[u].page = Some(Page {
+        let rng = &mut user.rng;
+        let inlines = self.cfg.inlines.count(rng) as usize;
+        let mut objects = vec![self.cfg.main_size.bytes(rng).max(1)];
+        objects.extend((0..inlines).map(|_| self.cfg.inline_size.bytes(rng).max(1)));
+        user.page = Some(Page {
             timing: Timing::now(ctx, &[]),
             objects,
             next: 0,
@@ -188,8 +199,9 @@ impl Application for Web {
                 ..download("page", n.user, bytes, page.timing, Some(ctx.now), rtos)
             };
             ctx.record(d);
-            self.users[u].pages += 1;
-            let at = ctx.now + self.cfg.reading_time.dur(&mut self.rng);
+            let user = &mut self.users[u];
+            user.pages += 1;
+            let at = ctx.now + self.cfg.reading_time.dur(&mut user.rng);
             ctx.wake_at(at, u as u32);
             return;
         }

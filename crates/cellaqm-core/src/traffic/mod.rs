@@ -11,8 +11,9 @@
 //! | `etsi_web` | `etsi_web.rs` | ETSI UMTS 30.03 web model: sessions of packet calls of Pareto-sized datagrams (umts-dsch-rrm.md) |
 //! | `cbr` | `cbr.rs` | constant bit rate over UDP (64 kb/s conversational) |
 //!
-//! Random quantities are [`Dist`]s (`distributions.rs`); each source draws from
-//! its own stream `rng::stream(seed, "traffic<i>.<model>")`.
+//! Random quantities are [`Dist`]s (`distributions.rs`), drawn from [`Streams`]
+//! that keep common random numbers: what a user does comes from its own
+//! stream, so it does not depend on how the network serves anyone.
 //!
 //! An application never touches packets. It is driven through [`Application`]
 //! hooks (start, wake-ups, "the bytes you waited for arrived", end of run)
@@ -228,6 +229,120 @@ pub struct Source {
     pub config: SourceConfig,
     /// First user (UE) index; absent: after the previous source's users.
     pub first_user: Option<u32>,
+    /// Names the source's random streams; absent: its position and model.
+    pub name: Option<String>,
+}
+
+impl Source {
+    /// Reads one source's table (`model`, `name` and `first_user` besides the model's keys).
+    fn from_table(mut t: toml::Table, key: &str) -> Result<Source, String> {
+        let model = match t.remove("model") {
+            Some(toml::Value::String(m)) => m,
+            Some(other) => {
+                return Err(format!(
+                    "{key}.model: expected a model name ({MODELS}), got {other}"
+                ))
+            }
+            None => return Err(format!("{key}.model: missing (required; one of {MODELS})")),
+        };
+        let name = match t.remove("name") {
+            None => None,
+            Some(toml::Value::String(n)) if !n.is_empty() => Some(n),
+            Some(other) => {
+                return Err(format!(
+                    "{key}.name: expected a non-empty string naming the source, got {other}"
+                ))
+            }
+        };
+        let first_user = match t.remove("first_user") {
+            None => None,
+            Some(toml::Value::Integer(n)) if (0..=u32::MAX as i64).contains(&n) => Some(n as u32),
+            Some(other) => {
+                return Err(format!(
+                    "{key}.first_user: expected a user index, got {other}"
+                ))
+            }
+        };
+        fn de<T: for<'de> Deserialize<'de>>(t: toml::Table, key: &str) -> Result<T, String> {
+            serde_path_to_error::deserialize(toml::Value::Table(t)).map_err(|e| {
+                let path = e.path().to_string();
+                let path = if path == "." || path.is_empty() {
+                    key.to_string()
+                } else {
+                    format!("{key}.{path}")
+                };
+                crate::scenario::describe(&path, &e.inner().to_string())
+            })
+        }
+        let config = match model.as_str() {
+            "bulk" => SourceConfig::Bulk(de(t, key)?),
+            "file" => SourceConfig::File(de(t, key)?),
+            "web" => SourceConfig::Web(de(t, key)?),
+            "file_download" => SourceConfig::FileDownload(de(t, key)?),
+            "upload" => SourceConfig::Upload(de(t, key)?),
+            "sessions" => SourceConfig::Sessions(de(t, key)?),
+            "etsi_web" => SourceConfig::EtsiWeb(de(t, key)?),
+            "cbr" => SourceConfig::Cbr(de(t, key)?),
+            other => {
+                return Err(format!(
+                    "{key}.model: unknown model \"{other}\" (use one of {MODELS})"
+                ))
+            }
+        };
+        Ok(Source {
+            config,
+            first_user,
+            name,
+        })
+    }
+
+    /// The prefix of the source's random stream names: `traffic.<name>`, or
+    /// `traffic<i>.<model>` for the unnamed source at position `i`.
+    fn stream_prefix(&self, i: usize) -> String {
+        match &self.name {
+            Some(name) => format!("traffic.{name}"),
+            None => format!("traffic{i}.{}", self.config.model()),
+        }
+    }
+}
+
+/// The random streams of one traffic source, for common random numbers: the
+/// same scenario and seed give every user the same requests (sizes, counts,
+/// reading and idle times) whatever the queue scheme or the network does,
+/// because nothing a user draws is shared with another user or consumed
+/// in an order the network decides (Law & Kelton, *Simulation Modeling and
+/// Analysis*, 5th ed., §11.2: common random numbers need the draws
+/// synchronised, each random number serving the same purpose in every run).
+///
+/// - `Streams::user`: user `u`'s own stream `<prefix>.user<u>`, `u` counted
+///   within the source (adding users to a source keeps the others' draws);
+/// - `Streams::named`: a stream for one purpose of the whole source, such
+///   as the session generator's arrivals (`<prefix>.arrivals`).
+///
+/// The prefix is the source's `name` (`traffic.<name>`), so a named source keeps
+/// its draws wherever it is in the list; an unnamed one is `traffic<i>.<model>`
+/// by position, so only appending sources keeps their draws.
+pub struct Streams {
+    seed: u64,
+    prefix: String,
+}
+
+impl Streams {
+    fn new(seed: u64, prefix: String) -> Streams {
+        Streams { seed, prefix }
+    }
+    /// The stream of user `u` (0-based within the source).
+    fn user(&self, u: u32) -> Rng {
+        self.named(&format!("user{u}"))
+    }
+    /// The streams of users `0 .. n`.
+    fn users(&self, n: u32) -> Vec<Rng> {
+        (0..n).map(|u| self.user(u)).collect()
+    }
+    /// The source-wide stream for `purpose`.
+    fn named(&self, purpose: &str) -> Rng {
+        rng::stream(self.seed, &format!("{}.{purpose}", self.prefix))
+    }
 }
 
 /// The `[traffic]` section: one source (a table) or several (`[[traffic]]`).
@@ -281,54 +396,6 @@ impl SourceConfig {
         }
     }
 
-    fn from_table(mut t: toml::Table, key: &str) -> Result<(SourceConfig, Option<u32>), String> {
-        let model = match t.remove("model") {
-            Some(toml::Value::String(m)) => m,
-            Some(other) => {
-                return Err(format!(
-                    "{key}.model: expected a model name ({MODELS}), got {other}"
-                ))
-            }
-            None => return Err(format!("{key}.model: missing (required; one of {MODELS})")),
-        };
-        let first_user = match t.remove("first_user") {
-            None => None,
-            Some(toml::Value::Integer(n)) if (0..=u32::MAX as i64).contains(&n) => Some(n as u32),
-            Some(other) => {
-                return Err(format!(
-                    "{key}.first_user: expected a user index, got {other}"
-                ))
-            }
-        };
-        fn de<T: for<'de> Deserialize<'de>>(t: toml::Table, key: &str) -> Result<T, String> {
-            serde_path_to_error::deserialize(toml::Value::Table(t)).map_err(|e| {
-                let path = e.path().to_string();
-                let path = if path == "." || path.is_empty() {
-                    key.to_string()
-                } else {
-                    format!("{key}.{path}")
-                };
-                crate::scenario::describe(&path, &e.inner().to_string())
-            })
-        }
-        let config = match model.as_str() {
-            "bulk" => SourceConfig::Bulk(de(t, key)?),
-            "file" => SourceConfig::File(de(t, key)?),
-            "web" => SourceConfig::Web(de(t, key)?),
-            "file_download" => SourceConfig::FileDownload(de(t, key)?),
-            "upload" => SourceConfig::Upload(de(t, key)?),
-            "sessions" => SourceConfig::Sessions(de(t, key)?),
-            "etsi_web" => SourceConfig::EtsiWeb(de(t, key)?),
-            "cbr" => SourceConfig::Cbr(de(t, key)?),
-            other => {
-                return Err(format!(
-                    "{key}.model: unknown model \"{other}\" (use one of {MODELS})"
-                ))
-            }
-        };
-        Ok((config, first_user))
-    }
-
     fn to_json(&self) -> serde_json::Value {
         let v = match self {
             SourceConfig::Bulk(c) => serde_json::to_value(c),
@@ -359,10 +426,17 @@ impl TrafficConfig {
                 .collect::<Result<_, _>>()?,
             _ => return Err("traffic: expected a [traffic] table or [[traffic]] tables".into()),
         };
-        let mut sources = Vec::new();
+        let mut sources: Vec<Source> = Vec::new();
         for (key, t) in tables {
-            let (config, first_user) = SourceConfig::from_table(t, &key)?;
-            sources.push(Source { config, first_user });
+            let source = Source::from_table(t, &key)?;
+            if let Some(name) = &source.name {
+                if let Some(j) = sources.iter().position(|s| s.name.as_ref() == Some(name)) {
+                    return Err(format!(
+                        "{key}.name: \"{name}\" already names traffic[{j}] (names must be unique)"
+                    ));
+                }
+            }
+            sources.push(source);
         }
         Ok(TrafficConfig { sources })
     }
@@ -412,8 +486,7 @@ impl TrafficConfig {
             .zip(&self.sources)
             .enumerate()
             .map(|(i, (first, s))| {
-                let rng = rng::stream(seed, &format!("traffic{i}.{}", s.config.model()));
-                App::new(&s.config, first, rng)
+                App::new(&s.config, first, Streams::new(seed, s.stream_prefix(i)))
             })
             .collect()
     }
@@ -434,6 +507,9 @@ impl Serialize for TrafficConfig {
                 let mut v = src.config.to_json();
                 if let Some(map) = v.as_object_mut() {
                     map.insert("model".into(), src.config.model().into());
+                    if let Some(n) = &src.name {
+                        map.insert("name".into(), n.clone().into());
+                    }
                     if let Some(f) = src.first_user {
                         map.insert("first_user".into(), f.into());
                     }
@@ -474,18 +550,20 @@ macro_rules! dispatch {
 }
 
 impl App {
-    fn new(cfg: &SourceConfig, first_user: u32, rng: Rng) -> App {
+    fn new(cfg: &SourceConfig, first_user: u32, rngs: Streams) -> App {
         match cfg {
             SourceConfig::Bulk(c) => App::Bulk(bulk::Bulk::endless(c, first_user)),
-            SourceConfig::File(c) => App::Bulk(bulk::Bulk::file(c, first_user, rng)),
-            SourceConfig::Web(c) => App::Web(http::Web::new(c, first_user, rng)),
+            SourceConfig::File(c) => App::Bulk(bulk::Bulk::file(c, first_user, &rngs)),
+            SourceConfig::Web(c) => App::Web(http::Web::new(c, first_user, &rngs)),
             SourceConfig::FileDownload(c) => {
-                App::FileDownload(file_download::FileDownload::new(c, first_user, rng))
+                App::FileDownload(file_download::FileDownload::new(c, first_user, &rngs))
             }
-            SourceConfig::Upload(c) => App::Upload(upload::Upload::new(c, first_user, rng)),
-            SourceConfig::Sessions(c) => App::Sessions(sessions::Sessions::new(c, first_user, rng)),
-            SourceConfig::EtsiWeb(c) => App::EtsiWeb(etsi_web::EtsiWeb::new(c, first_user, rng)),
-            SourceConfig::Cbr(c) => App::Cbr(cbr::Cbr::new(c, first_user, rng)),
+            SourceConfig::Upload(c) => App::Upload(upload::Upload::new(c, first_user, &rngs)),
+            SourceConfig::Sessions(c) => {
+                App::Sessions(sessions::Sessions::new(c, first_user, &rngs))
+            }
+            SourceConfig::EtsiWeb(c) => App::EtsiWeb(etsi_web::EtsiWeb::new(c, first_user, &rngs)),
+            SourceConfig::Cbr(c) => App::Cbr(cbr::Cbr::new(c, first_user, &rngs)),
         }
     }
 }
@@ -617,12 +695,20 @@ mod tests {
         assert_eq!(e, "traffic: missing (required)");
         let e = read("[traffic]\nmodel = \"web\"\nusers = 0").unwrap_err();
         assert_eq!(e, "traffic.users: must be at least 1");
+        let e = read("[[traffic]]\nmodel = \"bulk\"\nname = \"a\"\n[[traffic]]\nmodel = \"web\"\nname = \"a\"")
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "traffic[1].name: \"a\" already names traffic[0] (names must be unique)"
+        );
+        let e = read("[traffic]\nmodel = \"bulk\"\nname = 3").unwrap_err();
+        assert!(e.starts_with("traffic.name: expected a non-empty string"), "{e}");
     }
 
     #[test]
     fn configuration_serialises_to_a_form_that_reads_back() {
         let s = read(
-            "[[traffic]]\nmodel = \"web\"\ninlines = { dist = \"geometric\", mean = 3 }\n\
+            "[[traffic]]\nmodel = \"web\"\nname = \"browsers\"\ninlines = { dist = \"geometric\", mean = 3 }\n\
              [[traffic]]\nmodel = \"etsi_web\"\nfirst_user = 0\n\
              [[traffic]]\nmodel = \"sessions\"\nusers = 200\ninterarrival = { dist = \"exponential\", mean = \"15ms\" }\n\
              size = { dist = \"pareto\", mean = \"25kB\", shape = 1.1, cap = \"2MB\" }",

@@ -10,11 +10,18 @@
 //! arrived) and closes; the session is served when the client has the last
 //! byte, and its user is idle again.
 //!
+//! The arrival process is drawn from the source's own stream `arrivals`,
+//! independently of the network: every arrival draws its waiting time, a
+//! uniform number choosing among the idle users, its size and its request,
+//! whether or not it is lost, so the same seed offers the same sessions (times
+//! and sizes) whatever the queue scheme. The uniform number picks the k-th
+//! idle user in user order, so equal idle sets give equal choices.
+//!
 //! Examples: long transfers: 60 users, 250 kB, interarrival uniform with mean
 //! 0.2–0.4 s; web: 200 users, Pareto sizes (mean 25 kB, shape 1.1, cap 2 MB),
 //! mean waiting time 0.015–0.0175 s. Download record kind `"session"`.
 
-use super::{download, Application, Ctx, Dist, Notice, Secs, Side, Size, Timing};
+use super::{download, Application, Ctx, Dist, Notice, Secs, Side, Size, Streams, Timing};
 use crate::packet::FlowId;
 use crate::rng::Rng;
 use crate::time::{Dur, Time};
@@ -67,25 +74,34 @@ struct Session {
 pub struct Sessions {
     cfg: SessionsConfig,
     first_user: u32,
-    rng: Rng,
-    /// Idle users (local indices).
-    idle: Vec<u32>,
+    /// The arrival process: waiting times, user choices, sizes, requests.
+    arrivals: Rng,
+    /// Each user's session, `None` when idle.
     busy: Vec<Option<Session>>,
 }
 
 impl Sessions {
-    pub fn new(cfg: &SessionsConfig, first_user: u32, rng: Rng) -> Sessions {
+    pub fn new(cfg: &SessionsConfig, first_user: u32, rngs: &Streams) -> Sessions {
         Sessions {
             cfg: cfg.clone(),
             first_user,
-            rng,
-            idle: (0..cfg.users).collect(),
+            arrivals: rngs.named("arrivals"),
             busy: (0..cfg.users).map(|_| None).collect(),
         }
     }
 
+    /// The idle user a uniform draw `x` in [0, 1) picks: the k-th idle one in
+    /// user order, k = ⌊x · idle users⌋; `None` if every user is busy.
+    fn pick_idle(&self, x: f64) -> Option<u32> {
+        let idle = self.busy.iter().filter(|s| s.is_none()).count();
+        let k = ((x * idle as f64) as usize).min(idle.saturating_sub(1));
+        let mut idle_users =
+            (0..self.busy.len() as u32).filter(|&u| self.busy[u as usize].is_none());
+        idle_users.nth(k)
+    }
+
     fn next_arrival(&mut self, now: Time, ctx: &mut Ctx) {
-        let at = now + self.cfg.interarrival.dur(&mut self.rng);
+        let at = now + self.cfg.interarrival.dur(&mut self.arrivals);
         if self.cfg.stop.is_none_or(|s| at <= Time::ZERO + s) {
             ctx.wake_at(at, 0);
         }
@@ -106,25 +122,24 @@ impl Application for Sessions {
     /// A new session arrives.
     fn wake(&mut self, _token: u32, ctx: &mut Ctx) {
         ctx.log().sessions_offered += 1;
-        if self.idle.is_empty() {
-            ctx.log().sessions_lost += 1;
-        } else {
-            let u = self
-                .idle
-                .swap_remove(self.rng.random_range(0..self.idle.len()));
-            let size = self.cfg.size.bytes(&mut self.rng).max(1);
-            let request = self.cfg.request_size.bytes(&mut self.rng);
-            let conn = ctx.open(self.first_user + u, u);
-            self.busy[u as usize] = Some(Session {
-                conn,
-                timing: Timing::now(ctx, &[]),
-                size,
-            });
-            if request == 0 {
-                respond(ctx, conn, size);
-            } else {
-                ctx.send(conn, Side::Client, request);
-                ctx.notify(conn, Side::Server, request);
+        let x: f64 = self.arrivals.random();
+        let size = self.cfg.size.bytes(&mut self.arrivals).max(1);
+        let request = self.cfg.request_size.bytes(&mut self.arrivals);
+        match self.pick_idle(x) {
+            None => ctx.log().sessions_lost += 1,
+            Some(u) => {
+                let conn = ctx.open(self.first_user + u, u);
+                self.busy[u as usize] = Some(Session {
+                    conn,
+                    timing: Timing::now(ctx, &[]),
+                    size,
+                });
+                if request == 0 {
+                    respond(ctx, conn, size);
+                } else {
+                    ctx.send(conn, Side::Client, request);
+                    ctx.notify(conn, Side::Server, request);
+                }
             }
         }
         self.next_arrival(ctx.now, ctx);
@@ -149,7 +164,6 @@ impl Application for Sessions {
         );
         ctx.record(d);
         ctx.log().sessions_served += 1;
-        self.idle.push(n.tag);
     }
 
     fn finish(&mut self, ctx: &mut Ctx) {

@@ -12,11 +12,13 @@
 //!   at random times next to one huge file from another source: the
 //!   multi-flow fairness case).
 //!
+//! Every draw (start, sizes, idle times) comes from the user's own stream.
+//!
 //! Download record (kind `"upload"`): request = the connection opens,
 //! completion = the server has the last byte.
 
 use super::{download, draw_start, one, zero};
-use super::{Application, Ctx, Dist, Notice, Secs, Side, Size, Timing};
+use super::{Application, Ctx, Dist, Notice, Secs, Side, Size, Streams, Timing};
 use crate::packet::FlowId;
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
@@ -55,18 +57,19 @@ struct File {
 pub struct Upload {
     cfg: UploadConfig,
     first_user: u32,
-    rng: Rng,
+    /// Each user's stream.
+    rngs: Vec<Rng>,
     files: Vec<File>,
     /// Files started per user (sequential mode).
     started: Vec<u32>,
 }
 
 impl Upload {
-    pub fn new(cfg: &UploadConfig, first_user: u32, rng: Rng) -> Upload {
+    pub fn new(cfg: &UploadConfig, first_user: u32, rngs: &Streams) -> Upload {
         Upload {
             cfg: cfg.clone(),
             first_user,
-            rng,
+            rngs: rngs.users(cfg.users),
             files: Vec::new(),
             started: vec![0; cfg.users as usize],
         }
@@ -83,8 +86,10 @@ impl Upload {
         ctx.notify(conn, Side::Server, f.size);
     }
 
+    /// A new file of `user` (its index in the run), its size drawn now.
     fn new_file(&mut self, user: u32) -> usize {
-        let size = self.cfg.size.bytes(&mut self.rng).max(1);
+        let rng = &mut self.rngs[(user - self.first_user) as usize];
+        let size = self.cfg.size.bytes(rng).max(1);
         self.files.push(File {
             user,
             size,
@@ -98,15 +103,14 @@ impl Upload {
 
 impl Application for Upload {
     fn start(&mut self, ctx: &mut Ctx) {
+        // Files started at a draw of `start`: every file (concurrent) or the first.
+        let first_files = match (self.cfg.concurrent, self.cfg.files) {
+            (true, files) => files.unwrap_or(1),
+            (false, files) => files.unwrap_or(1).min(1),
+        };
         for u in 0..self.cfg.users {
-            if self.cfg.concurrent {
-                for _ in 0..self.cfg.files.unwrap_or(1) {
-                    let at = draw_start(&self.cfg.start, &mut self.rng);
-                    let i = self.new_file(self.first_user + u);
-                    ctx.wake_at(at, i as u32);
-                }
-            } else if self.cfg.files != Some(0) {
-                let at = draw_start(&self.cfg.start, &mut self.rng);
+            for _ in 0..first_files {
+                let at = draw_start(&self.cfg.start, &mut self.rngs[u as usize]);
                 let i = self.new_file(self.first_user + u);
                 ctx.wake_at(at, i as u32);
             }
@@ -140,7 +144,7 @@ impl Application for Upload {
         }
         let u = (n.user - self.first_user) as usize;
         if self.cfg.files.is_none_or(|max| self.started[u] < max) {
-            let at = ctx.now + self.cfg.idle.dur(&mut self.rng);
+            let at = ctx.now + self.cfg.idle.dur(&mut self.rngs[u]);
             let i = self.new_file(n.user);
             ctx.wake_at(at, i as u32);
         }
