@@ -408,6 +408,26 @@ fn the_last_retransmitted_pdu_carries_a_poll() {
 }
 
 #[test]
+fn a_pdu_acknowledged_after_its_nack_no_longer_hides_the_last_retransmission() {
+    // A STATUS NACKs 2 and 5; a later one, before any retransmission, NACKs only 2 (5 came
+    // in after all). The retransmission of 2 is then the last one and must poll.
+    let mut cfg = RlcConfig::default();
+    cfg.poll = PollConfig { last_pdu_in_buffer: false, window: None, timer: None, ..PollConfig::default() };
+    let mut tx = AmSender::new(&cfg);
+    let mut src: VecDeque<u32> = VecDeque::from([400]);
+    let sent: Vec<Option<Pdu>> = (0..10).map(|_| tx.next_pdu(Time::ZERO, &mut src)).collect();
+    assert!(sent.iter().all(|p| matches!(p, Some(Pdu::Data(d)) if !d.poll)));
+    tx.on_status(ms(50), &StatusPdu { lsn: 10, nacks: vec![2, 5] });
+    tx.on_status(ms(50), &StatusPdu { lsn: 10, nacks: vec![2] });
+    match tx.next_pdu(ms(60), &mut src) {
+        Some(Pdu::Data(d)) => assert_eq!((d.sn, d.poll), (2, true)),
+        other => panic!("expected the retransmission of 2, got {other:?}"),
+    }
+    assert_eq!(tx.next_pdu(ms(60), &mut src), None, "5 is acknowledged: nothing more to send");
+    assert_eq!(tx.stats().retransmissions, 1);
+}
+
+#[test]
 fn periodic_status_reports_without_polls_or_gap_detection() {
     // No poll trigger and no missing-PDU detection: only Timer_Status_Periodic (100 ms, armed
     // by the first PDU at 30 ms) tells the RNC about the lost PDU 7 and confirms the SDUs.
