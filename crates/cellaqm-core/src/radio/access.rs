@@ -102,15 +102,6 @@ impl RadioConfig {
         }
         self.rlc.validate(&format!("{key}.rlc"))
     }
-
-    /// The downlink rate the PDCP discipline is first told (DCH: the bearer
-    /// rate; HSDPA: the share of the capacity a lone user is granted).
-    pub fn nominal_rate_bps(&self) -> f64 {
-        match self.bearer {
-            BearerKind::Dch => self.dch.as_ref().map_or(0.0, |d| d.rate.bps()),
-            BearerKind::Hsdpa => self.hsdpa.as_ref().map_or(0.0, |h| h.share * h.rate.bps()),
-        }
-    }
 }
 
 /// The events a radio access bearer asks for.
@@ -235,8 +226,13 @@ impl RadioAccess {
                 rng::stream(seed, "radio.hsdpa"),
             )),
         };
+        // The rate the PDCP discipline is first told: DCH, the bearer rate; HSDPA, what a lone user is granted.
+        let rate_bps = match &down {
+            Downlink::Dch(_) => cfg.dch.as_ref().expect("validated").rate.bps(),
+            Downlink::Hsdpa(h) => h.granted_bps(0),
+        };
         RadioAccess {
-            pdcp: Pdcp::new(queue, cfg.nominal_rate_bps()),
+            pdcp: Pdcp::new(queue, rate_bps),
             down_store: SduStore::default(),
             rnc: AmEntity::new(&cfg.rlc),
             ue: AmEntity::new(&cfg.rlc),
@@ -627,6 +623,18 @@ mod tests {
         let last = got.last().unwrap().0.as_secs_f64();
         assert!((1.9..2.1).contains(&last), "{last}");
         assert_eq!(r.bytes_held(), 0);
+        // At 20 Mb/s the 255-PDU frames cap the credits: the PDCP is told 255 × 336 bit / 10 ms
+        // = 8.568 Mb/s (not 0.9 × 20 Mb/s), and that is the pace: 750 kB × 42/40 × 8 / 8.568 Mb/s ≈ 0.74 s.
+        // (An 8192-PDU RLC window, so that the window does not limit the bearer instead.)
+        let cfg = RadioConfig {
+            hsdpa: Some(HsdpaConfig { rate: Rate(20e6), ..HsdpaConfig::default() }),
+            rlc: RlcConfig { window: 8192, ..RlcConfig::default() },
+            ..cfg
+        };
+        let (got, _, _, r) = drive(&cfg, 500, Time::ZERO + Dur::from_secs(5));
+        assert_eq!(r.pdcp().rate_bps(), 255.0 * 336.0 / 0.01);
+        let last = got.last().unwrap().0.as_secs_f64();
+        assert!((0.72..0.80).contains(&last), "{last}");
     }
 
     #[test]
