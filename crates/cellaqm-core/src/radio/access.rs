@@ -15,7 +15,7 @@
 
 use super::dch::{Dch, DchConfig};
 use super::hsdpa::{Hsdpa, HsdpaConfig};
-use super::pdcp::{Feed, Pdcp, SduStore};
+use super::pdcp::{ecn_marks, Feed, Pdcp, SduStore};
 use crate::packet::Packet;
 use crate::queue::{DropCause, Dropped, Limits, QueueConfig};
 use crate::rlc::{AmEntity, Delivery, Pdu, Release, RlcConfig};
@@ -95,11 +95,7 @@ impl RadioConfig {
             return Err(format!("{key}.uplink_buffer: a zero-sized buffer can hold no packet"));
         }
         self.queue.validate(&format!("{key}.queue"))?;
-        if serde_json::to_value(&self.queue).ok().and_then(|v| v.get("ecn").and_then(|e| e.as_bool())) == Some(true) {
-            return Err(format!(
-                "{key}.queue.ecn: ECN marking in the PDCP buffer is not supported yet (marks would not reach the copy the RLC sends)"
-            ));
-        }
+        ecn_marks(&self.queue, &format!("{key}.queue"))?;
         self.rlc.validate(&format!("{key}.rlc"))
     }
 }
@@ -161,7 +157,7 @@ pub struct RadioStats {
     pub sdus_discarded: u64,
     /// STATUS PDUs sent by the UE.
     pub statuses: u64,
-    /// Packets a discipline dropped while RLC carried them (kept, see [`super::pdcp`]).
+    /// Packets a discipline dropped or ECN-marked while RLC carried them (kept unmarked, see [`super::pdcp`]).
     pub spared: u64,
 }
 
@@ -177,7 +173,7 @@ pub struct RadioSummary {
     pub sdus_discarded: u64,
     /// STATUS PDUs the UE sent.
     pub statuses: u64,
-    /// Packets a discipline dropped while RLC carried them (delivered anyway).
+    /// Packets a discipline dropped or ECN-marked while RLC carried them (delivered anyway, unmarked).
     pub spared: u64,
     /// Mean PDCP occupancy, bytes.
     pub mean_pdcp_bytes: f64,
@@ -232,11 +228,11 @@ impl RadioAccess {
             Downlink::Hsdpa(h) => h.granted_bps(0),
         };
         RadioAccess {
-            pdcp: Pdcp::new(queue, rate_bps),
+            pdcp: Pdcp::new(queue, ecn_marks(&cfg.queue, "radio.queue").expect("validated"), rate_bps),
             down_store: SduStore::default(),
             rnc: AmEntity::new(&cfg.rlc),
             ue: AmEntity::new(&cfg.rlc),
-            ue_buffer: Pdcp::new(ue_queue, cfg.uplink.rate.bps()),
+            ue_buffer: Pdcp::new(ue_queue, None, cfg.uplink.rate.bps()),
             up_store: SduStore::default(),
             down,
             up: Dch::new(&cfg.uplink, payload, rng::stream(seed, "radio.up")),
