@@ -80,6 +80,14 @@ TRAFFIC: dict[str, dict[str, Any]] = {
 
 REQUEST = {"dist": "lognormal", "mu": 5.93, "sigma": 0.32}
 
+#: TCP as the study ran it: NewReno, "ns-2 defaults otherwise". ns-2's
+#: ``tcl/lib/ns-default.tcl`` (from 2001 through ns-2.35) has ``Agent/TCP set windowInit_ 2``
+#: ("default changed on 2001/5/26") with ``windowInitOption_ 1`` (use it as
+#: given), so the initial window is 2 segments. Its ``Agent/TCPSink`` ACKs every
+#: segment, which is cellaqm's default (``delayed_ack = false``). MSS and header
+#: follow the spec's MTU 1500 B with 60 B of TCP + IPv6 headers.
+TCP: dict[str, Any] = {"recovery": "newreno", "mss": "1440B", "header": "60B", "initial_window": 2}
+
 
 def queue(scheme: str, buffer_kb: int) -> dict[str, Any]:
     """The PDCP queue discipline with the study's parameters for a ``buffer_kb`` buffer."""
@@ -113,7 +121,7 @@ def scenario(bearer: str, traffic: str, scheme: str, rwnd: int = 30, buffer_kb: 
                         f"PDCP buffer {buffer_kb} kB, {SCHEME_LABELS[scheme]}"),
         "duration": f"{duration_s:g}s",
         "seed": 1,
-        "tcp": {"recovery": "newreno", "mss": "1440B", "header": "60B", "initial_window": 2, "rwnd": rwnd},
+        "tcp": {**TCP, "rwnd": rwnd},
         "traffic": {**t["traffic"], "request_size": REQUEST},
         "core": {"rate": "100Mbps", "delay": "70ms"},
         "radio": radio,
