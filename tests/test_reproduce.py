@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 
+import pytest
+
 from cellaqm import reproduce
 from cellaqm.cli import main
 
@@ -40,3 +42,14 @@ def test_scenario_files_match_the_generator(tmp_path):
     assert len(written) == 6 * 33
     for p in written:
         assert (repo / p.relative_to(tmp_path)).read_text() == p.read_text(), p
+
+
+@pytest.mark.parametrize("option, value", [("--duration", "0"), ("--duration", "-5"), ("--duration", "nan"),
+                                           ("--reps", "0"), ("--reps", "1.5"), ("--jobs", "0")])
+def test_a_non_positive_duration_replication_or_job_count_is_an_error(tmp_path, capsys, option, value):
+    """``--duration 0`` used to be ignored (read as "not given"): now one line naming the option, status 2."""
+    assert main(["reproduce", "wcdma-rnc-aqm", "--quick", "--quiet", option, value, "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("cellaqm: error: argument " + option + ": expected a positive"), err
+    assert not (tmp_path / "table.csv").exists()
+

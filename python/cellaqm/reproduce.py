@@ -345,6 +345,22 @@ def write_csv(rows: list[dict[str, Any]], path: Path) -> None:
 EXPERIMENTS = ("wcdma-rnc-aqm",)
 
 
+def _positive(kind: type) -> Any:
+    """An argparse type: a number of ``kind`` above zero (0 would otherwise read as "not given")."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not (value > 0 and math.isfinite(value)):
+            what = "integer" if kind is int else "number"
+            raise argparse.ArgumentTypeError(f"expected a positive {what}, got {text!r}")
+        return value
+
+    return parse
+
+
 def add_parser(commands: Any) -> None:
     p = commands.add_parser(
         "reproduce",
@@ -360,10 +376,10 @@ def add_parser(commands: Any) -> None:
     p.add_argument("experiment", choices=EXPERIMENTS, metavar="EXPERIMENT", help="one of: " + ", ".join(EXPERIMENTS))
     p.add_argument("--quick", action="store_true", help="short version for CI: 200 s, 2 replications")
     p.add_argument("--demo", action="store_true", help="one WCDMA bearer (R99 384k, web), every scheme, 300 s, 4 replications, with a plot")
-    p.add_argument("--duration", type=float, metavar="S", help="simulated seconds per run (overrides the preset)")
-    p.add_argument("--reps", type=int, metavar="N", help="replications (overrides the preset)")
+    p.add_argument("--duration", type=_positive(float), metavar="S", help="simulated seconds per run (overrides the preset)")
+    p.add_argument("--reps", type=_positive(int), metavar="N", help="replications (overrides the preset)")
     p.add_argument("--out", metavar="DIR", default="results/wcdma-rnc-aqm", help="where to write table.csv, table.md (and plot.png)")
-    p.add_argument("--jobs", type=int, metavar="N", help="parallel runs (default: all cores)")
+    p.add_argument("--jobs", type=_positive(int), metavar="N", help="parallel runs (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -375,9 +391,9 @@ def command(args: argparse.Namespace) -> int:
         duration, reps = 200.0, 2
     if args.demo:
         duration, reps, cases = 300.0, 4, DEMO
-    duration = args.duration or duration
-    reps = args.reps or reps
-    jobs = args.jobs or default_jobs()
+    duration = args.duration if args.duration is not None else duration
+    reps = args.reps if args.reps is not None else reps
+    jobs = args.jobs if args.jobs is not None else default_jobs()
     t0 = time.perf_counter()
     results = run_all(cases, reps, duration, jobs, progress=not args.quiet)
     wall = time.perf_counter() - t0
