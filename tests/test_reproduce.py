@@ -25,7 +25,9 @@ def test_quick_reproduce_writes_the_table(tmp_path, capsys):
     assert float(dch64["ARED"]["p95_ms"]) < 0.7 * float(dch64["TD"]["p95_ms"])
     md = (tmp_path / "table.md").read_text()
     assert "| HSDPA 3.6M, file 2.5 MB | TTLRED2 |" in md
-    assert "runs in" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "runs in" in out
+    assert f"see {reproduce.DOC}" in out
 
 
 def test_demo_writes_a_plot(tmp_path):
@@ -53,3 +55,10 @@ def test_a_non_positive_duration_replication_or_job_count_is_an_error(tmp_path, 
     assert err.count("\n") == 1 and err.startswith("cellaqm: error: argument " + option + ": expected a positive"), err
     assert not (tmp_path / "table.csv").exists()
 
+
+def test_the_documented_page_exists():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    assert (root / reproduce.DOC).is_file()
+    assert reproduce.DOC in (root / "README.md").read_text()

@@ -88,6 +88,9 @@ REQUEST = {"dist": "lognormal", "mu": 5.93, "sigma": 0.32}
 #: follow the spec's MTU 1500 B with 60 B of TCP + IPv6 headers.
 TCP: dict[str, Any] = {"recovery": "newreno", "mss": "1440B", "header": "60B", "initial_window": 2}
 
+#: The page that explains the model and the table (printed under it).
+DOC = "docs/wcdma.md"
+
 
 def queue(scheme: str, buffer_kb: int) -> dict[str, Any]:
     """The PDCP queue discipline with the study's parameters for a ``buffer_kb`` buffer."""
@@ -400,6 +403,7 @@ def command(args: argparse.Namespace) -> int:
     rows = table(results, cases)
     title = f"WCDMA RNC AQM (Lakkakorpi & Cuny 2006): rwnd 30, PDCP 100 kB, {duration:g} s x {reps} replications"
     print_table(rows, title)
+    print(f"What the model is and why some rows tie (the HSDPA 3.6M rows: the uplink's ACK clock): see {DOC}")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     write_csv(rows, out / "table.csv")
