@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 
+import pytest
+
 from cellaqm import reproduce
 from cellaqm.cli import main
 
@@ -23,7 +25,9 @@ def test_quick_reproduce_writes_the_table(tmp_path, capsys):
     assert float(dch64["ARED"]["p95_ms"]) < 0.7 * float(dch64["TD"]["p95_ms"])
     md = (tmp_path / "table.md").read_text()
     assert "| HSDPA 3.6M, file 2.5 MB | TTLRED2 |" in md
-    assert "runs in" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "runs in" in out
+    assert f"see {reproduce.DOC}" in out
 
 
 def test_demo_writes_a_plot(tmp_path):
@@ -40,3 +44,21 @@ def test_scenario_files_match_the_generator(tmp_path):
     assert len(written) == 6 * 33
     for p in written:
         assert (repo / p.relative_to(tmp_path)).read_text() == p.read_text(), p
+
+
+@pytest.mark.parametrize("option, value", [("--duration", "0"), ("--duration", "-5"), ("--duration", "nan"),
+                                           ("--reps", "0"), ("--reps", "1.5"), ("--jobs", "0")])
+def test_a_non_positive_duration_replication_or_job_count_is_an_error(tmp_path, capsys, option, value):
+    """``--duration 0`` used to be ignored (read as "not given"): now one line naming the option, status 2."""
+    assert main(["reproduce", "wcdma-rnc-aqm", "--quick", "--quiet", option, value, "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("cellaqm: error: argument " + option + ": expected a positive"), err
+    assert not (tmp_path / "table.csv").exists()
+
+
+def test_the_documented_page_exists():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    assert (root / reproduce.DOC).is_file()
+    assert reproduce.DOC in (root / "README.md").read_text()

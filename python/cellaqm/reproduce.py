@@ -80,6 +80,17 @@ TRAFFIC: dict[str, dict[str, Any]] = {
 
 REQUEST = {"dist": "lognormal", "mu": 5.93, "sigma": 0.32}
 
+#: TCP as the study ran it: NewReno, "ns-2 defaults otherwise". ns-2's
+#: ``tcl/lib/ns-default.tcl`` (from 2001 through ns-2.35) has ``Agent/TCP set windowInit_ 2``
+#: ("default changed on 2001/5/26") with ``windowInitOption_ 1`` (use it as
+#: given), so the initial window is 2 segments. Its ``Agent/TCPSink`` ACKs every
+#: segment, which is cellaqm's default (``delayed_ack = false``). MSS and header
+#: follow the spec's MTU 1500 B with 60 B of TCP + IPv6 headers.
+TCP: dict[str, Any] = {"recovery": "newreno", "mss": "1440B", "header": "60B", "initial_window": 2}
+
+#: The page that explains the model and the table (printed under it).
+DOC = "docs/wcdma.md"
+
 
 def queue(scheme: str, buffer_kb: int) -> dict[str, Any]:
     """The PDCP queue discipline with the study's parameters for a ``buffer_kb`` buffer."""
@@ -113,7 +124,7 @@ def scenario(bearer: str, traffic: str, scheme: str, rwnd: int = 30, buffer_kb: 
                         f"PDCP buffer {buffer_kb} kB, {SCHEME_LABELS[scheme]}"),
         "duration": f"{duration_s:g}s",
         "seed": 1,
-        "tcp": {"recovery": "newreno", "mss": "1440B", "header": "60B", "initial_window": 2, "rwnd": rwnd},
+        "tcp": {**TCP, "rwnd": rwnd},
         "traffic": {**t["traffic"], "request_size": REQUEST},
         "core": {"rate": "100Mbps", "delay": "70ms"},
         "radio": radio,
@@ -342,6 +353,22 @@ def write_csv(rows: list[dict[str, Any]], path: Path) -> None:
 EXPERIMENTS = ("wcdma-rnc-aqm",)
 
 
+def _positive(kind: type) -> Any:
+    """An argparse type: a number of ``kind`` above zero (0 would otherwise read as "not given")."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not (value > 0 and math.isfinite(value)):
+            what = "integer" if kind is int else "number"
+            raise argparse.ArgumentTypeError(f"expected a positive {what}, got {text!r}")
+        return value
+
+    return parse
+
+
 def add_parser(commands: Any) -> None:
     p = commands.add_parser(
         "reproduce",
@@ -357,10 +384,10 @@ def add_parser(commands: Any) -> None:
     p.add_argument("experiment", choices=EXPERIMENTS, metavar="EXPERIMENT", help="one of: " + ", ".join(EXPERIMENTS))
     p.add_argument("--quick", action="store_true", help="short version for CI: 200 s, 2 replications")
     p.add_argument("--demo", action="store_true", help="one WCDMA bearer (R99 384k, web), every scheme, 300 s, 4 replications, with a plot")
-    p.add_argument("--duration", type=float, metavar="S", help="simulated seconds per run (overrides the preset)")
-    p.add_argument("--reps", type=int, metavar="N", help="replications (overrides the preset)")
+    p.add_argument("--duration", type=_positive(float), metavar="S", help="simulated seconds per run (overrides the preset)")
+    p.add_argument("--reps", type=_positive(int), metavar="N", help="replications (overrides the preset)")
     p.add_argument("--out", metavar="DIR", default="results/wcdma-rnc-aqm", help="where to write table.csv, table.md (and plot.png)")
-    p.add_argument("--jobs", type=int, metavar="N", help="parallel runs (default: all cores)")
+    p.add_argument("--jobs", type=_positive(int), metavar="N", help="parallel runs (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -372,15 +399,16 @@ def command(args: argparse.Namespace) -> int:
         duration, reps = 200.0, 2
     if args.demo:
         duration, reps, cases = 300.0, 4, DEMO
-    duration = args.duration or duration
-    reps = args.reps or reps
-    jobs = args.jobs or default_jobs()
+    duration = args.duration if args.duration is not None else duration
+    reps = args.reps if args.reps is not None else reps
+    jobs = args.jobs if args.jobs is not None else default_jobs()
     t0 = time.perf_counter()
     results = run_all(cases, reps, duration, jobs, progress=not args.quiet)
     wall = time.perf_counter() - t0
     rows = table(results, cases)
     title = f"WCDMA RNC AQM (Lakkakorpi & Cuny 2006): rwnd 30, PDCP 100 kB, {duration:g} s x {reps} replications"
     print_table(rows, title)
+    print(f"What the model is and why some rows tie (the HSDPA 3.6M rows: the uplink's ACK clock): see {DOC}")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     write_csv(rows, out / "table.csv")

@@ -8,8 +8,14 @@ use common::run_seed;
 use std::path::Path;
 
 fn wcdma(scheme: &str, case: &str, duration: &str) -> Scenario {
+    wcdma_with(scheme, case, &[&format!("duration={duration}")])
+}
+
+/// A case of the study with `--set` overrides.
+fn wcdma_with(scheme: &str, case: &str, sets: &[&str]) -> Scenario {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../scenarios/wcdma/{scheme}/{case}.toml"));
-    Scenario::from_file(&path, &[format!("duration={duration}")]).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    Scenario::from_file(&path, &sets).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 #[test]
@@ -48,6 +54,29 @@ fn every_scheme_runs_on_every_bearer() {
 }
 
 #[test]
+fn ecn_in_the_pdcp_buffer_marks_instead_of_dropping_and_the_sender_backs_off() {
+    // R99 64k file downloads under ARED: minTh = max(7.5 kB, 0.5 s × 8 kB/s) = 7.5 kB, far
+    // below the 30-packet window, so the discipline signals often.
+    let run = |tcp_ecn: bool| {
+        let ecn = format!("tcp.ecn={tcp_ecn}");
+        run_seed(&wcdma_with("ared", "dch64-file-rwnd30-100kB", &["duration=120s", "radio.queue.ecn=true", &ecn]), 1)
+    };
+    let r = run(true);
+    let early = r.summary.drops.get("early").copied().unwrap_or(0);
+    let reductions: u64 = r.flows.iter().map(|f| f.ecn_reductions).sum();
+    // Marks, not early drops; the marked packets reach the UE, whose ECN-Echo halves the window.
+    assert!(r.summary.bottleneck.marked > 20, "{:?}", r.summary.bottleneck);
+    assert_eq!(early, 0, "{:?}", r.summary.drops);
+    assert!(reductions > 10, "ECN window reductions {reductions}");
+    assert!(r.summary.downloads.completed > 0);
+    // Without ECN-capable TCP the same discipline drops instead.
+    let r = run(false);
+    assert_eq!(r.summary.bottleneck.marked, 0);
+    assert!(r.summary.drops.get("early").copied().unwrap_or(0) > 20, "{:?}", r.summary.drops);
+    assert_eq!(r.flows.iter().map(|f| f.ecn_reductions).sum::<u64>(), 0);
+}
+
+#[test]
 fn radio_scenarios_are_checked_key_by_key() {
     let base = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/wcdma/td/dch384-web-rwnd30-100kB.toml"),
@@ -65,5 +94,10 @@ fn radio_scenarios_are_checked_key_by_key() {
     assert!(err(&["radio.dch.loss.mean=1.5"]).starts_with("radio.dch.loss.mean:"));
     assert!(err(&["radio.rlc.pdu_sise=40B"]).starts_with("radio.rlc.pdu_sise: unknown key"), "{}", err(&["radio.rlc.pdu_sise=40B"]));
     assert!(err(&["radio.queue.ecn=true"]).starts_with("radio.queue"), "{}", err(&["radio.queue.ecn=true"]));
+    assert!(
+        err(&["radio.queue={ scheme = \"ttlred2\", ecn = true }"]).starts_with("radio.queue.ecn: not supported in the PDCP buffer"),
+        "{}",
+        err(&["radio.queue={ scheme = \"ttlred2\", ecn = true }"])
+    );
     assert_eq!(err(&["bottleneck.rate=1Mbps"]), "bottleneck: not used with [radio] (the radio bearer replaces it)");
 }

@@ -15,7 +15,7 @@
 
 use super::dch::{Dch, DchConfig};
 use super::hsdpa::{Hsdpa, HsdpaConfig};
-use super::pdcp::{Feed, Pdcp, SduStore};
+use super::pdcp::{ecn_marks, Feed, Pdcp, SduStore};
 use crate::packet::Packet;
 use crate::queue::{DropCause, Dropped, Limits, QueueConfig};
 use crate::rlc::{AmEntity, Delivery, Pdu, Release, RlcConfig};
@@ -95,21 +95,8 @@ impl RadioConfig {
             return Err(format!("{key}.uplink_buffer: a zero-sized buffer can hold no packet"));
         }
         self.queue.validate(&format!("{key}.queue"))?;
-        if serde_json::to_value(&self.queue).ok().and_then(|v| v.get("ecn").and_then(|e| e.as_bool())) == Some(true) {
-            return Err(format!(
-                "{key}.queue.ecn: ECN marking in the PDCP buffer is not supported yet (marks would not reach the copy the RLC sends)"
-            ));
-        }
+        ecn_marks(&self.queue, &format!("{key}.queue"))?;
         self.rlc.validate(&format!("{key}.rlc"))
-    }
-
-    /// The downlink rate the PDCP discipline is first told (DCH: the bearer
-    /// rate; HSDPA: the share of the capacity a lone user is granted).
-    pub fn nominal_rate_bps(&self) -> f64 {
-        match self.bearer {
-            BearerKind::Dch => self.dch.as_ref().map_or(0.0, |d| d.rate.bps()),
-            BearerKind::Hsdpa => self.hsdpa.as_ref().map_or(0.0, |h| h.share * h.rate.bps()),
-        }
     }
 }
 
@@ -170,7 +157,7 @@ pub struct RadioStats {
     pub sdus_discarded: u64,
     /// STATUS PDUs sent by the UE.
     pub statuses: u64,
-    /// Packets a discipline dropped while RLC carried them (kept, see [`super::pdcp`]).
+    /// Packets a discipline dropped or ECN-marked while RLC carried them (kept unmarked, see [`super::pdcp`]).
     pub spared: u64,
 }
 
@@ -186,7 +173,7 @@ pub struct RadioSummary {
     pub sdus_discarded: u64,
     /// STATUS PDUs the UE sent.
     pub statuses: u64,
-    /// Packets a discipline dropped while RLC carried them (delivered anyway).
+    /// Packets a discipline dropped or ECN-marked while RLC carried them (delivered anyway, unmarked).
     pub spared: u64,
     /// Mean PDCP occupancy, bytes.
     pub mean_pdcp_bytes: f64,
@@ -235,12 +222,17 @@ impl RadioAccess {
                 rng::stream(seed, "radio.hsdpa"),
             )),
         };
+        // The rate the PDCP discipline is first told: DCH, the bearer rate; HSDPA, what a lone user is granted.
+        let rate_bps = match &down {
+            Downlink::Dch(_) => cfg.dch.as_ref().expect("validated").rate.bps(),
+            Downlink::Hsdpa(h) => h.granted_bps(0),
+        };
         RadioAccess {
-            pdcp: Pdcp::new(queue, cfg.nominal_rate_bps()),
+            pdcp: Pdcp::new(queue, ecn_marks(&cfg.queue, "radio.queue").expect("validated"), rate_bps),
             down_store: SduStore::default(),
             rnc: AmEntity::new(&cfg.rlc),
             ue: AmEntity::new(&cfg.rlc),
-            ue_buffer: Pdcp::new(ue_queue, cfg.uplink.rate.bps()),
+            ue_buffer: Pdcp::new(ue_queue, None, cfg.uplink.rate.bps()),
             up_store: SduStore::default(),
             down,
             up: Dch::new(&cfg.uplink, payload, rng::stream(seed, "radio.up")),
@@ -627,6 +619,18 @@ mod tests {
         let last = got.last().unwrap().0.as_secs_f64();
         assert!((1.9..2.1).contains(&last), "{last}");
         assert_eq!(r.bytes_held(), 0);
+        // At 20 Mb/s the 255-PDU frames cap the credits: the PDCP is told 255 × 336 bit / 10 ms
+        // = 8.568 Mb/s (not 0.9 × 20 Mb/s), and that is the pace: 750 kB × 42/40 × 8 / 8.568 Mb/s ≈ 0.74 s.
+        // (An 8192-PDU RLC window, so that the window does not limit the bearer instead.)
+        let cfg = RadioConfig {
+            hsdpa: Some(HsdpaConfig { rate: Rate(20e6), ..HsdpaConfig::default() }),
+            rlc: RlcConfig { window: 8192, ..RlcConfig::default() },
+            ..cfg
+        };
+        let (got, _, _, r) = drive(&cfg, 500, Time::ZERO + Dur::from_secs(5));
+        assert_eq!(r.pdcp().rate_bps(), 255.0 * 336.0 / 0.01);
+        let last = got.last().unwrap().0.as_secs_f64();
+        assert!((0.72..0.80).contains(&last), "{last}");
     }
 
     #[test]

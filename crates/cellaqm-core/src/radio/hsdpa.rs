@@ -11,6 +11,9 @@
 //!   waiting in the RNC) is granted `share · rate · period / MAC-d bits /
 //!   active users` credits, one credit per MAC-d PDU; fractions carry over
 //!   while the user stays active, and a frame holds at most `max_frame` PDUs.
+//!   The rate the RNC knows of the bearer is the rate of the credits it was
+//!   granted ("for HSDPA from the credits granted", wcdma-rnc-aqm.md):
+//!   credits × MAC-d bits / period, so the frame cap bounds it too.
 //! - Scheduling: every TTI the [`Scheduler`] picks one user with data in the
 //!   Node-B; it gets `rate · TTI` bits (fractions carry over while the cell
 //!   stays busy). Round robin now; proportional fair and max-C/I come with the
@@ -140,11 +143,16 @@ impl SchedulerKind {
     }
 }
 
+/// The bit rate of `credits` MAC-d PDUs of `mac_d_bits` per flow-control period of `cfg`.
+fn credit_rate(cfg: &HsdpaConfig, mac_d_bits: f64, credits: f64) -> f64 {
+    credits * mac_d_bits / cfg.flow_control.as_secs_f64()
+}
+
 #[derive(Default)]
 struct User {
     /// Credits earned and not yet granted (fractions), while active.
     credit: f64,
-    /// Rate the last grant corresponds to (b/s).
+    /// Rate of the credits last granted (b/s).
     granted_bps: f64,
     /// Frames on the Iub: (arrival at the Node-B, PDU).
     iub: VecDeque<(Time, Pdu)>,
@@ -188,16 +196,27 @@ impl Hsdpa {
             rng,
             stats: HsdpaStats::default(),
         };
-        let alone = h.cfg.share * h.cfg.rate.bps();
+        let alone = credit_rate(&h.cfg, h.mac_d_bits, h.credits_per_period(1).min(h.cfg.max_frame as f64));
         h.users.iter_mut().for_each(|u| u.granted_bps = alone);
         h
     }
+
+    /// Credits (fractional) each of `active` users earns per flow-control period:
+    /// its equal share of `share · rate`, in MAC-d PDUs.
+    fn credits_per_period(&self, active: usize) -> f64 {
+        self.cfg.share * self.cfg.rate.bps() / active.max(1) as f64 * self.cfg.flow_control.as_secs_f64() / self.mac_d_bits
+    }
+
 
     pub fn stats(&self) -> HsdpaStats {
         self.stats
     }
 
-    /// The rate the flow control last granted user `u` (b/s): what the RNC knows of its bearer.
+    /// The rate of the credits last granted to user `u`, credits × MAC-d bits /
+    /// period (b/s): what the RNC knows of its bearer. Before the first grant,
+    /// the long-run rate a lone user is granted; an idle user keeps its last.
+    /// With fractional credits carried over it alternates between neighbouring
+    /// values (3.6 Mb/s alone: 96 or 97 credits, 3.226 or 3.259 Mb/s).
     pub fn granted_bps(&self, u: usize) -> f64 {
         self.users[u].granted_bps
     }
@@ -222,19 +241,17 @@ impl Hsdpa {
     /// Flow control at `now`: `credits[u]` is set to the MAC-d PDUs user `u`
     /// may send in this period; `active[u]` says whether it has data in the RNC.
     pub fn grant(&mut self, active: &[bool], credits: &mut [u32]) {
-        let n = active.iter().filter(|&&a| a).count();
-        let share_bps = self.cfg.share * self.cfg.rate.bps() / n.max(1) as f64;
-        let per_period = share_bps * self.cfg.flow_control.as_secs_f64() / self.mac_d_bits;
+        let per_period = self.credits_per_period(active.iter().filter(|&&a| a).count());
         for (u, user) in self.users.iter_mut().enumerate() {
             if !active[u] {
                 user.credit = 0.0;
                 credits[u] = 0;
                 continue;
             }
-            user.granted_bps = share_bps;
             user.credit += per_period;
             let c = (user.credit.floor() as u32).min(self.cfg.max_frame);
             user.credit = (user.credit - c as f64).min(1.0);
+            user.granted_bps = credit_rate(&self.cfg, self.mac_d_bits, c as f64);
             credits[u] = c;
         }
     }
@@ -377,15 +394,46 @@ mod tests {
         let mut h = Hsdpa::new(&cfg, 3, 42, stream(1, "h"));
         let mut credits = [0u32; 3];
         h.grant(&[true, false, true], &mut credits);
-        // 0.9 × 3.6 Mb/s / 2 × 10 ms / 336 bit = 48.2
+        // 0.9 × 3.6 Mb/s / 2 × 10 ms / 336 bit = 48.2: 48 credits, 48 × 336 bit / 10 ms.
         assert_eq!(credits, [48, 0, 48]);
-        assert_eq!(h.granted_bps(0), 1.62e6);
+        assert_eq!(h.granted_bps(0), 48.0 * 336.0 / 0.01);
         // A frame holds at most 255 PDUs: 0.9 × 20 Mb/s × 10 ms / 336 = 535.7 → 255.
         let cfg = HsdpaConfig { rate: Rate(20e6), ..HsdpaConfig::default() };
         let mut h = Hsdpa::new(&cfg, 1, 42, stream(1, "h"));
         let mut credits = [0u32; 1];
         h.grant(&[true], &mut credits);
         assert_eq!(credits, [255]);
+    }
+
+    #[test]
+    fn the_granted_rate_is_the_rate_of_the_credits_granted_frame_cap_included() {
+        // 20 Mb/s: 0.9 × 20 Mb/s would be 18 Mb/s, but 255 PDUs of 336 bits per 10 ms is 8.568 Mb/s.
+        let capped = 255.0 * 336.0 / 0.01;
+        let cfg = HsdpaConfig { rate: Rate(20e6), ..HsdpaConfig::default() };
+        let mut h = Hsdpa::new(&cfg, 1, 42, stream(1, "h"));
+        assert_eq!(h.granted_bps(0), capped, "before the first grant");
+        let mut credits = [0u32; 1];
+        h.grant(&[true], &mut credits);
+        assert_eq!(h.granted_bps(0), capped);
+        // An idle user keeps the rate of its last grant.
+        h.grant(&[false], &mut credits);
+        assert_eq!((credits[0], h.granted_bps(0)), (0, capped));
+        // Uncapped, the told rate averages to the share: 3.6 Mb/s alone earns 96.43 credits per
+        // period, granted as 96 or 97; over many periods the mean is 0.9 × 3.6 Mb/s.
+        let cfg = HsdpaConfig::default();
+        let mut h = Hsdpa::new(&cfg, 1, 42, stream(1, "h"));
+        let (mut sum, periods) = (0.0, 700);
+        for _ in 0..periods {
+            h.grant(&[true], &mut credits);
+            assert!([96, 97].contains(&credits[0]), "{credits:?}");
+            assert_eq!(h.granted_bps(0), credits[0] as f64 * 336.0 / 0.01);
+            sum += h.granted_bps(0);
+        }
+        assert!((sum / periods as f64 / 3.24e6 - 1.0).abs() < 1e-3, "{}", sum / periods as f64);
+        // The delivered rate of a backlogged user is the told rate: with the cap, 8.568 Mb/s.
+        let (_, delivered) = backlogged(&HsdpaConfig { rate: Rate(20e6), ..HsdpaConfig::default() }, 1, 5);
+        let got_bps = delivered[0] as f64 * 336.0 / 5.0;
+        assert!((got_bps / capped - 1.0).abs() < 0.01, "{got_bps} vs {capped}");
     }
 
     #[test]

@@ -15,9 +15,22 @@
 //! dequeue-time AQM) cannot take back PDUs on the air: as TS 25.322 §11.3.4
 //! and TS 36.323 §5.4 only discard SDUs with no segment sent, such a packet is
 //! *spared*: it leaves the buffer's count but the RLC still delivers it.
+//!
+//! ECN marking instead of dropping (wcdma-rnc-aqm.md: "an option for RED,
+//! PDPC and TTLRED"; RFC 3168 §5: set CE in the IP header of an ECT packet)
+//! must reach the copy the RLC sends, which the PDCP keeps apart from the
+//! discipline's. The arrival-side schemes (RED, ARED, PDPC, TTLRED1) mark on
+//! arrival the arriving packet (`drop = "tail"`) or the oldest queued one
+//! (`"front"`, the arrival itself if the buffer is empty), one packet at most
+//! per arrival ([`crate::queue::DropPosition`]); the PDCP sees a mark as a
+//! step of the discipline's mark counter and sets CE on that packet's copy.
+//! A packet the RLC already carries has sent its IP header in its first PDU:
+//! its mark cannot take effect and it is spared like a drop. TTLRED2 marks
+//! in its scan and the departure-side schemes at departure, where the PDCP
+//! cannot tell which packets were marked: [`ecn_marks`] refuses their `ecn`.
 
-use crate::packet::Packet;
-use crate::queue::{AnyQueue, Dropped, QueueCtx, QueueDisc};
+use crate::packet::{Ecn, Packet};
+use crate::queue::{AnyQueue, DropPosition, Dropped, QueueConfig, QueueCtx, QueueDisc};
 use crate::rlc::{SduId, SduSource};
 use crate::time::Time;
 use std::collections::VecDeque;
@@ -27,12 +40,39 @@ use std::collections::VecDeque;
 pub struct PdcpStats {
     /// Packets copied to the RLC.
     pub copied: u64,
-    /// Packets the discipline dropped while the RLC already carried them (see the module doc).
+    /// Packets the discipline dropped or ECN-marked while the RLC already
+    /// carried them: delivered anyway, unmarked (see the module doc).
     pub spared: u64,
+}
+
+/// Where the ECN marks of discipline `cfg` fall, for a PDCP buffer: `None`
+/// without marking; an error naming `key.ecn` for a scheme that marks where
+/// the PDCP cannot follow (see the module doc).
+pub fn ecn_marks(cfg: &QueueConfig, key: &str) -> Result<Option<DropPosition>, String> {
+    let refuse = |ecn: bool, when: &str| match ecn {
+        true => Err(format!("{key}.ecn: not supported in the PDCP buffer ({when}, where the copy the RLC sends cannot follow)")),
+        false => Ok(None),
+    };
+    match cfg {
+        QueueConfig::Red(p) | QueueConfig::Ared(p) => Ok(p.ecn.then_some(p.drop)),
+        QueueConfig::Pdpc(p) => Ok(p.ecn.then_some(p.drop)),
+        QueueConfig::Ttlred1(p) => Ok(p.ecn.then_some(p.drop)),
+        QueueConfig::Ttlred2(p) => refuse(p.ecn, "TTLRED2 marks in its scan"),
+        QueueConfig::Pie(p) => refuse(p.ecn, "PIE marks by its own rule"),
+        QueueConfig::Codel(p) => refuse(p.ecn, "CoDel marks at departure"),
+        QueueConfig::FqCodel(p) => refuse(p.ecn, "FQ-CoDel marks at departure"),
+        QueueConfig::TailDrop
+        | QueueConfig::DropFront
+        | QueueConfig::Dff
+        | QueueConfig::PdcpDiscard(_)
+        | QueueConfig::Taqm(_) => Ok(None),
+    }
 }
 
 pub struct Pdcp {
     queue: AnyQueue,
+    /// Where the discipline's ECN marks fall (`None`: it does not mark).
+    marks: Option<DropPosition>,
     rate_bps: f64,
     /// Packets in the discipline not yet copied to RLC, in queue order.
     waiting: VecDeque<Packet>,
@@ -44,10 +84,12 @@ pub struct Pdcp {
 }
 
 impl Pdcp {
-    /// A buffer managed by `queue`, first told the bearer rate `rate_bps`.
-    pub fn new(queue: AnyQueue, rate_bps: f64) -> Pdcp {
+    /// A buffer managed by `queue`, whose ECN marks fall at `marks` (see
+    /// [`ecn_marks`]), first told the bearer rate `rate_bps`.
+    pub fn new(queue: AnyQueue, marks: Option<DropPosition>, rate_bps: f64) -> Pdcp {
         Pdcp {
             queue,
+            marks,
             rate_bps,
             waiting: VecDeque::new(),
             in_rlc: VecDeque::new(),
@@ -93,10 +135,32 @@ impl Pdcp {
     /// An IP packet arrives from the core network.
     pub fn arrive(&mut self, now: Time, pkt: Packet, dropped: &mut Vec<Dropped>) {
         let from = dropped.len();
+        let marked = self.queue.stats().marked;
+        // The discipline's oldest packet: the first one in the RLC, else the first waiting.
+        let head = self.in_rlc.front().map(|&(_, uid)| uid).or_else(|| self.waiting.front().map(|p| p.uid));
         self.waiting.push_back(pkt);
         let ctx = self.ctx(now);
         self.queue.enqueue(pkt, &ctx, dropped);
+        if self.queue.stats().marked != marked {
+            let target = match (self.marks, head) {
+                (Some(DropPosition::Front), Some(head)) => head,
+                _ => pkt.uid,
+            };
+            self.follow_mark(target);
+        }
         self.settle(from, dropped);
+    }
+
+    /// The discipline marked packet `uid` CE: so is the copy the RLC will send,
+    /// unless the RLC already carries the packet (spared, see the module doc).
+    fn follow_mark(&mut self, uid: u64) {
+        if let Some(p) = self.waiting.iter_mut().rev().find(|p| p.uid == uid) {
+            debug_assert_eq!(p.ecn, Ecn::Ect, "only ECT packets are marked");
+            p.ecn = Ecn::Ce;
+        } else {
+            debug_assert!(self.in_rlc.iter().any(|&(_, u)| u == uid), "the discipline marked unknown packet {uid}");
+            self.stats.spared += 1;
+        }
     }
 
     /// A timer of the discipline fired.
@@ -229,7 +293,7 @@ impl SduSource for Feed<'_> {
 mod tests {
     use super::*;
     use crate::packet::{Dir, TcpHeader};
-    use crate::queue::{DropCause, Limits, QueueConfig, Ttlred2Params};
+    use crate::queue::{DropCause, Limits, PdpcParams, QueueConfig, Thresholds, Ttlred2Params};
     use crate::rng::stream;
     use crate::time::Dur;
 
@@ -239,13 +303,27 @@ mod tests {
         p
     }
 
+    fn ect(uid: u64, size: u32) -> Packet {
+        Packet { ecn: Ecn::Ect, ..pkt(uid, size) }
+    }
+
+    /// PDPC with ECN on packet thresholds minTh 1, maxTh 2: an arrival to one
+    /// queued packet is signalled (counter 0), and every arrival from two on.
+    fn pdpc_ecn(drop: DropPosition) -> Pdcp {
+        let params = PdpcParams { thresholds: Thresholds::packets(1, 2), counter: 20, drop, ecn: true };
+        let cfg = QueueConfig::Pdpc(params);
+        let marks = ecn_marks(&cfg, "radio.queue").unwrap();
+        assert_eq!(marks, Some(drop));
+        Pdcp::new(cfg.build(Limits::default(), stream(1, "q")), marks, 384e3)
+    }
+
     fn ms(v: u64) -> Time {
         Time::ZERO + Dur::from_millis(v)
     }
 
     fn tail_drop(bytes: u64) -> Pdcp {
         let q = QueueConfig::TailDrop.build(Limits { bytes: Some(bytes), packets: None }, stream(1, "q"));
-        Pdcp::new(q, 384e3)
+        Pdcp::new(q, None, 384e3)
     }
 
     #[test]
@@ -281,7 +359,7 @@ mod tests {
             ..Ttlred2Params::default()
         };
         let q = QueueConfig::Ttlred2(params).build(Limits::default(), stream(2, "q"));
-        let mut p = Pdcp::new(q, 64e3);
+        let mut p = Pdcp::new(q, None, 64e3);
         let mut store = SduStore::default();
         let mut dropped = Vec::new();
         for uid in 1..=3 {
@@ -306,7 +384,7 @@ mod tests {
     #[test]
     fn a_front_drop_of_a_packet_in_the_rlc_spares_it() {
         let q = QueueConfig::DropFront.build(Limits { bytes: Some(2000), packets: None }, stream(1, "q"));
-        let mut p = Pdcp::new(q, 64e3);
+        let mut p = Pdcp::new(q, None, 64e3);
         let mut store = SduStore::default();
         let mut dropped = Vec::new();
         p.arrive(ms(0), pkt(1, 1000), &mut dropped);
@@ -325,5 +403,56 @@ mod tests {
         assert_eq!(Feed { pdcp: &mut p, store: &mut store }.next_sdu(1), Some(1000));
         p.release(ms(5), 1, &mut dropped);
         assert_eq!(p.packets(), 1);
+    }
+
+    #[test]
+    fn a_tail_mark_reaches_the_copy_the_rlc_sends() {
+        let mut p = pdpc_ecn(DropPosition::Tail);
+        let mut store = SduStore::default();
+        let mut dropped = Vec::new();
+        p.arrive(ms(0), ect(1, 1000), &mut dropped); // empty: accepted
+        p.arrive(ms(1), ect(2, 1000), &mut dropped); // one queued: marked CE, kept
+        p.arrive(ms(2), pkt(3, 1000), &mut dropped); // two queued, not ECT: dropped early
+        assert_eq!(dropped.iter().map(|d| (d.pkt.uid, d.cause)).collect::<Vec<_>>(), vec![(3, DropCause::Early)]);
+        assert_eq!(p.queue().stats().marked, 1);
+        let mut feed = Feed { pdcp: &mut p, store: &mut store };
+        feed.next_sdu(0);
+        feed.next_sdu(1);
+        assert_eq!([0, 1].map(|id| store.take(id).unwrap().ecn), [Ecn::Ect, Ecn::Ce]);
+        assert_eq!(p.stats().spared, 0);
+    }
+
+    #[test]
+    fn a_front_mark_falls_on_the_oldest_packet_unless_the_rlc_carries_it() {
+        let mut p = pdpc_ecn(DropPosition::Front);
+        let mut store = SduStore::default();
+        let mut dropped = Vec::new();
+        p.arrive(ms(0), ect(1, 1000), &mut dropped);
+        p.arrive(ms(1), ect(2, 1000), &mut dropped); // the head, 1, is marked
+        Feed { pdcp: &mut p, store: &mut store }.next_sdu(0);
+        // 1 is in the RLC now: the next mark, on 1 again, is impossible (1 is CE, not ECT):
+        // the discipline drops it instead, and as the RLC carries it, it is spared.
+        p.arrive(ms(2), ect(3, 1000), &mut dropped);
+        assert!(dropped.is_empty());
+        assert_eq!((p.queue().stats().marked, p.stats().spared), (1, 1));
+        Feed { pdcp: &mut p, store: &mut store }.next_sdu(1);
+        assert_eq!([0, 1].map(|id| store.take(id).unwrap().ecn), [Ecn::Ce, Ecn::Ect]);
+        // A mark on a packet the RLC already carries cannot reach it: spared too.
+        let mut p = pdpc_ecn(DropPosition::Front);
+        let mut store = SduStore::default();
+        p.arrive(ms(0), ect(1, 1000), &mut dropped);
+        Feed { pdcp: &mut p, store: &mut store }.next_sdu(0);
+        p.arrive(ms(1), ect(2, 1000), &mut dropped);
+        assert!(dropped.is_empty());
+        assert_eq!((p.queue().stats().marked, p.stats().spared), (1, 1));
+        assert_eq!(store.take(0).unwrap().ecn, Ecn::Ect);
+    }
+
+    #[test]
+    fn ecn_is_refused_where_the_pdcp_cannot_follow_the_marks() {
+        let ttlred2 = QueueConfig::Ttlred2(Ttlred2Params { ecn: true, ..Ttlred2Params::default() });
+        assert!(ecn_marks(&ttlred2, "radio.queue").unwrap_err().starts_with("radio.queue.ecn: not supported in the PDCP buffer"));
+        assert_eq!(ecn_marks(&QueueConfig::Ttlred2(Ttlred2Params::default()), "radio.queue"), Ok(None));
+        assert_eq!(ecn_marks(&QueueConfig::TailDrop, "radio.queue"), Ok(None));
     }
 }

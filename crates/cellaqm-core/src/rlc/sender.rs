@@ -84,6 +84,9 @@ pub struct AmSender {
     vt_s: Sn,
     /// Sent PDUs `[vt_a, vt_s)`.
     tx: VecDeque<TxEntry>,
+    /// NACKed PDUs awaiting retransmission: exactly the entries with `queued`
+    /// (none acknowledged, none below VT(A)), so its emptiness tells whether a
+    /// retransmission is the last one (the "last retransmitted PDU" poll).
     retx: BTreeSet<Sn>,
     /// Fully segmented SDUs not yet released: (id, SN of the PDU it ends in).
     unconfirmed: VecDeque<(SduId, Sn)>,
@@ -191,15 +194,10 @@ impl AmSender {
         }
         // §11.3.2: retransmissions have priority over new PDUs.
         while let Some(sn) = self.retx.pop_first() {
-            if sn < self.vt_a {
-                continue;
-            }
             let max_dat = self.cfg.max_dat;
             let e = self.entry(sn);
+            debug_assert!(e.queued && !e.acked, "retx holds unacknowledged NACKed PDUs only");
             e.queued = false;
-            if e.acked {
-                continue;
-            }
             if e.dat >= max_dat {
                 self.discard(sn); // §11.3.4.3 SDU discard after MaxDAT transmissions
                 continue;
@@ -344,6 +342,11 @@ impl AmSender {
                 }
             } else {
                 e.acked = true;
+                if e.queued {
+                    // NACKed before, acknowledged now: no longer to retransmit.
+                    e.queued = false;
+                    self.retx.remove(&sn);
+                }
             }
         }
         if self.poll_timer.is_some_and(|(_, psn)| st.lsn > psn) {

@@ -373,3 +373,138 @@ fn bursty_losses_both_ways_still_deliver_everything_in_order() {
     assert_eq!(p.released.len(), 300);
     assert!(p.a.tx.stats().retransmissions > 100);
 }
+
+/// Sequence numbers of the data PDUs sent with the poll bit, with their send times.
+fn polls(p: &Pair) -> Vec<(Time, Sn)> {
+    p.log.iter().filter_map(|(t, _, pdu, _)| if let Pdu::Data(d) = pdu { d.poll.then_some((*t, d.sn)) } else { None }).collect()
+}
+
+fn ms(v: u64) -> Time {
+    Time::ZERO + Dur::from_millis(v)
+}
+
+#[test]
+fn the_last_retransmitted_pdu_carries_a_poll() {
+    // One 400 B SDU = PDUs 0..9 in the first TTI; 2 and 5 lost once. The gap makes the UE
+    // NACK both in one STATUS; of the two retransmissions only the last, 5, polls.
+    let run = |last_retransmitted: bool| {
+        let mut cfg = RlcConfig::default();
+        cfg.poll = PollConfig { last_pdu_in_buffer: false, last_retransmitted, window: None, timer: None, ..PollConfig::default() };
+        let mut lost = [2, 5].map(|sn| lose_data_sn(sn, 1));
+        let mut p = Pair::new(&cfg, &[400]).lose(move |w, pdu, n| lost.iter_mut().any(|f| f(w, pdu, n)));
+        p.run_for(Dur::from_millis(300));
+        p
+    };
+    let p = run(true);
+    assert_eq!((p.data_sent(2), p.data_sent(5)), (2, 2));
+    // STATUS sent at 30 ms reaches the RNC at 60 ms: both retransmissions go then.
+    assert_eq!(polls(&p), vec![(ms(60), 5)]);
+    // The poll is answered: everything confirmed.
+    assert_eq!(p.released, vec![Release::Confirmed(0)]);
+    assert!(p.a.tx.is_idle());
+    let p = run(false);
+    assert_eq!(polls(&p), vec![], "no trigger, no poll");
+    assert!(!p.a.tx.is_idle(), "nothing asks the UE for the STATUS that would confirm the retransmissions");
+}
+
+#[test]
+fn a_pdu_acknowledged_after_its_nack_no_longer_hides_the_last_retransmission() {
+    // A STATUS NACKs 2 and 5; a later one, before any retransmission, NACKs only 2 (5 came
+    // in after all). The retransmission of 2 is then the last one and must poll.
+    let mut cfg = RlcConfig::default();
+    cfg.poll = PollConfig { last_pdu_in_buffer: false, window: None, timer: None, ..PollConfig::default() };
+    let mut tx = AmSender::new(&cfg);
+    let mut src: VecDeque<u32> = VecDeque::from([400]);
+    let sent: Vec<Option<Pdu>> = (0..10).map(|_| tx.next_pdu(Time::ZERO, &mut src)).collect();
+    assert!(sent.iter().all(|p| matches!(p, Some(Pdu::Data(d)) if !d.poll)));
+    tx.on_status(ms(50), &StatusPdu { lsn: 10, nacks: vec![2, 5] });
+    tx.on_status(ms(50), &StatusPdu { lsn: 10, nacks: vec![2] });
+    match tx.next_pdu(ms(60), &mut src) {
+        Some(Pdu::Data(d)) => assert_eq!((d.sn, d.poll), (2, true)),
+        other => panic!("expected the retransmission of 2, got {other:?}"),
+    }
+    assert_eq!(tx.next_pdu(ms(60), &mut src), None, "5 is acknowledged: nothing more to send");
+    assert_eq!(tx.stats().retransmissions, 1);
+}
+
+#[test]
+fn periodic_status_reports_without_polls_or_gap_detection() {
+    // No poll trigger and no missing-PDU detection: only Timer_Status_Periodic (100 ms, armed
+    // by the first PDU at 30 ms) tells the RNC about the lost PDU 7 and confirms the SDUs.
+    let run = |periodic: Option<Dur>| {
+        let cfg = RlcConfig {
+            poll: PollConfig { last_pdu_in_buffer: false, last_retransmitted: false, window: None, timer: None, ..PollConfig::default() },
+            status: StatusConfig { prohibit: None, missing_pdu: false, periodic },
+            ..RlcConfig::default()
+        };
+        let mut p = Pair::new(&cfg, &[1000; 5]).lose(lose_data_sn(7, 1));
+        p.run_for(Dur::from_secs(2));
+        p
+    };
+    let p = run(Some(Dur::from_millis(100)));
+    assert!(polls(&p).is_empty());
+    assert_eq!(p.data_sent(7), 2);
+    assert_eq!(p.delivered_ids(), (0..5).map(Delivered).collect::<Vec<_>>());
+    assert_eq!(p.released, (0..5).map(Release::Confirmed).collect::<Vec<_>>());
+    // Every 100 ms while PDUs arrive or are missing, then one last report, then silence.
+    assert_eq!(p.status_times(), vec![ms(130), ms(230), ms(330)]);
+    let p = run(None);
+    assert!(p.status_times().is_empty());
+    assert_eq!(p.delivered_ids(), vec![], "SDU 0 (PDUs 0..25) waits for PDU 7 for ever");
+}
+
+#[test]
+fn missing_pdu_detection_reports_a_gap_at_once_and_without_it_the_poll_does() {
+    // 5 × 1000 B = 11 TTIs of PDUs; PDU 2 lost once; the only poll is on the last PDU.
+    let run = |missing_pdu: bool| {
+        let cfg = RlcConfig {
+            poll: PollConfig { window: None, timer: None, ..PollConfig::default() },
+            status: StatusConfig { missing_pdu, ..StatusConfig::default() },
+            ..RlcConfig::default()
+        };
+        let mut p = Pair::new(&cfg, &[1000; 5]).lose(lose_data_sn(2, 1));
+        p.run_for(Dur::from_secs(2));
+        p
+    };
+    let first_status = |p: &Pair| {
+        p.log.iter().find_map(|(t, w, pdu, _)| match (w, pdu) {
+            (Way::Up, Pdu::Status(s)) => Some((*t, s.nacks.clone())),
+            _ => None,
+        })
+    };
+    let p = run(true);
+    // The first TTI's PDUs arrive at 30 ms showing the gap: NACKed then.
+    assert_eq!(first_status(&p), Some((ms(30), vec![2])));
+    assert_eq!(p.delivered_ids(), (0..5).map(Delivered).collect::<Vec<_>>());
+    let p = run(false);
+    // Only the poll on the last PDU (sent at 100 ms, in at 130 ms) brings the STATUS.
+    let (poll_at, _) = polls(&p)[0];
+    assert_eq!(poll_at, ms(100));
+    assert_eq!(first_status(&p), Some((ms(130), vec![2])));
+    assert_eq!(p.delivered_ids(), (0..5).map(Delivered).collect::<Vec<_>>());
+}
+
+#[test]
+fn the_poll_timer_polls_again_until_a_status_comes_back() {
+    // Timer_Poll 200 ms; the UE's first three STATUS PDUs are lost.
+    let run = |timer: Option<Dur>| {
+        let cfg = RlcConfig { poll: PollConfig { window: None, timer, ..PollConfig::default() }, ..RlcConfig::default() };
+        let mut statuses = 0;
+        let mut p = Pair::new(&cfg, &[100]).lose(move |way, pdu, _| {
+            let status = way == Way::Up && matches!(pdu, Pdu::Status(_));
+            statuses += status as u32;
+            status && statuses <= 3
+        });
+        p.run_for(Dur::from_secs(2));
+        p
+    };
+    let p = run(Some(Dur::from_millis(200)));
+    // The last PDU (2) polls at 0; each timeout resends it with a poll; the 4th STATUS gets through.
+    assert_eq!(polls(&p), [0, 200, 400, 600].map(|t| (ms(t), 2)).to_vec());
+    assert_eq!(p.released, vec![Release::Confirmed(0)]);
+    assert_eq!(p.b.rx.stats().duplicates, 3);
+    // Without the timer nothing polls again: the SDU is never confirmed.
+    let p = run(None);
+    assert_eq!(polls(&p), vec![(ms(0), 2)]);
+    assert!(p.released.is_empty());
+}
