@@ -68,7 +68,7 @@ fn ecn_in_the_pdcp_buffer_marks_instead_of_dropping_and_the_sender_backs_off() {
     assert!(r.summary.bottleneck.marked > 20, "{:?}", r.summary.bottleneck);
     assert_eq!(early, 0, "{:?}", r.summary.drops);
     assert!(reductions > 10, "ECN window reductions {reductions}");
-    assert!(r.summary.downloads.completed > 0);
+    assert!(r.summary.downloads.all.completed > 0);
     // Without ECN-capable TCP the same discipline drops instead.
     let r = run(false);
     assert_eq!(r.summary.bottleneck.marked, 0);
