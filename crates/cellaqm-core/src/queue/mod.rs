@@ -36,6 +36,8 @@ mod fq_codel;
 mod pdcp_discard;
 mod pie;
 mod raqm;
+#[cfg(test)]
+mod rfc8033;
 mod taqm;
 
 pub use fifo::{Fifo, Limits};
