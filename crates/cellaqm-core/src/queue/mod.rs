@@ -38,6 +38,8 @@ mod pie;
 mod raqm;
 #[cfg(test)]
 mod rfc8033;
+#[cfg(test)]
+mod rfc8289;
 mod taqm;
 
 pub use fifo::{Fifo, Limits};
