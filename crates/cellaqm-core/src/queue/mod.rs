@@ -36,6 +36,7 @@ mod fq_codel;
 mod pdcp_discard;
 mod pie;
 mod raqm;
+mod registry;
 #[cfg(test)]
 mod rfc8033;
 #[cfg(test)]
@@ -43,7 +44,7 @@ mod rfc8289;
 mod taqm;
 
 pub use fifo::{Fifo, Limits};
-pub use parse::SCHEMES;
+pub use registry::{ParamDoc, Registration, SCHEMES};
 pub use tail_drop::TailDrop;
 pub use drop_front::DropFront;
 pub use pdpc::{Pdpc, PdpcParams};
