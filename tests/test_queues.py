@@ -262,3 +262,15 @@ def test_docs_queues_md_examples_run_as_shown(capsys):
     capsys.readouterr()
     exec(compile(code, str(path), "exec"), {})
     assert capsys.readouterr().out == shown
+
+
+def test_docs_queues_md_rust_example_is_the_compiled_file():
+    """docs/queues.md shows docs/examples/fixed_drop.rs, which cargo test compiles and runs, verbatim."""
+    import re
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    text = (docs / "queues.md").read_text(encoding="utf-8")
+    section = text.split("### 1. The file: `queue/fixed_drop.rs`", 1)[1]
+    shown = re.search(r"```rust\n(.*?)```", section, re.S).group(1)
+    assert shown == (docs / "examples" / "fixed_drop.rs").read_text(encoding="utf-8")
