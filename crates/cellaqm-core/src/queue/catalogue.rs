@@ -1,7 +1,9 @@
 //! The catalogue (`cellaqm list queues`): every buffer scheme of the
-//! registry ([`SCHEMES`]) with its one-line rule and its parameters'
-//! defaults, units and meanings; and [`config`], which reads a scheme and its
-//! parameters for standalone use.
+//! registry ([`SCHEMES`]), then the mechanisms that act elsewhere (R-AQM and
+//! its queue-delay estimator at the receiver, ACK delay control on the reverse
+//! path), each with its one-line rule and its parameters' defaults, units and
+//! meanings; and [`config`] / [`read_params`], which read a scheme or a
+//! mechanism and its parameters for standalone use.
 //!
 //! Nothing here is typed twice: the schemes' names, rules and parameter
 //! descriptions are the registry's, and each default is the params struct's
@@ -10,16 +12,27 @@
 //! and every described one exists, and that docs/scenario.md mentions every
 //! buffer scheme and parameter.
 
-use super::{ParamDoc, QueueConfig, RedParams, Registration, Thresholds, SCHEMES};
+use super::{AckDelayParams, ParamDoc, QueueConfig, RaqmParams, RedParams, Registration, Thresholds, SCHEMES};
 use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::Serialize;
 use std::fmt;
 
+/// Where an entry acts: at a managed buffer, selected per buffer in a
+/// scenario with `queue = { scheme = "..." }`.
+pub const BUFFER: &str = "buffer";
+/// At the receiver of the bottleneck link (R-AQM at the eNodeB, on delivery).
+pub const RECEIVER: &str = "receiver";
+/// On the reverse path, acting on the ACKs (ACK delay control).
+pub const REVERSE_PATH: &str = "reverse path";
+
 /// An entry as listed by `cellaqm list queues`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Scheme {
-    /// The name after `scheme =` in a scenario.
+    /// The name: after `scheme =` in a scenario for a buffer scheme;
+    /// `cellaqm.queues.make`'s first argument for those and R-AQM.
     pub name: &'static str,
+    /// Where it acts: [`BUFFER`], [`RECEIVER`] or [`REVERSE_PATH`].
+    pub acts_at: &'static str,
     /// The rule, in one line.
     pub rule: &'static str,
     pub params: Vec<Param>,
@@ -38,9 +51,62 @@ pub struct Param {
     pub meaning: &'static str,
 }
 
-/// Every buffer scheme, in the registry's order.
+/// A mechanism that is not a buffer scheme.
+struct Other {
+    name: &'static str,
+    acts_at: &'static str,
+    rule: &'static str,
+    params: &'static [ParamDoc],
+    /// Its parameters at their defaults, serialised.
+    defaults: fn() -> Ordered,
+}
+
+/// R-AQM (`raqm.rs`), its estimator (`delay_estimator.rs`) and ACK delay control (`ack_delay.rs`).
+const OTHERS: &[Other] = &[
+    Other {
+        name: "raqm",
+        acts_at: RECEIVER,
+        rule: "R-AQM at the eNodeB, on delivery of RLC SDUs: with the latest BSR at or above \
+               lower_drop_threshold, drop an SDU when the estimated head-of-line delay of the UE's buffer exceeds \
+               min_age and the previous drop is more than min_inter_drop ago; standalone only \
+               (queues.make(\"raqm\")), not in scenarios",
+        params: &[
+            ("lower_drop_threshold", "size", "lowerDropThreshold: no drop while the latest BSR reports less than this"),
+            ("min_age", "time", "minAgeThreshold: drop only when the estimated delay exceeds this"),
+            ("min_inter_drop", "time", "minInterDropTime: least time between two drops"),
+        ],
+        defaults: || Ordered::of(&RaqmParams::default()),
+    },
+    Other {
+        name: "delay_estimator",
+        acts_at: RECEIVER,
+        rule: "R-AQM's estimate of the head-of-line delay of the UE's buffer from each BSR (queue size), \
+               the bytes received since the previous one and the interval; standalone: queues.DelayEstimator()",
+        params: &[],
+        defaults: || Ordered::Map(Vec::new()),
+    },
+    Other {
+        name: "ack_delay",
+        acts_at: REVERSE_PATH,
+        rule: "hold uplink TCP ACKs while the forward buffer holds more than min_th packets: min_d (fixed), \
+               or from min_d rising linearly to max_d at a full buffer while it keeps growing (variable); \
+               ACKs keep their order; in a scenario: [ack_delay]",
+        params: &[
+            ("mode", "variable | fixed", "fixed: min_d whenever above min_th; variable: rising while the occupancy grows"),
+            ("min_th", "packets", "forward buffer occupancy above which ACKs are delayed"),
+            ("min_d", "time", "delay once above min_th"),
+            ("max_d", "time", "largest delay (variable), reached when the forward buffer is full"),
+        ],
+        defaults: || Ordered::of(&AckDelayParams::default()),
+    },
+];
+
+/// Every buffer scheme, in the registry's order, then R-AQM, its estimator
+/// and ACK delay control.
 pub fn catalogue() -> Vec<Scheme> {
-    SCHEMES.iter().map(|s| describe(s.name, s.rule, s.params, Ordered::of(&default_config(s)))).collect()
+    let schemes = SCHEMES.iter().map(|s| describe(s.name, BUFFER, s.rule, s.params, Ordered::of(&default_config(s))));
+    let others = OTHERS.iter().map(|o| describe(o.name, o.acts_at, o.rule, o.params, (o.defaults)()));
+    schemes.chain(others).collect()
 }
 
 /// Reads buffer scheme `scheme` with its parameters given as a JSON object in
@@ -58,6 +124,13 @@ pub fn config(scheme: &str, params_json: &str) -> Result<QueueConfig, String> {
     let cfg: QueueConfig = read(scheme, params)?;
     cfg.validate(scheme)?;
     Ok(cfg)
+}
+
+/// Reads the parameters of mechanism `name` (e.g. `raqm`) given as a JSON
+/// object in scenario syntax; errors name the parameter as `name.param`.
+/// The caller validates them.
+pub fn read_params<T: DeserializeOwned>(name: &str, params_json: &str) -> Result<T, String> {
+    read(name, object(name, params_json)?)
 }
 
 fn object(name: &str, params_json: &str) -> Result<serde_json::Map<String, serde_json::Value>, String> {
@@ -91,7 +164,7 @@ fn default_config(scheme: &Registration) -> QueueConfig {
     }
 }
 
-fn describe(name: &'static str, rule: &'static str, docs: &[ParamDoc], defaults: Ordered) -> Scheme {
+fn describe(name: &'static str, acts_at: &'static str, rule: &'static str, docs: &[ParamDoc], defaults: Ordered) -> Scheme {
     let defaults = match defaults {
         Ordered::Map(entries) => entries,
         other => panic!("{name}: parameters serialised as {}", other.text()),
@@ -105,7 +178,7 @@ fn describe(name: &'static str, rule: &'static str, docs: &[ParamDoc], defaults:
             Param { name, default: value.text(), unit, meaning }
         })
         .collect();
-    Scheme { name, rule, params }
+    Scheme { name, acts_at, rule, params }
 }
 
 /// A serialised value with its maps in the order they were written
@@ -185,16 +258,18 @@ mod tests {
     use super::*;
     use std::collections::BTreeSet;
 
-    /// The schemes in the registry's order; each default serialises under its
-    /// registered name; each entry's listed parameters are exactly its
-    /// described ones (a serialised parameter without a description would be
-    /// listed as `?`).
+    /// The buffer schemes in the registry's order, then the others; each
+    /// buffer scheme's default serialises under its registered name; each
+    /// entry's listed parameters are exactly its described ones (a serialised
+    /// parameter without a description would be listed as `?`).
     #[test]
     fn covers_every_scheme_and_parameter() {
         let list = catalogue();
-        assert_eq!(list.len(), SCHEMES.len());
-        for (entry, &Registration { name, params: docs, .. }) in list.iter().zip(SCHEMES) {
-            assert_eq!(entry.name, name);
+        let buffer = SCHEMES.iter().map(|s| (s.name, BUFFER, s.params));
+        let expected: Vec<_> = buffer.chain(OTHERS.iter().map(|o| (o.name, o.acts_at, o.params))).collect();
+        assert_eq!(list.len(), expected.len());
+        for (entry, (name, acts_at, docs)) in list.iter().zip(expected) {
+            assert_eq!((entry.name, entry.acts_at), (name, acts_at));
             let listed: BTreeSet<&str> = entry.params.iter().map(|p| p.name).collect();
             let described: BTreeSet<&str> = docs.iter().map(|p| p.0).collect();
             assert_eq!(listed, described, "{name}: serialised vs described parameters");
@@ -204,6 +279,8 @@ mod tests {
             let Ordered::Map(entries) = Ordered::of(&scheme.default_config()) else { panic!() };
             assert!(entries.iter().any(|(k, v)| k == "scheme" && v.text() == scheme.name), "{}", scheme.name);
         }
+        let acts_at = |name: &str| list.iter().find(|s| s.name == name).unwrap().acts_at;
+        assert_eq!((acts_at("raqm"), acts_at("delay_estimator"), acts_at("ack_delay")), (RECEIVER, RECEIVER, REVERSE_PATH));
     }
 
     /// An entry's defaults as a TOML inline table's entries (`key = value, ...`).
@@ -234,7 +311,13 @@ mod tests {
         assert_eq!(param("ared", "thresholds"), r#"{ delay = "500ms", floor = "7500B", ratio = 3.0 }"#);
         assert_eq!(param("pdpc", "counter"), "20");
         assert_eq!(param("pie", "cap_drop_adjustment"), "true");
-        assert!(list.iter().find(|s| s.name == "tail_drop").unwrap().params.is_empty());
+        assert_eq!(param("raqm", "lower_drop_threshold"), "7500B");
+        assert_eq!(param("raqm", "min_inter_drop"), "600ms");
+        assert_eq!(param("ack_delay", "mode"), "variable");
+        assert_eq!(param("ack_delay", "max_d"), "200ms");
+        for empty in ["tail_drop", "delay_estimator"] {
+            assert!(list.iter().find(|s| s.name == empty).unwrap().params.is_empty());
+        }
         // Every default, written back as a scenario value, reads as the default.
         for scheme in SCHEMES {
             let entry = list.iter().find(|s| s.name == scheme.name).unwrap();
@@ -244,6 +327,12 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{}: {e}", scheme.name));
             assert_eq!(back, default_config(scheme), "{}", scheme.name);
         }
+        let table = |name: &str| -> toml::Table {
+            let entry = list.iter().find(|s| s.name == name).unwrap();
+            toml_entries(entry).join("\n").parse().unwrap()
+        };
+        assert_eq!(RaqmParams::deserialize(table("raqm")).unwrap(), RaqmParams::default());
+        assert_eq!(AckDelayParams::deserialize(table("ack_delay")).unwrap(), AckDelayParams::default());
     }
 
     #[test]
@@ -263,13 +352,18 @@ mod tests {
         for e in [err("codel", r#"{"target": 5}"#), err("rde", "{}")] {
             assert!(!e.contains('\n'), "{e}");
         }
+        let raqm = |json: &str| read_params::<RaqmParams>("raqm", json);
+        assert_eq!(raqm(r#"{"min_age": "0.5s"}"#).unwrap().min_age, crate::time::Dur::from_millis(500));
+        assert!(raqm(r#"{"min_age": 5}"#).unwrap_err().starts_with("raqm.min_age: expected a string with a unit"));
+        assert!(raqm(r#"{"min_agee": "5ms"}"#).unwrap_err().starts_with("raqm.min_agee: unknown key"));
     }
 
-    /// docs/scenario.md's table of queue disciplines names every scheme and parameter.
+    /// docs/scenario.md's table of queue disciplines names every buffer scheme
+    /// and parameter, and its `[ack_delay]` table every ACK delay parameter.
     #[test]
     fn scenario_doc_mentions_every_scheme_and_parameter() {
         let text = include_str!("../../../../docs/scenario.md");
-        for scheme in catalogue() {
+        for scheme in catalogue().into_iter().filter(|s| s.acts_at == BUFFER) {
             let row = text
                 .lines()
                 .find(|l| l.starts_with(&format!("| `{}` |", scheme.name)))
@@ -280,6 +374,11 @@ mod tests {
                     assert!(row.contains(&format!("`{}`", p.name)), "docs/scenario.md: `{}` lacks `{}`", scheme.name, p.name);
                 }
             }
+        }
+        let section = text.split("## ACK delay control: `[ack_delay]`").nth(1).expect("docs/scenario.md: no [ack_delay] section");
+        let ack_delay = catalogue().into_iter().find(|s| s.name == "ack_delay").unwrap();
+        for p in &ack_delay.params {
+            assert!(section.contains(&format!("| `{}` |", p.name)), "docs/scenario.md [ack_delay]: no row for `{}`", p.name);
         }
     }
 }
