@@ -11,7 +11,7 @@ import cellaqm
 from cellaqm import queues
 from cellaqm.queues import Decision, Drop
 
-ALL_SCHEMES = [
+BUFFER_SCHEMES = [
     "tail_drop",
     "drop_front",
     "red",
@@ -26,6 +26,9 @@ ALL_SCHEMES = [
     "pdcp_discard",
     "taqm",
 ]
+# Listed after the buffer schemes: (name, where it acts).
+OTHERS = [("raqm", "receiver"), ("delay_estimator", "receiver"), ("ack_delay", "reverse path")]
+ALL_ENTRIES = BUFFER_SCHEMES + [name for name, _ in OTHERS]
 
 
 def test_tail_drop_drops_the_third_arrival():
@@ -153,6 +156,61 @@ def test_ttlred2_timer_expires_packets_but_spares_a_partly_sent_one():
     assert q.packets == 2
 
 
+def test_delay_estimator_worked_examples():
+    """lte-uplink-raqm.md: D1 = Δt1/2; D2 = Δt2 + Δt1/4 if L2 < Q1, Δt2/2 if L2 > Q1."""
+    e = queues.DelayEstimator()
+    assert e.observe(3000, 0, 0.020) == 0.010  # Q1 = 3000 B after Δt1 = 20 ms
+    assert (e.estimate, e.queue) == (0.010, 3000)
+    assert e.observe(4000, 1000, 0.040) == 0.045  # L2 = 1000 B < Q1: 40 + 20/4 ms
+    e = queues.DelayEstimator()
+    e.observe(3000, 0, 0.020)
+    assert e.observe(2000, 3500, 0.040) == 0.020  # L2 = 3500 B > Q1: 40/2 ms
+    assert e.observe(0, 2000, 0.010) == 0.0  # an empty report resets
+    with pytest.raises(ValueError, match="dt: expected a duration in seconds >= 0"):
+        e.observe(100, 0, -1.0)
+
+
+def test_raqm_decisions_by_hand():
+    # Defaults: lowerDropThreshold 7500 B, minAge 200 ms, minInterDropTime 600 ms.
+    r = queues.make("raqm")
+    assert isinstance(r, queues.Raqm)
+    assert r.on_deliver(0.010, 1500) == "deliver"  # no BSR yet: bsrSize 0 < 7500 B
+    assert r.on_bsr(0.600, 100_000, 0) == 0.300  # first BSR after 600 ms: 600/2 ms
+    assert r.on_deliver(0.610, 1500) == "drop"  # 300 ms > minAge, no drop yet
+    assert r.on_deliver(1.200, 1500) == "deliver"  # 1200 − 610 = 590 ms ≤ 600 ms
+    assert r.on_deliver(1.211, 1500) == "drop"  # 601 ms > 600 ms
+    assert r.on_bsr(1.300, 7000, 100_000) == 0.350  # 7000 B < 7500 B blocks drops
+    assert r.on_deliver(2.000, 1500) == "deliver"
+    assert (r.drops, r.dropped_bytes, r.estimate) == (2, 3000, 0.350)
+    # non-default parameters
+    r = queues.make("raqm", lower_drop_threshold="1kB", min_age="50ms", min_inter_drop="0s")
+    r.on_bsr(0.2, 2000, 0)  # estimate 100 ms
+    assert [r.on_deliver(0.2 + i * 0.001, 500) for i in range(3)] == ["drop"] * 3
+
+
+@pytest.mark.parametrize(
+    "params, fragment",
+    [
+        ({"min_age": 5}, "raqm.min_age: expected a string with a unit"),
+        ({"min_age": "0s"}, "raqm.min_age: must be positive"),
+        ({"min_agee": "1s"}, "raqm.min_agee: unknown key"),
+        ({"buffer": "10kB"}, "raqm.buffer: does not apply"),
+        ({"rate": "1Mbps"}, "raqm.rate: does not apply"),
+    ],
+)
+def test_raqm_bad_parameter_raises_scenario_error_naming_it(params, fragment):
+    with pytest.raises(cellaqm.ScenarioError) as err:
+        queues.make("raqm", **params)
+    assert fragment in str(err.value) and "\n" not in str(err.value)
+
+
+def test_raqm_time_must_not_go_back():
+    r = queues.make("raqm")
+    r.on_bsr(1.0, 100, 0)
+    with pytest.raises(ValueError, match="now: time must not go back"):
+        r.on_deliver(0.5, 100)
+
+
 def test_time_must_not_go_back():
     q = queues.make("tail_drop")
     q.enqueue(100, 1.0)
@@ -183,7 +241,7 @@ def test_bad_parameter_raises_scenario_error_naming_it(scheme, params, fragment)
 
 
 def test_every_scheme_runs_with_its_defaults():
-    for name in ALL_SCHEMES:
+    for name in BUFFER_SCHEMES:
         q = queues.make(name, buffer="10kB")
         for i in range(20):
             q.enqueue(1500, i * 0.001, flow=i % 3)
@@ -198,18 +256,30 @@ def test_every_scheme_runs_with_its_defaults():
 
 
 def test_catalogue_and_dataframe():
-    names = [s.name for s in queues.catalogue()]
-    assert names == ALL_SCHEMES
-    codel = next(s for s in queues.catalogue() if s.name == "codel")
+    entries = queues.catalogue()
+    assert [s.name for s in entries] == ALL_ENTRIES
+    assert [(s.name, s.acts_at) for s in entries if s.acts_at != "buffer"] == OTHERS
+    codel = next(s for s in entries if s.name == "codel")
     target = next(p for p in codel.params if p.name == "target")
     assert (target.default, target.unit) == ("5ms", "time")
+    raqm = next(s for s in entries if s.name == "raqm")
+    assert [(p.name, p.default, p.unit) for p in raqm.params] == [
+        ("lower_drop_threshold", "7500B", "size"),
+        ("min_age", "200ms", "time"),
+        ("min_inter_drop", "600ms", "time"),
+    ]
     df = queues.schemes()
-    assert list(df.columns) == ["scheme", "rule", "parameter", "default", "unit", "meaning"]
-    assert set(df["scheme"]) == set(ALL_SCHEMES)
+    assert list(df.columns) == ["scheme", "acts_at", "rule", "parameter", "default", "unit", "meaning"]
+    assert set(df["scheme"]) == set(ALL_ENTRIES)
     row = df[(df.scheme == "pdpc") & (df.parameter == "counter")].iloc[0]
-    assert (row["default"], row["unit"]) == ("20", "packets")
-    # every default is accepted back as a parameter value
-    for s in queues.catalogue():
+    assert (row["default"], row["unit"], row["acts_at"]) == ("20", "packets", "buffer")
+    row = df[(df.scheme == "ack_delay") & (df.parameter == "min_th")].iloc[0]
+    assert (row["default"], row["unit"], row["acts_at"]) == ("20", "packets", "reverse path")
+    # every default is accepted back as a parameter value, by make() for the
+    # buffer schemes and R-AQM
+    for s in entries:
+        if s.acts_at != "buffer" and s.name != "raqm":
+            continue
         params = {p.name: p.default for p in s.params if p.name != "thresholds"}
         params = {k: json.loads(v) if v in ("true", "false") or _is_number(v) else v for k, v in params.items()}
         queues.make(s.name, **params)
@@ -226,16 +296,19 @@ def _is_number(text: str) -> bool:
 def test_cli_list_queues_lists_every_scheme(cli):
     proc = cli("list", "queues")
     assert proc.returncode == 0, proc.stderr
-    for name in ALL_SCHEMES:
+    for name in ALL_ENTRIES:
         assert name in proc.stdout
     assert "interval" in proc.stdout and "100ms" in proc.stdout
     proc = cli("list", "queues", "--json")
     assert proc.returncode == 0
     listed = json.loads(proc.stdout)
-    assert [s["name"] for s in listed] == ALL_SCHEMES
+    assert [s["name"] for s in listed] == ALL_ENTRIES
+    assert [(s["name"], s["acts_at"]) for s in listed if s["acts_at"] != "buffer"] == OTHERS
     assert {"name", "default", "unit", "meaning"} <= set(listed[2]["params"][0])
     one = cli("list", "queues", "codel", "--json")
     assert [s["name"] for s in json.loads(one.stdout)] == ["codel"]
+    one = cli("list", "queues", "ack_delay")
+    assert one.returncode == 0 and "(reverse path)" in one.stdout and "max_d" in one.stdout
 
 
 @pytest.mark.parametrize("args", [("list", "queues", "cdel"), ("list", "schemes")])
@@ -262,3 +335,15 @@ def test_docs_queues_md_examples_run_as_shown(capsys):
     capsys.readouterr()
     exec(compile(code, str(path), "exec"), {})
     assert capsys.readouterr().out == shown
+
+
+def test_docs_queues_md_rust_example_is_the_compiled_file():
+    """docs/queues.md shows docs/examples/fixed_drop.rs, which cargo test compiles and runs, verbatim."""
+    import re
+    from pathlib import Path
+
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    text = (docs / "queues.md").read_text(encoding="utf-8")
+    section = text.split("### 1. The file: `queue/fixed_drop.rs`", 1)[1]
+    shown = re.search(r"```rust\n(.*?)```", section, re.S).group(1)
+    assert shown == (docs / "examples" / "fixed_drop.rs").read_text(encoding="utf-8")

@@ -3,9 +3,9 @@
 Checked against the built module by `make stubtest` (mypy.stubtest).
 """
 
-from typing import Any, Optional, final
+from typing import Any, Literal, Optional, final
 
-__all__ = ["__version__", "ScenarioError", "run", "validate", "set_path", "Queue", "queue_catalogue"]
+__all__ = ["__version__", "ScenarioError", "run", "validate", "set_path", "Queue", "DelayEstimator", "Raqm", "queue_catalogue"]
 
 __version__: str
 
@@ -97,5 +97,32 @@ class Queue:
     @rate.setter
     def rate(self, rate: str) -> None: ...
 
+@final
+class DelayEstimator:
+    """R-AQM's head-of-line queue-delay estimator; times in seconds, sizes in bytes."""
+
+    def __new__(cls) -> DelayEstimator: ...
+    def observe(self, queue_bytes: int, served_bytes: int, dt: float) -> float:
+        """One BSR: the queue, the bytes served since the previous one, ``dt`` since it; returns the estimate."""
+    @property
+    def estimate(self) -> float: ...
+    @property
+    def queue(self) -> int: ...
+
+@final
+class Raqm:
+    """R-AQM, the receiver-side filter; ``params`` is a JSON object in scenario syntax."""
+
+    def __new__(cls, params: str = "{}") -> Raqm: ...
+    def on_bsr(self, now: float, queue_bytes: int, received_bytes: int) -> float:
+        """A BSR at ``now``; returns the new head-of-line delay estimate."""
+    def on_deliver(self, now: float, size: int) -> Literal["deliver", "drop"]: ...
+    @property
+    def estimate(self) -> float: ...
+    @property
+    def drops(self) -> int: ...
+    @property
+    def dropped_bytes(self) -> int: ...
+
 def queue_catalogue() -> list[dict[str, Any]]:
-    """Every queue scheme: ``{name, rule, params: [{name, default, unit, meaning}]}``."""
+    """Every catalogue entry: ``{name, acts_at, rule, params: [{name, default, unit, meaning}]}``."""

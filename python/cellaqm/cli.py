@@ -136,8 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lister = commands.add_parser(
         "list",
-        help="list what the simulator offers (queues: every queue scheme and its parameters)",
-        description="List every queue scheme with its rule and its parameters' defaults, "
+        help="list what the simulator offers (queues: every queue scheme, R-AQM, its delay "
+        "estimator and ACK delay control, with their parameters)",
+        description="List every queue scheme, then R-AQM and its delay estimator (receiver side) "
+        "and ACK delay control (reverse path), with each one's rule and its parameters' defaults, "
         "units and meanings (see docs/queues.md).",
     )
     lister.add_argument("what", choices=["queues"], help="what to list")
@@ -406,6 +408,10 @@ def cmd_list(args: argparse.Namespace) -> int:
 
     console = Console(highlight=False)
 
+    def title(scheme: queues.Scheme) -> str:
+        """The name, with where it acts unless it is a buffer scheme."""
+        return scheme.name if scheme.acts_at == "buffer" else f"{scheme.name} ({scheme.acts_at})"
+
     def params_table(with_scheme: bool) -> Table:
         table = Table(header_style="bold", box=None, pad_edge=False)
         if with_scheme:
@@ -419,13 +425,13 @@ def cmd_list(args: argparse.Namespace) -> int:
     if console.width >= 120:  # one table; each scheme's first row gives its rule
         table = params_table(with_scheme=True)
         for scheme in schemes:
-            table.add_row(scheme.name, "", "", "", f"[italic]{escape(scheme.rule)}[/italic]")
+            table.add_row(title(scheme), "", "", "", f"[italic]{escape(scheme.rule)}[/italic]")
             for p in scheme.params:
                 table.add_row("", p.name, escape(p.default), p.unit, escape(p.meaning))
         console.print(table)
     else:  # narrow terminal: a heading per scheme, then its parameters
         for scheme in schemes:
-            console.print(f"[bold cyan]{scheme.name}[/bold cyan]: [italic]{escape(scheme.rule)}[/italic]")
+            console.print(f"[bold cyan]{title(scheme)}[/bold cyan]: [italic]{escape(scheme.rule)}[/italic]")
             if scheme.params:
                 table = params_table(with_scheme=False)
                 for p in scheme.params:

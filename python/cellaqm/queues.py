@@ -18,6 +18,12 @@ what it is told: call :meth:`Queue.tick` (or check :meth:`Queue.next_timer`)
 for schemes with timers (``ttlred2``), and set :attr:`Queue.rate` when the
 link rate changes (rate-adaptive thresholds and PIE use it).
 
+R-AQM, the receiver-side filter of the LTE uplink study, works the same
+way on its own: ``make("raqm", min_age="0.2s")`` gives a :class:`Raqm` fed
+with ``on_bsr(now, queue_bytes, received_bytes)`` and asked
+``on_deliver(now, size)``; its head-of-line delay estimator is
+:class:`DelayEstimator`, fed with ``observe(queue_bytes, served_bytes, dt)``.
+
 To add a scheme of your own, see docs/queues.md.
 """
 
@@ -25,21 +31,23 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Union
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Optional, Union, overload
 
 from cellaqm import _core
-from cellaqm._core import ScenarioError
+from cellaqm._core import DelayEstimator, Raqm, ScenarioError
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 __all__ = [
     "Decision",
+    "DelayEstimator",
     "Departure",
     "Drop",
     "Packet",
     "Param",
     "Queue",
+    "Raqm",
     "Scheme",
     "ScenarioError",
     "catalogue",
@@ -173,6 +181,9 @@ def _rate(rate: Union[str, float]) -> str:
     return rate if isinstance(rate, str) else f"{float(rate):f}bps"
 
 
+@overload
+def make(scheme: Literal["raqm"], **params: Any) -> Raqm: ...
+@overload
 def make(
     scheme: str,
     *,
@@ -181,7 +192,16 @@ def make(
     rate: Union[str, float, None] = None,
     seed: int = 1,
     **params: Any,
-) -> Queue:
+) -> Queue: ...
+def make(
+    scheme: str,
+    *,
+    buffer: Union[str, int, None] = None,
+    buffer_packets: Optional[int] = None,
+    rate: Union[str, float, None] = None,
+    seed: int = 1,
+    **params: Any,
+) -> Union[Queue, Raqm]:
     """A queue running ``scheme`` with ``params`` (the scenario's parameter names and units).
 
     ``buffer`` is the byte limit (``"100kB"``, or an int of bytes) and
@@ -189,6 +209,10 @@ def make(
     unlimited. ``rate`` is the link rate (``"384kbps"``, or bit/s as a
     number; default 384 kb/s), which rate-adaptive thresholds and PIE use.
     ``seed`` seeds the scheme's random draws (RED, PIE, TTLRED).
+
+    ``make("raqm", **params)`` gives the receiver-side :class:`Raqm` instead;
+    it holds no buffer, so ``buffer``, ``buffer_packets``, ``rate`` and
+    ``seed`` do not apply to it.
 
     Raises :class:`cellaqm.ScenarioError` for an unknown scheme or a bad
     parameter, with one line naming it::
@@ -200,25 +224,35 @@ def make(
         ...
         cellaqm.ScenarioError: codel.target: expected a string with a unit, like "70ms", got the bare number 5
     """
+    if scheme == "raqm":
+        given = [name for name, value in (("buffer", buffer), ("buffer_packets", buffer_packets), ("rate", rate)) if value is not None]
+        if seed != 1:
+            given.append("seed")
+        if given:
+            raise ScenarioError(f"raqm.{given[0]}: does not apply (R-AQM filters deliveries at the receiver and holds no buffer)")
+        return Raqm(_params_json(scheme, params))
     if isinstance(buffer, bool) or not isinstance(buffer, (str, int, type(None))):
         raise ScenarioError(f"buffer: expected a size like \"100kB\" or an int of bytes, got {buffer!r}")
     if isinstance(buffer, int):
         buffer = f"{buffer}B"
     if buffer_packets is not None and (isinstance(buffer_packets, bool) or not isinstance(buffer_packets, int) or buffer_packets < 0):
         raise ScenarioError(f"buffer_packets: expected a whole number of packets, got {buffer_packets!r}")
-    try:
-        text = json.dumps(params)
-    except TypeError as exc:
-        raise ScenarioError(f"{scheme}: parameters must be strings, numbers, booleans or dicts ({exc})") from None
     core = _core.Queue(
         scheme,
-        text,
+        _params_json(scheme, params),
         buffer=buffer,
         buffer_packets=buffer_packets,
         rate=None if rate is None else _rate(rate),
         seed=seed,
     )
     return Queue(core)
+
+
+def _params_json(scheme: str, params: dict[str, Any]) -> str:
+    try:
+        return json.dumps(params)
+    except TypeError as exc:
+        raise ScenarioError(f"{scheme}: parameters must be strings, numbers, booleans or dicts ({exc})") from None
 
 
 @dataclass(frozen=True)
@@ -233,17 +267,25 @@ class Param:
 
 @dataclass(frozen=True)
 class Scheme:
-    """A queue scheme: its name (as in ``scheme = "..."``), rule and parameters."""
+    """An entry of the catalogue: its name, where it acts, its rule and parameters.
+
+    ``acts_at`` is ``"buffer"`` for a queue scheme (``scheme = "..."`` at any
+    managed buffer of a scenario, ``make(name)`` standalone), ``"receiver"``
+    for R-AQM and its delay estimator, ``"reverse path"`` for ACK delay
+    control (``[ack_delay]`` in a scenario).
+    """
 
     name: str
+    acts_at: str
     rule: str
     params: list[Param]
 
 
 def catalogue() -> list[Scheme]:
-    """Every scheme, with its rule and parameters (from the Rust core)."""
+    """Every queue scheme, then R-AQM, its delay estimator and ACK delay
+    control, with their rules and parameters (from the Rust core)."""
     return [
-        Scheme(s["name"], s["rule"], [Param(**p) for p in s["params"]])
+        Scheme(s["name"], s["acts_at"], s["rule"], [Param(**p) for p in s["params"]])
         for s in _core.queue_catalogue()
     ]
 
@@ -251,9 +293,9 @@ def catalogue() -> list[Scheme]:
 def schemes() -> pd.DataFrame:
     """The catalogue as a DataFrame, one row per parameter.
 
-    Columns: ``scheme``, ``rule``, ``parameter``, ``default``, ``unit``,
-    ``meaning``; a scheme without parameters has one row with empty
-    parameter columns.
+    Columns: ``scheme``, ``acts_at``, ``rule``, ``parameter``, ``default``,
+    ``unit``, ``meaning``; an entry without parameters has one row with
+    empty parameter columns.
     """
     import pandas as pd
 
@@ -263,6 +305,7 @@ def schemes() -> pd.DataFrame:
             rows.append(
                 {
                     "scheme": s.name,
+                    "acts_at": s.acts_at,
                     "rule": s.rule,
                     "parameter": p.name,
                     "default": p.default,
@@ -270,4 +313,4 @@ def schemes() -> pd.DataFrame:
                     "meaning": p.meaning,
                 }
             )
-    return pd.DataFrame(rows, columns=["scheme", "rule", "parameter", "default", "unit", "meaning"])
+    return pd.DataFrame(rows, columns=["scheme", "acts_at", "rule", "parameter", "default", "unit", "meaning"])

@@ -1,5 +1,6 @@
-//! Queue disciplines outside a simulation: `cellaqm._core.Queue` and
-//! `cellaqm._core.queue_catalogue()` (wrapped by `cellaqm.queues`).
+//! Queue disciplines and the receiver-side R-AQM outside a simulation:
+//! `cellaqm._core.Queue`, `Raqm`, `DelayEstimator` and `queue_catalogue()`
+//! (used through `cellaqm.queues`).
 //!
 //! Times cross the boundary as float seconds (integer nanoseconds inside),
 //! sizes as bytes. A drop is `(uid, cause)`; packets are numbered 0, 1, 2, …
@@ -7,10 +8,13 @@
 
 use crate::ScenarioError;
 use cellaqm_core::packet::{flags, Dir, Ecn, Packet, TcpHeader};
-use cellaqm_core::queue::{catalogue, AnyQueue, Dropped, Limits, QueueCtx, QueueDisc};
+use cellaqm_core::queue::{
+    catalogue, AnyQueue, DelayEstimator as CoreDelayEstimator, Dropped, Limits, QueueCtx, QueueDisc, Raqm as CoreRaqm,
+    RaqmParams, Verdict,
+};
 use cellaqm_core::rng;
 use cellaqm_core::tcp::MAX_IP_PACKET;
-use cellaqm_core::time::Time;
+use cellaqm_core::time::{Dur, Time};
 use cellaqm_core::units::{Bytes, Rate};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -31,24 +35,15 @@ fn config_error(msg: String) -> PyErr {
     ScenarioError::new_err(msg)
 }
 
-/// A queue discipline driven by hand: arrivals, departures and timer ticks.
-///
-/// `Queue(scheme, params="{}", buffer=None, buffer_packets=None, rate=None, seed=1)`:
-/// `params` is a JSON object of the scheme's parameters in scenario syntax
-/// (`{"target": "5ms"}`), `buffer` a size (`"100kB"`), `rate` the link rate
-/// (`"384kbps"`, the default). Bad input raises `ScenarioError` naming the parameter.
-#[pyclass(module = "cellaqm._core")]
-pub struct Queue {
-    q: AnyQueue,
-    scheme: String,
-    rate_bps: f64,
-    /// The latest time the queue was told.
+/// The latest time a standalone object was told: each call's `now` (s) must
+/// be finite, at least 0, and not before the previous call's.
+#[derive(Default)]
+struct Clock {
     now: Time,
-    next_uid: u64,
 }
 
-impl Queue {
-    fn ctx(&mut self, now: f64) -> PyResult<QueueCtx> {
+impl Clock {
+    fn advance(&mut self, now: f64) -> PyResult<Time> {
         if !now.is_finite() || now < 0.0 {
             return Err(PyValueError::new_err(format!("now: expected a time in seconds >= 0, got {now}")));
         }
@@ -60,7 +55,41 @@ impl Queue {
             )));
         }
         self.now = t;
-        Ok(QueueCtx { now: t, rate_bps: self.rate_bps })
+        Ok(t)
+    }
+}
+
+/// Checks that `size` bytes is one IP packet.
+fn packet_size(size: u32) -> PyResult<u32> {
+    if size == 0 || size as u64 > MAX_IP_PACKET {
+        return Err(PyValueError::new_err(format!("size: expected 1 to {MAX_IP_PACKET} bytes (one IP packet), got {size}")));
+    }
+    Ok(size)
+}
+
+/// A duration as float seconds (exact for whole milliseconds: `Dur(45 ms)` is `0.045`).
+fn secs(d: Dur) -> f64 {
+    d.0 as f64 / 1e9
+}
+
+/// A queue discipline driven by hand: arrivals, departures and timer ticks.
+///
+/// `Queue(scheme, params="{}", buffer=None, buffer_packets=None, rate=None, seed=1)`:
+/// `params` is a JSON object of the scheme's parameters in scenario syntax
+/// (`{"target": "5ms"}`), `buffer` a size (`"100kB"`), `rate` the link rate
+/// (`"384kbps"`, the default). Bad input raises `ScenarioError` naming the parameter.
+#[pyclass(module = "cellaqm._core")]
+pub struct Queue {
+    q: AnyQueue,
+    scheme: String,
+    rate_bps: f64,
+    clock: Clock,
+    next_uid: u64,
+}
+
+impl Queue {
+    fn ctx(&mut self, now: f64) -> PyResult<QueueCtx> {
+        Ok(QueueCtx { now: self.clock.advance(now)?, rate_bps: self.rate_bps })
     }
 }
 
@@ -93,7 +122,7 @@ impl Queue {
         }
         let rate_bps = parse_rate(rate.unwrap_or(DEFAULT_RATE))?;
         let q = cfg.build(Limits { bytes, packets: buffer_packets }, rng::stream(seed, "queue"));
-        Ok(Queue { q, scheme: scheme.to_string(), rate_bps, now: Time::ZERO, next_uid: 0 })
+        Ok(Queue { q, scheme: scheme.to_string(), rate_bps, clock: Clock::default(), next_uid: 0 })
     }
 
     /// A packet of `size` bytes arrives at `now` (s). Returns
@@ -102,9 +131,7 @@ impl Queue {
     /// whether this arrival made an ECN mark (on it, or on the head with `drop="front"`).
     #[pyo3(signature = (size, now, flow = 0, syn = false, ect = false))]
     fn enqueue(&mut self, size: u32, now: f64, flow: u32, syn: bool, ect: bool) -> PyResult<(u64, bool, Vec<Drop>, bool)> {
-        if size == 0 || size as u64 > MAX_IP_PACKET {
-            return Err(PyValueError::new_err(format!("size: expected 1 to {MAX_IP_PACKET} bytes (one IP packet), got {size}")));
-        }
+        let size = packet_size(size)?;
         let ctx = self.ctx(now)?;
         let tcp = TcpHeader {
             len: size.saturating_sub(40) as u16,
@@ -197,8 +224,105 @@ impl Queue {
     }
 }
 
-/// Every queue scheme: a list of dicts `{name, rule, params}`, `params` a list
-/// of dicts `{name, default, unit, meaning}` (defaults in scenario syntax).
+/// R-AQM's head-of-line queue-delay estimator on its own: feed it
+/// `observe(queue_bytes, served_bytes, dt)` per BSR.
+#[pyclass(module = "cellaqm._core")]
+pub struct DelayEstimator {
+    e: CoreDelayEstimator,
+}
+
+#[pymethods]
+impl DelayEstimator {
+    #[new]
+    fn new() -> DelayEstimator {
+        DelayEstimator { e: CoreDelayEstimator::new() }
+    }
+
+    /// An observation (a BSR): `queue_bytes` queued, `served_bytes` received
+    /// since the previous observation, `dt` seconds since it. Returns the
+    /// estimated head-of-line delay in seconds.
+    fn observe(&mut self, queue_bytes: u64, served_bytes: u64, dt: f64) -> PyResult<f64> {
+        if !dt.is_finite() || dt < 0.0 {
+            return Err(PyValueError::new_err(format!("dt: expected a duration in seconds >= 0, got {dt}")));
+        }
+        Ok(secs(self.e.observe(queue_bytes, served_bytes, Dur::from_secs_f64(dt))))
+    }
+
+    /// The latest estimate, seconds.
+    #[getter]
+    fn estimate(&self) -> f64 {
+        secs(self.e.estimate())
+    }
+
+    /// The queue size of the latest observation, bytes.
+    #[getter]
+    fn queue(&self) -> u64 {
+        self.e.queue()
+    }
+}
+
+/// R-AQM, the receiver-side filter of the LTE uplink, on its own.
+///
+/// `Raqm(params="{}")`: `params` is a JSON object of its parameters in
+/// scenario syntax (`{"min_age": "0.2s"}`); bad input raises `ScenarioError`
+/// naming the parameter (`raqm.min_age: ...`).
+#[pyclass(module = "cellaqm._core")]
+pub struct Raqm {
+    r: CoreRaqm,
+    clock: Clock,
+}
+
+#[pymethods]
+impl Raqm {
+    #[new]
+    #[pyo3(signature = (params = "{}"))]
+    fn new(params: &str) -> PyResult<Raqm> {
+        let p: RaqmParams = catalogue::read_params("raqm", params).map_err(config_error)?;
+        p.validate("raqm").map_err(config_error)?;
+        Ok(Raqm { r: CoreRaqm::new(&p), clock: Clock::default() })
+    }
+
+    /// A BSR arrives at `now` (s) reporting `queue_bytes` in the UE's buffer;
+    /// `received_bytes` arrived from the UE since the previous BSR. Returns the
+    /// new head-of-line delay estimate, seconds.
+    fn on_bsr(&mut self, now: f64, queue_bytes: u64, received_bytes: u64) -> PyResult<f64> {
+        let now = self.clock.advance(now)?;
+        Ok(secs(self.r.on_bsr(now, queue_bytes, received_bytes)))
+    }
+
+    /// An SDU of `size` bytes is about to be delivered at `now` (s): `"deliver"` or `"drop"`.
+    fn on_deliver(&mut self, now: f64, size: u32) -> PyResult<&'static str> {
+        let size = packet_size(size)?;
+        let now = self.clock.advance(now)?;
+        let sdu = Packet::tcp(0, Dir::Up, size, TcpHeader { len: size.saturating_sub(40) as u16, ..TcpHeader::default() });
+        Ok(match self.r.on_deliver(now, &sdu) {
+            Verdict::Deliver => "deliver",
+            Verdict::Drop => "drop",
+        })
+    }
+
+    /// The latest head-of-line delay estimate, seconds.
+    #[getter]
+    fn estimate(&self) -> f64 {
+        secs(self.r.estimate())
+    }
+
+    /// SDUs dropped so far.
+    #[getter]
+    fn drops(&self) -> u64 {
+        self.r.stats().drops
+    }
+
+    /// Bytes of the SDUs dropped so far.
+    #[getter]
+    fn dropped_bytes(&self) -> u64 {
+        self.r.stats().dropped_bytes
+    }
+}
+
+/// Every entry of the catalogue: a list of dicts `{name, acts_at, rule,
+/// params}`, `params` a list of dicts `{name, default, unit, meaning}`
+/// (defaults in scenario syntax).
 #[pyfunction]
 fn queue_catalogue<'py>(py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
     catalogue::catalogue()
@@ -206,6 +330,7 @@ fn queue_catalogue<'py>(py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
         .map(|s| {
             let d = PyDict::new(py);
             d.set_item("name", s.name)?;
+            d.set_item("acts_at", s.acts_at)?;
             d.set_item("rule", s.rule)?;
             let params = s
                 .params
@@ -225,9 +350,11 @@ fn queue_catalogue<'py>(py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
         .collect()
 }
 
-/// Adds `Queue` and `queue_catalogue` to the module.
+/// Adds `Queue`, `DelayEstimator`, `Raqm` and `queue_catalogue` to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Queue>()?;
+    m.add_class::<DelayEstimator>()?;
+    m.add_class::<Raqm>()?;
     m.add_function(wrap_pyfunction!(queue_catalogue, m)?)?;
     Ok(())
 }

@@ -110,6 +110,7 @@ impl AckDelay {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Strategy;
 
     #[test]
     fn variable_rule() {
@@ -144,6 +145,39 @@ mod tests {
         assert_eq!(a.release_at(Time(0), 50), Time(200_000_000));
         assert_eq!(a.release_at(Time(1_000_000), 50), Time(200_000_000));
         assert_eq!(a.release_at(Time(300_000_000), 0), Time(300_000_000));
+    }
+
+    proptest::proptest! {
+        /// Under random handovers (occupancy, gap) and parameters: ACKs leave in
+        /// the order they came, none before its handover or more than max_d
+        /// after it; one not held behind an earlier ACK leaves after exactly
+        /// its rule delay, which is 0 at or below min_th and else in [min_d, max_d].
+        #[test]
+        fn releases_keep_order_and_bounds(
+            fixed in proptest::bool::ANY,
+            min_th in 0..40u32,
+            (min_d, max_d) in (0..300u64, 0..300u64).prop_map(|(a, b)| (a.min(b), a.max(b))),
+            capacity in 1..60u32,
+            acks in proptest::collection::vec((0..80u32, 0..50_000u64), 0..300),
+        ) {
+            let mode = if fixed { AckDelayMode::Fixed } else { AckDelayMode::Variable };
+            let params = AckDelayParams { mode, min_th, min_d: Dur::from_millis(min_d), max_d: Dur::from_millis(max_d) };
+            let (mut rule, mut control) = (AckDelay::new(&params, capacity), AckDelay::new(&params, capacity));
+            let (mut now, mut last) = (Time::ZERO, Time::ZERO);
+            for (occupancy, gap_us) in acks {
+                now += Dur::from_micros(gap_us);
+                let delay = rule.delay(occupancy);
+                let at = control.release_at(now, occupancy);
+                proptest::prop_assert!(at >= last && at >= now && at <= now + params.max_d);
+                proptest::prop_assert!(at == now + delay || at == last);
+                if occupancy <= min_th {
+                    proptest::prop_assert_eq!(delay, Dur::ZERO);
+                } else {
+                    proptest::prop_assert!(params.min_d <= delay && delay <= params.max_d);
+                }
+                last = at;
+            }
+        }
     }
 
     #[test]

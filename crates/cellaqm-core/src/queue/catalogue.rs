@@ -1,35 +1,38 @@
-//! The catalogue of queue disciplines (`cellaqm list queues`): every scheme's
-//! name, one-line rule and parameters with their default, unit and meaning;
-//! and [`config`], which reads a scheme and its parameters for standalone use.
+//! The catalogue (`cellaqm list queues`): every buffer scheme of the
+//! registry ([`SCHEMES`]), then the mechanisms that act elsewhere (R-AQM and
+//! its queue-delay estimator at the receiver, ACK delay control on the reverse
+//! path), each with its one-line rule and its parameters' defaults, units and
+//! meanings; and [`config`] / [`read_params`], which read a scheme or a
+//! mechanism and its parameters for standalone use.
 //!
-//! Nothing here is typed twice: the scheme names are the scenario reader's
-//! [`SCHEMES`], and each default is the scheme's params struct's `Default`,
-//! serialised (so in scenario syntax with units: `"5ms"`, `"100kB"`). Only the
-//! rule and the parameter descriptions are written here, in [`doc`], whose
-//! `match` is exhaustive: a new [`QueueConfig`] variant does not compile
-//! until it is described. The tests check that every serialised parameter is
-//! described and every described one exists, and that docs/scenario.md
-//! mentions every scheme and parameter.
+//! Nothing here is typed twice: the schemes' names, rules and parameter
+//! descriptions are the registry's, and each default is the params struct's
+//! `Default`, serialised (so in scenario syntax with units: `"5ms"`,
+//! `"100kB"`). The tests check that every serialised parameter is described
+//! and every described one exists, and that docs/scenario.md mentions every
+//! buffer scheme and parameter.
 
-use super::{QueueConfig, RedParams, Thresholds, SCHEMES};
-use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use super::{AckDelayParams, ParamDoc, QueueConfig, RaqmParams, RedParams, Registration, Thresholds, SCHEMES};
+use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::Serialize;
 use std::fmt;
 
-/// One parameter: `(name, unit, meaning)`; the name is the scenario key.
-type ParamDoc = (&'static str, &'static str, &'static str);
+/// Where an entry acts: at a managed buffer, selected per buffer in a
+/// scenario with `queue = { scheme = "..." }`.
+pub const BUFFER: &str = "buffer";
+/// At the receiver of the bottleneck link (R-AQM at the eNodeB, on delivery).
+pub const RECEIVER: &str = "receiver";
+/// On the reverse path, acting on the ACKs (ACK delay control).
+pub const REVERSE_PATH: &str = "reverse path";
 
-/// What [`doc`] says about a scheme.
-struct SchemeDoc {
-    rule: &'static str,
-    params: &'static [ParamDoc],
-}
-
-/// A scheme as listed by `cellaqm list queues`.
+/// An entry as listed by `cellaqm list queues`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Scheme {
-    /// The name after `scheme =` in a scenario.
+    /// The name: after `scheme =` in a scenario for a buffer scheme;
+    /// `cellaqm.queues.make`'s first argument for those and R-AQM.
     pub name: &'static str,
+    /// Where it acts: [`BUFFER`], [`RECEIVER`] or [`REVERSE_PATH`].
+    pub acts_at: &'static str,
     /// The rule, in one line.
     pub rule: &'static str,
     pub params: Vec<Param>,
@@ -48,28 +51,95 @@ pub struct Param {
     pub meaning: &'static str,
 }
 
-/// Every scheme, in the order of [`SCHEMES`].
-pub fn catalogue() -> Vec<Scheme> {
-    SCHEMES.iter().map(|&name| describe(name, &default_config(name))).collect()
+/// A mechanism that is not a buffer scheme.
+struct Other {
+    name: &'static str,
+    acts_at: &'static str,
+    rule: &'static str,
+    params: &'static [ParamDoc],
+    /// Its parameters at their defaults, serialised.
+    defaults: fn() -> Ordered,
 }
 
-/// Reads scheme `scheme` with its parameters given as a JSON object in
+/// R-AQM (`raqm.rs`), its estimator (`delay_estimator.rs`) and ACK delay control (`ack_delay.rs`).
+const OTHERS: &[Other] = &[
+    Other {
+        name: "raqm",
+        acts_at: RECEIVER,
+        rule: "R-AQM at the eNodeB, on delivery of RLC SDUs: with the latest BSR at or above \
+               lower_drop_threshold, drop an SDU when the estimated head-of-line delay of the UE's buffer exceeds \
+               min_age and the previous drop is more than min_inter_drop ago; standalone only \
+               (queues.make(\"raqm\")), not in scenarios",
+        params: &[
+            ("lower_drop_threshold", "size", "lowerDropThreshold: no drop while the latest BSR reports less than this"),
+            ("min_age", "time", "minAgeThreshold: drop only when the estimated delay exceeds this"),
+            ("min_inter_drop", "time", "minInterDropTime: least time between two drops"),
+        ],
+        defaults: || Ordered::of(&RaqmParams::default()),
+    },
+    Other {
+        name: "delay_estimator",
+        acts_at: RECEIVER,
+        rule: "R-AQM's estimate of the head-of-line delay of the UE's buffer from each BSR (queue size), \
+               the bytes received since the previous one and the interval; standalone: queues.DelayEstimator()",
+        params: &[],
+        defaults: || Ordered::Map(Vec::new()),
+    },
+    Other {
+        name: "ack_delay",
+        acts_at: REVERSE_PATH,
+        rule: "hold uplink TCP ACKs while the forward buffer holds more than min_th packets: min_d (fixed), \
+               or from min_d rising linearly to max_d at a full buffer while it keeps growing (variable); \
+               ACKs keep their order; in a scenario: [ack_delay]",
+        params: &[
+            ("mode", "variable | fixed", "fixed: min_d whenever above min_th; variable: rising while the occupancy grows"),
+            ("min_th", "packets", "forward buffer occupancy above which ACKs are delayed"),
+            ("min_d", "time", "delay once above min_th"),
+            ("max_d", "time", "largest delay (variable), reached when the forward buffer is full"),
+        ],
+        defaults: || Ordered::of(&AckDelayParams::default()),
+    },
+];
+
+/// Every buffer scheme, in the registry's order, then R-AQM, its estimator
+/// and ACK delay control.
+pub fn catalogue() -> Vec<Scheme> {
+    let schemes = SCHEMES.iter().map(|s| describe(s.name, BUFFER, s.rule, s.params, Ordered::of(&default_config(s))));
+    let others = OTHERS.iter().map(|o| describe(o.name, o.acts_at, o.rule, o.params, (o.defaults)()));
+    schemes.chain(others).collect()
+}
+
+/// Reads buffer scheme `scheme` with its parameters given as a JSON object in
 /// scenario syntax (`{"target": "5ms"}`), and validates it. Errors are one
 /// line naming the parameter as `scheme.param` (e.g. `codel.target: ...`).
 pub fn config(scheme: &str, params_json: &str) -> Result<QueueConfig, String> {
-    if !SCHEMES.contains(&scheme) {
-        return Err(format!("unknown queue scheme \"{scheme}\" (one of {})", SCHEMES.join(", ")));
+    if super::registry::find(scheme).is_none() {
+        return Err(format!("unknown queue scheme \"{scheme}\" (one of {})", super::registry::one_of()));
     }
-    let mut params: serde_json::Map<String, serde_json::Value> = serde_json::from_str(params_json)
-        .map_err(|e| format!("{scheme}: the parameters must be a JSON object: {e}"))?;
+    let mut params = object(scheme, params_json)?;
     if params.contains_key("scheme") {
         return Err(format!("{scheme}.scheme: give the scheme only once, as the first argument"));
     }
     params.insert("scheme".into(), scheme.into());
-    let cfg: QueueConfig = serde_path_to_error::deserialize(serde_json::Value::Object(params))
-        .map_err(|e| crate::scenario::describe(&join(scheme, &e.path().to_string()), &e.inner().to_string()))?;
+    let cfg: QueueConfig = read(scheme, params)?;
     cfg.validate(scheme)?;
     Ok(cfg)
+}
+
+/// Reads the parameters of mechanism `name` (e.g. `raqm`) given as a JSON
+/// object in scenario syntax; errors name the parameter as `name.param`.
+/// The caller validates them.
+pub fn read_params<T: DeserializeOwned>(name: &str, params_json: &str) -> Result<T, String> {
+    read(name, object(name, params_json)?)
+}
+
+fn object(name: &str, params_json: &str) -> Result<serde_json::Map<String, serde_json::Value>, String> {
+    serde_json::from_str(params_json).map_err(|e| format!("{name}: the parameters must be a JSON object: {e}"))
+}
+
+fn read<T: DeserializeOwned>(name: &str, params: serde_json::Map<String, serde_json::Value>) -> Result<T, String> {
+    serde_path_to_error::deserialize(serde_json::Value::Object(params))
+        .map_err(|e| crate::scenario::describe(&join(name, &e.path().to_string()), &e.inner().to_string()))
 }
 
 fn join(scheme: &str, path: &str) -> String {
@@ -80,12 +150,10 @@ fn join(scheme: &str, path: &str) -> String {
     }
 }
 
-/// The scheme with every parameter at its default.
-fn default_config(name: &str) -> QueueConfig {
-    let table = serde_json::json!({ "scheme": name });
-    let cfg = QueueConfig::deserialize(table).unwrap_or_else(|e| panic!("scheme {name}: {e}"));
-    // RED leaves its thresholds unset, meaning the ones `build` gives it; list those.
-    match cfg {
+/// The scheme with every parameter at its default; RED's unset thresholds
+/// are listed as the ones `build` gives it.
+fn default_config(scheme: &Registration) -> QueueConfig {
+    match scheme.default_config() {
         QueueConfig::Red(p) if p.thresholds.is_none() => {
             QueueConfig::Red(RedParams { thresholds: Some(RedParams::FIXED), ..p })
         }
@@ -96,146 +164,21 @@ fn default_config(name: &str) -> QueueConfig {
     }
 }
 
-fn describe(name: &'static str, cfg: &QueueConfig) -> Scheme {
-    let doc = doc(cfg);
-    let defaults = match Ordered::of(cfg) {
+fn describe(name: &'static str, acts_at: &'static str, rule: &'static str, docs: &[ParamDoc], defaults: Ordered) -> Scheme {
+    let defaults = match defaults {
         Ordered::Map(entries) => entries,
-        other => panic!("scheme {name} serialised as {}", other.text()),
+        other => panic!("{name}: parameters serialised as {}", other.text()),
     };
     let params = defaults
         .iter()
         .filter(|(key, _)| key != "scheme")
         .map(|(key, value)| {
             let (name, unit, meaning) =
-                doc.params.iter().copied().find(|(n, _, _)| n == key).unwrap_or(("?", "?", "(not described)"));
+                docs.iter().copied().find(|(n, _, _)| n == key).unwrap_or(("?", "?", "(not described)"));
             Param { name, default: value.text(), unit, meaning }
         })
         .collect();
-    Scheme { name, rule: doc.rule, params }
-}
-
-const DROP: ParamDoc = ("drop", "tail | front", "which packet a signal falls on: the arrival or the oldest queued one");
-const ECN: ParamDoc = ("ecn", "bool", "ECN-mark (CE) ECT packets instead of dropping them");
-
-const RED: &[ParamDoc] = &[
-    (
-        "thresholds",
-        "thresholds",
-        "on the average queue: { min, max } in bytes (\"10kB\") or packets (5), or \
-         rate-adaptive { delay, floor, ratio }",
-    ),
-    ("max_p", "probability", "drop probability at maxTh, in (0, 1]"),
-    ("gentle", "bool", "p_b rises max_p → 1 between maxTh and 2·maxTh instead of jumping to 1"),
-    ("w_q", "weight", "queue weight of the average, in (0, 1]; 1 = instantaneous queue"),
-    ("mean_packet", "size", "typical packet size, for the average's decay while the queue is idle (w_q < 1)"),
-    DROP,
-    ECN,
-];
-
-/// The rule and parameters of each scheme (see the scheme's file for the source).
-fn doc(cfg: &QueueConfig) -> SchemeDoc {
-    let (rule, params): (&'static str, &'static [ParamDoc]) = match cfg {
-        QueueConfig::TailDrop => ("drop the arriving packet when it does not fit the buffer limits (overflow)", &[]),
-        QueueConfig::DropFront => {
-            ("when the arrival does not fit, drop packets from the head until it does (overflow_front)", &[])
-        }
-        QueueConfig::Red(_) => (
-            "RED (Floyd & Jacobson) on the average queue with count correction p_a = p_b/(1−count·p_b); \
-             a signal drops (early) or marks the arrival or the head",
-            RED,
-        ),
-        QueueConfig::Ared(_) => (
-            "RED with rate-adaptive thresholds minTh = max(floor, delay × link rate), maxTh = ratio × minTh",
-            RED,
-        ),
-        QueueConfig::Pdpc(_) => (
-            "below minTh accept; between the thresholds signal only when the counter is 0; at maxTh signal; \
-             a signal sets the counter to N, each accepted packet decrements it",
-            &[
-                ("thresholds", "thresholds", "on the instantaneous queue, as for red/ared"),
-                ("counter", "packets", "N: packets accepted after a signal before the next one below maxTh"),
-                DROP,
-                ECN,
-            ],
-        ),
-        QueueConfig::Ttlred1(_) => (
-            "gentle RED on the sojourn time of the oldest queued packet; only every N-th packet may be signalled",
-            &[
-                ("low_th", "time", "sojourn time of the oldest packet where signalling starts"),
-                ("high_th", "time", "sojourn time where the probability reaches max_p (1 at 2·high_th)"),
-                ("max_p", "probability", "signal probability at high_th, in (0, 1]"),
-                ("every", "packets", "N: only every N-th packet may be signalled (1 = no limit)"),
-                DROP,
-                ECN,
-            ],
-        ),
-        QueueConfig::Ttlred2(_) => (
-            "a random lifetime on entry (short with probability max_p); every scan period expired packets \
-             are dropped (expired), except partly sent ones",
-            &[
-                ("low_th", "time", "shortest lifetime"),
-                ("high_th", "time", "longest lifetime; also that of a SYN or of an arrival to an empty buffer"),
-                ("max_p", "probability", "probability of a short lifetime, U(low_th, high_th/2)"),
-                ("scan", "time", "period T of the scan for expired packets"),
-                ("ecn", "bool", "ECN-mark expired ECT packets (once) instead of dropping them"),
-            ],
-        ),
-        QueueConfig::Codel(_) => (
-            "RFC 8289: once the head's sojourn time has stayed above target for an interval, drop at \
-             departure (target_exceeded), the drops spaced interval/√count",
-            &[
-                ("target", "time", "acceptable standing queue delay (sojourn time)"),
-                ("interval", "time", "how long the sojourn time must stay above target before dropping starts"),
-                ECN,
-                ("mtu", "size", "MAXPACKET: with this much or less queued, the sojourn never counts as above target"),
-            ],
-        ),
-        QueueConfig::Pie(_) => (
-            "RFC 8033: drop arrivals (early) with a probability a PI controller steers towards the target delay",
-            &[
-                ("target", "time", "QDELAY_REF: the target queue delay"),
-                ("tupdate", "time", "T_UPDATE: period of the probability update"),
-                ("alpha", "1/s", "weight of the deviation from target"),
-                ("beta", "1/s", "weight of the delay trend"),
-                ("max_burst", "time", "MAX_BURST: burst allowance"),
-                ("ecn", "bool", "mark ECT packets instead of dropping while the probability is ≤ 10 %"),
-                ("derandomize", "bool", "de-randomised dropping with the accumulated probability"),
-                ("cap_drop_adjustment", "bool", "cap the probability step at 2 % once it is ≥ 10 %"),
-                ("mean_packet", "size", "MEAN_PKTSIZE: no early drop with at most two of these queued"),
-            ],
-        ),
-        QueueConfig::FqCodel(_) => (
-            "RFC 8290: flows hashed into queues served by deficit round robin, CoDel per queue; over the \
-             limits the head of the fattest queue is dropped (overflow_front)",
-            &[
-                ("flows", "count", "number of flow queues"),
-                ("quantum", "size", "deficit round robin quantum"),
-                ("target", "time", "CoDel target per queue"),
-                ("interval", "time", "CoDel interval per queue"),
-                ECN,
-            ],
-        ),
-        QueueConfig::Dff => (
-            "at departure, discard the head while the queue exceeds the buffer limits (overflow_front); \
-             arrivals are never refused",
-            &[],
-        ),
-        QueueConfig::PdcpDiscard(_) => (
-            "at departure, discard heads that waited longer than delay_threshold (age)",
-            &[("delay_threshold", "time", "discard timer: a head older than this at departure is discarded")],
-        ),
-        QueueConfig::Taqm(_) => (
-            "at departure, with more than lower_drop_threshold packets queued, discard a head older than \
-             max_age, or older than min_age and min_inter_drop after the previous drop (age)",
-            &[
-                ("min_age", "time", "minAgeThreshold: a head older than this may be dropped"),
-                ("min_inter_drop", "time", "minInterDropTime: least time between two min_age drops"),
-                ("lower_drop_threshold", "packets", "never drop with this many packets queued or fewer"),
-                ("max_age", "time", "maxAgeThreshold: a head older than this is dropped regardless"),
-            ],
-        ),
-    };
-    SchemeDoc { rule, params }
+    Scheme { name, acts_at, rule, params }
 }
 
 /// A serialised value with its maps in the order they were written
@@ -315,67 +258,42 @@ mod tests {
     use super::*;
     use std::collections::BTreeSet;
 
-    /// Every scheme of [`QueueConfig`] is listed, under the name it serialises with,
-    /// and its described parameters are exactly its serialised ones.
+    /// The buffer schemes in the registry's order, then the others; each
+    /// buffer scheme's default serialises under its registered name; each
+    /// entry's listed parameters are exactly its described ones (a serialised
+    /// parameter without a description would be listed as `?`).
     #[test]
     fn covers_every_scheme_and_parameter() {
         let list = catalogue();
-        assert_eq!(list.iter().map(|s| s.name).collect::<Vec<_>>(), SCHEMES);
-        for scheme in &list {
-            let cfg = default_config(scheme.name);
-            let Ordered::Map(entries) = Ordered::of(&cfg) else { panic!() };
-            assert!(entries.iter().any(|(k, v)| k == "scheme" && v.text() == scheme.name), "{}", scheme.name);
-            let serialised: BTreeSet<&str> =
-                entries.iter().map(|(k, _)| k.as_str()).filter(|k| *k != "scheme").collect();
-            let described: BTreeSet<&str> = doc(&cfg).params.iter().map(|p| p.0).collect();
-            assert_eq!(serialised, described, "scheme {}: serialised vs described parameters", scheme.name);
-            assert!(!scheme.rule.is_empty() && !scheme.rule.contains('\n'));
+        let buffer = SCHEMES.iter().map(|s| (s.name, BUFFER, s.params));
+        let expected: Vec<_> = buffer.chain(OTHERS.iter().map(|o| (o.name, o.acts_at, o.params))).collect();
+        assert_eq!(list.len(), expected.len());
+        for (entry, (name, acts_at, docs)) in list.iter().zip(expected) {
+            assert_eq!((entry.name, entry.acts_at), (name, acts_at));
+            let listed: BTreeSet<&str> = entry.params.iter().map(|p| p.name).collect();
+            let described: BTreeSet<&str> = docs.iter().map(|p| p.0).collect();
+            assert_eq!(listed, described, "{name}: serialised vs described parameters");
+            assert!(!entry.rule.is_empty() && !entry.rule.contains('\n'));
         }
+        for scheme in SCHEMES {
+            let Ordered::Map(entries) = Ordered::of(&scheme.default_config()) else { panic!() };
+            assert!(entries.iter().any(|(k, v)| k == "scheme" && v.text() == scheme.name), "{}", scheme.name);
+        }
+        let acts_at = |name: &str| list.iter().find(|s| s.name == name).unwrap().acts_at;
+        assert_eq!((acts_at("raqm"), acts_at("delay_estimator"), acts_at("ack_delay")), (RECEIVER, RECEIVER, REVERSE_PATH));
     }
 
-    /// The exhaustive `match` in [`doc`] covers every variant; this checks the
-    /// catalogue reaches every variant too, by building one of each.
-    #[test]
-    fn catalogue_covers_every_queue_config_variant() {
-        // Adding a variant to QueueConfig breaks this match; add the variant to `all` too.
-        fn check(c: &QueueConfig) {
-            match c {
-                QueueConfig::TailDrop
-                | QueueConfig::DropFront
-                | QueueConfig::Red(_)
-                | QueueConfig::Ared(_)
-                | QueueConfig::Pdpc(_)
-                | QueueConfig::Ttlred1(_)
-                | QueueConfig::Ttlred2(_)
-                | QueueConfig::Codel(_)
-                | QueueConfig::Pie(_)
-                | QueueConfig::FqCodel(_)
-                | QueueConfig::Dff
-                | QueueConfig::PdcpDiscard(_)
-                | QueueConfig::Taqm(_) => {}
-            }
-        }
-        let all = [
-            QueueConfig::TailDrop,
-            QueueConfig::DropFront,
-            QueueConfig::Red(Default::default()),
-            QueueConfig::Ared(Default::default()),
-            QueueConfig::Pdpc(Default::default()),
-            QueueConfig::Ttlred1(Default::default()),
-            QueueConfig::Ttlred2(Default::default()),
-            QueueConfig::Codel(Default::default()),
-            QueueConfig::Pie(Default::default()),
-            QueueConfig::FqCodel(Default::default()),
-            QueueConfig::Dff,
-            QueueConfig::PdcpDiscard(Default::default()),
-            QueueConfig::Taqm(Default::default()),
-        ];
-        let listed: std::collections::HashSet<_> = catalogue().iter().map(|s| std::mem::discriminant(&default_config(s.name))).collect();
-        for c in &all {
-            check(c);
-            assert!(listed.contains(&std::mem::discriminant(c)), "{c:?} is not in the catalogue");
-        }
-        assert_eq!(listed.len(), all.len());
+    /// An entry's defaults as a TOML inline table's entries (`key = value, ...`).
+    fn toml_entries(entry: &Scheme) -> Vec<String> {
+        entry
+            .params
+            .iter()
+            .map(|p| {
+                let v = &p.default;
+                let bare = v.starts_with('{') || v.parse::<f64>().is_ok() || v == "true" || v == "false";
+                if bare { format!("{} = {v}", p.name) } else { format!("{} = \"{v}\"", p.name) }
+            })
+            .collect()
     }
 
     #[test]
@@ -393,20 +311,28 @@ mod tests {
         assert_eq!(param("ared", "thresholds"), r#"{ delay = "500ms", floor = "7500B", ratio = 3.0 }"#);
         assert_eq!(param("pdpc", "counter"), "20");
         assert_eq!(param("pie", "cap_drop_adjustment"), "true");
-        assert!(list.iter().find(|s| s.name == "tail_drop").unwrap().params.is_empty());
-        // Every default, written back as a scenario value, reads as the default config.
-        for scheme in &list {
-            let table: Vec<String> = std::iter::once(format!("scheme = \"{}\"", scheme.name))
-                .chain(scheme.params.iter().map(|p| {
-                    let v = &p.default;
-                    let quoted = v.starts_with('{') || v.parse::<f64>().is_ok() || v == "true" || v == "false";
-                    if quoted { format!("{} = {v}", p.name) } else { format!("{} = \"{v}\"", p.name) }
-                }))
-                .collect();
+        assert_eq!(param("raqm", "lower_drop_threshold"), "7500B");
+        assert_eq!(param("raqm", "min_inter_drop"), "600ms");
+        assert_eq!(param("ack_delay", "mode"), "variable");
+        assert_eq!(param("ack_delay", "max_d"), "200ms");
+        for empty in ["tail_drop", "delay_estimator"] {
+            assert!(list.iter().find(|s| s.name == empty).unwrap().params.is_empty());
+        }
+        // Every default, written back as a scenario value, reads as the default.
+        for scheme in SCHEMES {
+            let entry = list.iter().find(|s| s.name == scheme.name).unwrap();
+            let table: Vec<String> =
+                std::iter::once(format!("scheme = \"{}\"", scheme.name)).chain(toml_entries(entry)).collect();
             let back = super::super::testkit::scenario_queue(&format!("{{ {} }}", table.join(", ")))
                 .unwrap_or_else(|e| panic!("{}: {e}", scheme.name));
-            assert_eq!(back, default_config(scheme.name), "{}", scheme.name);
+            assert_eq!(back, default_config(scheme), "{}", scheme.name);
         }
+        let table = |name: &str| -> toml::Table {
+            let entry = list.iter().find(|s| s.name == name).unwrap();
+            toml_entries(entry).join("\n").parse().unwrap()
+        };
+        assert_eq!(RaqmParams::deserialize(table("raqm")).unwrap(), RaqmParams::default());
+        assert_eq!(AckDelayParams::deserialize(table("ack_delay")).unwrap(), AckDelayParams::default());
     }
 
     #[test]
@@ -426,13 +352,18 @@ mod tests {
         for e in [err("codel", r#"{"target": 5}"#), err("rde", "{}")] {
             assert!(!e.contains('\n'), "{e}");
         }
+        let raqm = |json: &str| read_params::<RaqmParams>("raqm", json);
+        assert_eq!(raqm(r#"{"min_age": "0.5s"}"#).unwrap().min_age, crate::time::Dur::from_millis(500));
+        assert!(raqm(r#"{"min_age": 5}"#).unwrap_err().starts_with("raqm.min_age: expected a string with a unit"));
+        assert!(raqm(r#"{"min_agee": "5ms"}"#).unwrap_err().starts_with("raqm.min_agee: unknown key"));
     }
 
-    /// docs/scenario.md's table of queue disciplines names every scheme and parameter.
+    /// docs/scenario.md's table of queue disciplines names every buffer scheme
+    /// and parameter, and its `[ack_delay]` table every ACK delay parameter.
     #[test]
     fn scenario_doc_mentions_every_scheme_and_parameter() {
         let text = include_str!("../../../../docs/scenario.md");
-        for scheme in catalogue() {
+        for scheme in catalogue().into_iter().filter(|s| s.acts_at == BUFFER) {
             let row = text
                 .lines()
                 .find(|l| l.starts_with(&format!("| `{}` |", scheme.name)))
@@ -443,6 +374,11 @@ mod tests {
                     assert!(row.contains(&format!("`{}`", p.name)), "docs/scenario.md: `{}` lacks `{}`", scheme.name, p.name);
                 }
             }
+        }
+        let section = text.split("## ACK delay control: `[ack_delay]`").nth(1).expect("docs/scenario.md: no [ack_delay] section");
+        let ack_delay = catalogue().into_iter().find(|s| s.name == "ack_delay").unwrap();
+        for p in &ack_delay.params {
+            assert!(section.contains(&format!("| `{}` |", p.name)), "docs/scenario.md [ack_delay]: no row for `{}`", p.name);
         }
     }
 }

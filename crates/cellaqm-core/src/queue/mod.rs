@@ -12,11 +12,19 @@
 //! Every dropped packet is reported with its [`DropCause`]; a scheme may
 //! instead mark an ECN-capable packet (`pkt.ecn = Ce`) and count it in its
 //! [`QueueStats`]. One file per scheme; [`AnyQueue`] is the closed set the
-//! simulator dispatches on statically, and [`QueueConfig`] its scenario form.
+//! simulator dispatches on statically, [`QueueConfig`] its scenario form, and
+//! [`SCHEMES`] the table the scenario reader and the catalogue derive from
+//! (docs/queues.md, "Adding a scheme in Rust").
 
 pub mod catalogue;
 mod drop_front;
 mod fifo;
+/// docs/queues.md's example scheme, compiled and tested with the crate (the
+/// page shows the file verbatim; tests/test_queues.py checks it does), but
+/// not registered.
+#[cfg(test)]
+#[path = "../../../../docs/examples/fixed_drop.rs"]
+mod fixed_drop;
 mod parse;
 mod pdpc;
 mod red;
@@ -36,10 +44,15 @@ mod fq_codel;
 mod pdcp_discard;
 mod pie;
 mod raqm;
+mod registry;
+#[cfg(test)]
+mod rfc8033;
+#[cfg(test)]
+mod rfc8289;
 mod taqm;
 
 pub use fifo::{Fifo, Limits};
-pub use parse::SCHEMES;
+pub use registry::{ParamDoc, Registration, SCHEMES};
 pub use tail_drop::TailDrop;
 pub use drop_front::DropFront;
 pub use pdpc::{Pdpc, PdpcParams};

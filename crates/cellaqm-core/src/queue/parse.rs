@@ -5,38 +5,22 @@
 //! parameter table is read with path tracking: a bad value is reported as
 //! `bottleneck.queue.max_p: ...`, not just `bottleneck.queue: ...`.
 
+use super::registry;
 use super::QueueConfig;
 use crate::scenario::nested_error;
 use serde::de::{DeserializeOwned, Error};
 use serde::{Deserialize, Deserializer};
 
-/// Every scheme name, as written after `scheme =`.
-pub const SCHEMES: &[&str] = &[
-    "tail_drop",
-    "drop_front",
-    "red",
-    "ared",
-    "pdpc",
-    "ttlred1",
-    "ttlred2",
-    "codel",
-    "pie",
-    "fq_codel",
-    "dff",
-    "pdcp_discard",
-    "taqm",
-];
-
 /// Reads a scheme's parameter table, keeping the path of any error.
-fn params<T: DeserializeOwned, E: Error>(rest: toml::Table) -> Result<T, E> {
+pub(super) fn params<T: DeserializeOwned>(rest: toml::Table) -> Result<T, String> {
     serde_path_to_error::deserialize(toml::Value::Table(rest))
-        .map_err(|e| E::custom(nested_error(&e.path().to_string(), &e.inner().to_string())))
+        .map_err(|e| nested_error(&e.path().to_string(), &e.inner().to_string()))
 }
 
 /// A scheme without parameters accepts no other key.
-fn no_params<E: Error>(scheme: &str, rest: &toml::Table) -> Result<(), E> {
+pub(super) fn no_params(rest: &toml::Table) -> Result<(), String> {
     match rest.keys().next() {
-        Some(key) => Err(E::custom(nested_error(key, &format!("unknown key (scheme \"{scheme}\" has no parameters)")))),
+        Some(key) => Err(nested_error(key, "unknown key (the scheme has no parameters)")),
         None => Ok(()),
     }
 }
@@ -44,43 +28,31 @@ fn no_params<E: Error>(scheme: &str, rest: &toml::Table) -> Result<(), E> {
 impl<'de> Deserialize<'de> for QueueConfig {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let mut rest = toml::Table::deserialize(d)?;
-        let one_of = || SCHEMES.join(", ");
         let scheme = match rest.remove("scheme") {
             Some(toml::Value::String(s)) => s,
             Some(other) => {
-                return Err(D::Error::custom(nested_error("scheme", &format!("expected a scheme name ({}), got {other}", one_of()))))
+                let msg = format!("expected a scheme name ({}), got {other}", registry::one_of());
+                return Err(D::Error::custom(nested_error("scheme", &msg)));
             }
-            None => return Err(D::Error::custom(nested_error("scheme", &format!("missing (one of {})", one_of())))),
+            None => return Err(D::Error::custom(nested_error("scheme", &format!("missing (one of {})", registry::one_of())))),
         };
-        Ok(match scheme.as_str() {
-            "tail_drop" => no_params(&scheme, &rest).map(|_| QueueConfig::TailDrop)?,
-            "drop_front" => no_params(&scheme, &rest).map(|_| QueueConfig::DropFront)?,
-            "dff" => no_params(&scheme, &rest).map(|_| QueueConfig::Dff)?,
-            "red" => QueueConfig::Red(params(rest)?),
-            "ared" => QueueConfig::Ared(params(rest)?),
-            "pdpc" => QueueConfig::Pdpc(params(rest)?),
-            "ttlred1" => QueueConfig::Ttlred1(params(rest)?),
-            "ttlred2" => QueueConfig::Ttlred2(params(rest)?),
-            "codel" => QueueConfig::Codel(params(rest)?),
-            "pie" => QueueConfig::Pie(params(rest)?),
-            "fq_codel" => QueueConfig::FqCodel(params(rest)?),
-            "pdcp_discard" => QueueConfig::PdcpDiscard(params(rest)?),
-            "taqm" => QueueConfig::Taqm(params(rest)?),
-            other => {
-                return Err(D::Error::custom(nested_error("scheme", &format!("unknown scheme \"{other}\" (one of {})", one_of()))))
-            }
-        })
+        let Some(registration) = registry::find(&scheme) else {
+            let msg = format!("unknown scheme \"{scheme}\" (one of {})", registry::one_of());
+            return Err(D::Error::custom(nested_error("scheme", &msg)));
+        };
+        (registration.read)(rest).map_err(D::Error::custom)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::queue::SCHEMES;
 
     /// The serialised form (tagged by `scheme`) reads back as the same config, for every scheme.
     #[test]
     fn every_scheme_round_trips() {
-        for &scheme in SCHEMES {
+        for scheme in SCHEMES.iter().map(|s| s.name) {
             let table: toml::Table = format!("scheme = \"{scheme}\"").parse().unwrap();
             let config = QueueConfig::deserialize(toml::Value::Table(table)).unwrap();
             let text = toml::to_string(&config).unwrap();

@@ -42,14 +42,8 @@ impl QueueDisc for TailDrop {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::packet::{Dir, TcpHeader};
+    use crate::queue::testkit::{check_invariants, ops, pkt};
     use crate::time::Time;
-
-    fn pkt(uid: u64, size: u32) -> Packet {
-        let mut p = Packet::tcp(0, Dir::Down, size, TcpHeader::default());
-        p.uid = uid;
-        p
-    }
 
     #[test]
     fn drops_the_arrival_that_does_not_fit() {
@@ -75,5 +69,13 @@ mod tests {
             q.enqueue(pkt(uid, 40), &ctx, &mut dropped);
         }
         assert_eq!(dropped.iter().map(|d| d.pkt.uid).collect::<Vec<_>>(), vec![2, 3, 4]);
+    }
+
+    proptest::proptest! {
+        /// Under random input, with a byte limit, a packet limit or both.
+        #[test]
+        fn conservation(ops in ops(), bytes in proptest::option::of(1500..30_000u64), packets in proptest::option::of(1..30u32)) {
+            check_invariants(&mut TailDrop::new(Limits { bytes, packets }), &ops);
+        }
     }
 }
