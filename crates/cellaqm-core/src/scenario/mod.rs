@@ -109,9 +109,6 @@ impl LinkConfig {
     }
 
     fn validate(&self, key: &str) -> Result<(), String> {
-        if self.rate.0 <= 0.0 {
-            return Err(format!("{key}.rate: must be positive"));
-        }
         if !(0.0..1.0).contains(&self.loss) {
             return Err(format!("{key}.loss: expected a probability in [0, 1), got {}", self.loss));
         }
@@ -307,6 +304,20 @@ mod tests {
     fn toml_syntax_error_gives_line_and_column() {
         let e = err("duration = \"10s\"\nname = \"x\n[traffic]\n", &[]);
         assert!(e.starts_with("not valid TOML at line 2, column "), "{e}");
+    }
+
+    #[test]
+    fn durations_and_rates_beyond_the_clock_name_the_key() {
+        let e = err(MINIMAL, &["duration=100000000000s"]);
+        assert!(e.starts_with("duration: a duration must be at most 9223372036s"), "{e}");
+        let e = err(MINIMAL, &["core.delay=100000000000s"]);
+        assert!(e.starts_with("core.delay: a duration must be at most"), "{e}");
+        let e = err(MINIMAL, &["traffic={ model = \"file\", size = \"1MB\", start = \"100000000000s\" }"]);
+        assert!(e.starts_with("traffic.start: a duration must be at most"), "{e}");
+        let e = err(MINIMAL, &["bottleneck.rate=20000Gbps"]);
+        assert!(e.starts_with("bottleneck.rate: a rate must be between 1bps and 10000Gbps"), "{e}");
+        let e = err(MINIMAL, &["uplink.rate=0bps"]);
+        assert!(e.starts_with("uplink.rate: a rate must be between"), "{e}");
     }
 
     #[test]
