@@ -88,14 +88,8 @@ impl RadioConfig {
             }
         }
         self.uplink.validate(&format!("{key}.uplink"))?;
-        if self.buffer == Some(Bytes(0)) {
-            return Err(format!("{key}.buffer: a zero-sized buffer can hold no packet"));
-        }
         if self.buffer_packets == Some(0) {
             return Err(format!("{key}.buffer_packets: a zero-sized buffer can hold no packet"));
-        }
-        if self.uplink_buffer == Some(Bytes(0)) {
-            return Err(format!("{key}.uplink_buffer: a zero-sized buffer can hold no packet"));
         }
         self.queue.validate(&format!("{key}.queue"))?;
         if serde_json::to_value(&self.queue).ok().and_then(|v| v.get("ecn").and_then(|e| e.as_bool())) == Some(true) {

@@ -112,9 +112,6 @@ impl LinkConfig {
         if !(0.0..1.0).contains(&self.loss) {
             return Err(format!("{key}.loss: expected a probability in [0, 1), got {}", self.loss));
         }
-        if self.buffer == Some(Bytes(0)) {
-            return Err(format!("{key}.buffer: a zero-sized buffer can hold no packet"));
-        }
         if self.buffer_packets == Some(0) {
             return Err(format!("{key}.buffer_packets: a zero-sized buffer can hold no packet"));
         }
@@ -193,8 +190,18 @@ impl Scenario {
             Some(r) => (r.buffer, r.buffer_packets),
             None => (self.bottleneck.buffer, self.bottleneck.buffer_packets),
         };
-        let full = self.tcp.packet_size(self.tcp.mss.0 as u32) as u64;
-        packets.or(bytes.map(|b| (b.0 / full).max(1) as u32))
+        packets.or(bytes.map(|b| (b.0 / self.tcp.full_packet()) as u32))
+    }
+
+    /// Every buffer with a byte limit, by key: each must hold one full-sized
+    /// packet (checked in [`Scenario::validate`]).
+    fn byte_limits(&self) -> Vec<(&'static str, Option<Bytes>)> {
+        let mut limits =
+            vec![("core.buffer", self.core.buffer), ("bottleneck.buffer", self.bottleneck.buffer), ("uplink.buffer", self.uplink.buffer)];
+        if let Some(r) = &self.radio {
+            limits.extend([("radio.buffer", r.buffer), ("radio.uplink_buffer", r.uplink_buffer)]);
+        }
+        limits
     }
 
     /// Cross-field checks that the types alone cannot express.
@@ -207,6 +214,14 @@ impl Scenario {
         self.core.validate("core")?;
         self.bottleneck.validate("bottleneck")?;
         self.uplink.validate("uplink")?;
+        let full = self.tcp.full_packet();
+        for (key, limit) in self.byte_limits() {
+            if let Some(b) = limit.filter(|b| b.0 < full) {
+                return Err(format!(
+                    "{key}: {b} cannot hold one full-sized packet of {full}B (tcp.mss + tcp.header); give at least {full}B"
+                ));
+            }
+        }
         if let Some(a) = &self.ack_delay {
             a.validate("ack_delay")?;
             if self.forward_buffer_packets().is_none() {
@@ -304,6 +319,34 @@ mod tests {
     fn toml_syntax_error_gives_line_and_column() {
         let e = err("duration = \"10s\"\nname = \"x\n[traffic]\n", &[]);
         assert!(e.starts_with("not valid TOML at line 2, column "), "{e}");
+    }
+
+    #[test]
+    fn every_byte_limited_buffer_must_hold_a_full_sized_packet() {
+        for key in ["bottleneck.buffer", "uplink.buffer", "core.buffer"] {
+            let e = err(MINIMAL, &[&format!("{key}=1000B")]);
+            assert_eq!(
+                e,
+                format!("{key}: 1kB cannot hold one full-sized packet of 1500B (tcp.mss + tcp.header); give at least 1500B")
+            );
+        }
+        let e = err(MINIMAL, &["bottleneck.buffer=1500B", "tcp.mss=1461B"]);
+        assert!(e.starts_with("bottleneck.buffer: 1500B cannot hold one full-sized packet of 1501B"), "{e}");
+        assert!(Scenario::from_toml_str(MINIMAL, &["bottleneck.buffer=1500B".into()]).is_ok());
+        let radio = |set: &str| {
+            let text = "duration = \"10s\"\n[traffic]\nmodel = \"bulk\"\n[radio]\nbearer = \"dch\"\n[radio.dch]\nrate = \"384kbps\"\n";
+            err(text, &[set])
+        };
+        assert!(radio("radio.buffer=1kB").starts_with("radio.buffer: 1kB cannot hold one full-sized packet of 1500B"));
+        assert!(radio("radio.uplink_buffer=100B").starts_with("radio.uplink_buffer: 100B cannot hold"));
+        assert!(radio("radio.buffer_packets=0").starts_with("radio.buffer_packets: a zero-sized buffer"));
+    }
+
+    #[test]
+    fn initial_rto_outside_min_and_max_is_refused() {
+        let e = err(MINIMAL, &["tcp.rto_initial=100ms"]);
+        assert_eq!(e, "tcp.rto_initial: must lie between tcp.rto_min (200ms) and tcp.rto_max (60000ms), got 100ms");
+        assert!(err(MINIMAL, &["tcp.rto_initial=61s"]).starts_with("tcp.rto_initial:"));
     }
 
     #[test]

@@ -152,6 +152,12 @@ impl TcpConfig {
         if self.rto_min > self.rto_max {
             return Err("tcp.rto_min: must not exceed tcp.rto_max".into());
         }
+        if !(self.rto_min..=self.rto_max).contains(&self.rto_initial) {
+            return Err(format!(
+                "tcp.rto_initial: must lie between tcp.rto_min ({}) and tcp.rto_max ({}), got {}",
+                self.rto_min, self.rto_max, self.rto_initial
+            ));
+        }
         if self.delayed_ack && self.delack_timeout == Dur::ZERO {
             return Err("tcp.delack_timeout: must be positive when tcp.delayed_ack is on".into());
         }
@@ -161,5 +167,10 @@ impl TcpConfig {
     /// Wire size of a segment carrying `payload` bytes.
     pub fn packet_size(&self, payload: u32) -> u32 {
         payload + self.header.0 as u32
+    }
+
+    /// Wire size of a full-sized segment (MSS + header), in bytes.
+    pub fn full_packet(&self) -> u64 {
+        self.packet_size(self.mss.0 as u32) as u64
     }
 }
