@@ -128,6 +128,12 @@ def test_json_summary(cli, scenario_file):
     assert {"mean", "p50", "p95", "p99", "max"} <= summary["delay_ms"].keys()
 
 
+def test_duration_is_exact(cli, scenario_file):
+    proc = cli("run", scenario_file, "--json", "--set", "duration=60s")
+    assert proc.returncode == 0, proc.stderr
+    assert '"duration_s": 60.0,' in proc.stdout
+
+
 def test_json_uses_scenario_seed_by_default(cli, scenario_file):
     proc = cli("run", scenario_file, "--json")
     assert proc.returncode == 0, proc.stderr
