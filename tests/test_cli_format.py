@@ -83,3 +83,32 @@ def test_print_human_sparse_summary():
     # Only a few keys: printing must not fail on what is missing.
     out = render(RunResult({"seed": 1}, [], seed=1))
     assert "seed 1" in out
+
+
+EMPTY_ACTIVITY = {
+    "downloads": {"count": 0, "completed": 0, "completed_bytes": 0, "mean_goodput_bps": 0.0,
+                  "time_s": {"mean": 0.0, "p95": 0.0}, "rtos": 0},
+    "sessions": {"offered": 0, "served": 0, "lost": 0, "unfinished": 0},
+    "datagrams": {"sent": 0, "delivered": 0, "lost": 0, "delivered_bytes": 0,
+                  "delay_ms": {"count": 0, "mean": 0.0}},
+}
+
+
+def test_bulk_run_prints_no_empty_sections():
+    labels = [label for label, _, _ in _metric_rows({**SUMMARY, **EMPTY_ACTIVITY})]
+    assert not [label for label in labels if label.startswith(("download", "session", "datagram"))], labels
+
+
+def test_downloads_are_printed_with_units():
+    downloads = {"count": 5, "completed": 4, "completed_bytes": 1_040_000, "mean_goodput_bps": 251_661.4,
+                 "time_s": {"mean": 8.3, "p95": 8.9}, "rtos": 8, "a_future_field": 2}
+    rows = {label: (value, unit) for label, value, unit in
+            _metric_rows({**SUMMARY, **EMPTY_ACTIVITY, "downloads": downloads})}
+    assert rows["downloads"] == ("5", "")
+    assert rows["downloaded (completed)"] == ("1,040,000", "bytes")
+    assert rows["download goodput mean"] == ("251.7", "kb/s")
+    assert rows["download time p95"] == ("8.90", "s")
+    assert rows["RTOs during downloads"] == ("8", "")
+    assert rows["downloads a_future_field"] == ("2", "")
+    assert not any("mean_goodput_bps" in label or "time_s" in label for label in rows)
+    assert not any(label.startswith(("session", "datagram")) for label in rows)

@@ -30,7 +30,7 @@ EXIT_USAGE = 2
 _RUN_EPILOG = """\
 examples:
   cellaqm run scenarios/default.toml
-  cellaqm run scenarios/default.toml --seed 7 --set bottleneck.rate=384kbps --set traffic.flows=4
+  cellaqm run scenarios/default.toml --seed 7 --set bottleneck.loss=0.01 --set traffic.flows=4
   cellaqm run scenarios/default.toml --json > summary.json
   cellaqm run scenarios/default.toml --packets --out results/default
   cellaqm run scenarios/default.toml --trace --out results/default
@@ -124,12 +124,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--packets",
         action="store_true",
-        help="record every delivered downlink data packet (written with --out)",
+        help="record every delivered downlink data packet and write them to --out DIR (required)",
     )
     run.add_argument(
         "--trace",
         action="store_true",
-        help="record time series (written with --out, drawn by 'cellaqm plot DIR --kind trace'): "
+        help="record time series and write them to --out DIR (required; drawn by "
+        "'cellaqm plot DIR --kind trace'): "
         "every TCP sender's cwnd and ssthresh at each change, the downlink buffer's bytes and "
         "packets at each change, each downlink drop (time, flow, cause) and each data segment "
         "delivered to the client (time, flow, sequence number, retransmission)",
@@ -203,6 +204,52 @@ def _link_rows(prefix: str, link: dict[str, Any], with_drops: bool) -> list[tupl
 #: Summary sections left out of the table on purpose (they are in --json / summary.json).
 _NOT_PRINTED = {"ledger"}
 
+#: Sections printed only when something happened in them: (summary key, the
+#: field that counts what happened, rows). A row is (key, label, unit, scale,
+#: digits); a table of statistics (``time_s``, ``delay_ms``) gives one row per
+#: statistic. Fields not listed follow under their raw names.
+_ACTIVITY_SECTIONS = (
+    ("downloads", "count", (
+        ("count", "downloads", "", 1.0, 0),
+        ("completed", "downloads completed", "", 1.0, 0),
+        ("completed_bytes", "downloaded (completed)", "bytes", 1.0, 0),
+        ("mean_goodput_bps", "download goodput mean", "kb/s", 1e-3, 1),
+        ("time_s", "download time", "s", 1.0, 2),
+        ("rtos", "RTOs during downloads", "", 1.0, 0),
+    )),
+    ("sessions", "offered", (
+        ("offered", "sessions offered", "", 1.0, 0),
+        ("served", "sessions served", "", 1.0, 0),
+        ("lost", "sessions lost (no idle user)", "", 1.0, 0),
+        ("unfinished", "sessions unfinished", "", 1.0, 0),
+    )),
+    ("datagrams", "sent", (
+        ("sent", "datagrams sent", "packets", 1.0, 0),
+        ("delivered", "datagrams delivered", "packets", 1.0, 0),
+        ("lost", "datagrams lost", "packets", 1.0, 0),
+        ("delivered_bytes", "datagram payload delivered", "bytes", 1.0, 0),
+        ("delay_ms", "datagram delay", "ms", 1.0, 1),
+    )),
+)
+
+
+def _activity_rows(key: str, section: dict[str, Any], rows_spec: Any) -> list[tuple[str, str, str]]:
+    """Rows of one :data:`_ACTIVITY_SECTIONS` section, with units."""
+    rows = []
+    for field, label, unit, scale, digits in rows_spec:
+        value = section.get(field)
+        if isinstance(value, dict):
+            # Percentile tables: their sample count repeats a count printed above.
+            rows.extend((f"{label} {stat}", _num(v * scale, digits), unit)
+                        for stat, v in value.items() if stat != "count" and _is_number(v))
+        elif field in section:
+            rows.append((label, _num(value * scale if _is_number(value) and scale != 1.0 else value,
+                                     digits), unit))
+    listed = {spec[0] for spec in rows_spec}
+    rows.extend((f"{key} {field}", _num(value, 3), "") for field, value in section.items()
+                if field not in listed and not isinstance(value, (dict, list)))
+    return rows
+
 
 def _metric_rows(summary: dict[str, Any]) -> list[tuple[str, str, str]]:
     """(metric, value, unit) rows: the known metrics first, then other scalars generically."""
@@ -245,6 +292,12 @@ def _metric_rows(summary: dict[str, Any]) -> list[tuple[str, str, str]]:
         if isinstance(summary.get(key), dict):
             used.add(key)
             rows.extend(_link_rows(key, summary[key], with_drops))
+    for key, count, rows_spec in _ACTIVITY_SECTIONS:
+        section = summary.get(key)
+        if isinstance(section, dict):
+            used.add(key)
+            if section.get(count):
+                rows.extend(_activity_rows(key, section, rows_spec))
     simple("events", "events")
     simple("wall_s", "wall time", "s", digits=3)
     simple("sim_seconds_per_wall_second", "speed", "× real time", digits=0)
@@ -352,6 +405,9 @@ def print_human(result: Any, console: Any) -> None:
 def cmd_run(args: argparse.Namespace) -> int:
     import cellaqm
 
+    for option, wanted in (("--packets", args.packets), ("--trace", args.trace)):
+        if wanted and not args.out:
+            raise UsageError(f"{option} needs --out DIR (the recording is written there)")
     try:
         result = cellaqm.run(args.file, seed=args.seed, sets=args.sets, packets=args.packets,
                              trace=args.trace)
