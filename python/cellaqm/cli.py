@@ -124,12 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--packets",
         action="store_true",
-        help="record every delivered downlink data packet and write them to --out DIR (required)",
+        help="record every delivered downlink data packet into --out DIR (needs --out)",
     )
     run.add_argument(
         "--trace",
         action="store_true",
-        help="record time series and write them to --out DIR (required; drawn by "
+        help="record time series into --out DIR (needs --out; drawn by "
         "'cellaqm plot DIR --kind trace'): "
         "every TCP sender's cwnd and ssthresh at each change, the downlink buffer's bytes and "
         "packets at each change, each downlink drop (time, flow, cause) and each data segment "
