@@ -72,6 +72,44 @@ def test_invalid_toml(cli, tmp_path):
     assert_one_line_error(cli("run", path))
 
 
+def test_invalid_toml_gives_line_and_column(cli, tmp_path):
+    path = tmp_path / "broken.toml"
+    path.write_text('duration = "10s"\nname = "x\n', encoding="utf-8")
+    assert_one_line_error(cli("run", path), "not valid TOML at line 2, column")
+
+
+#: (--set, fragments of the one error line): the key and the expected form, no Rust type names.
+BAD_VALUES = [
+    ("tcp.rwnd=-5", ("tcp.rwnd: expected a packet count like 30, or a size like", "got -5")),
+    ("tcp.rwnd=abc", ("tcp.rwnd: expected a packet count like 30", 'got "abc"')),
+    ("tcp.rwnd=30kbps", ("tcp.rwnd: expected a packet count like 30", 'got "30kbps"')),
+    ("tcp.rwnd=1.5", ("tcp.rwnd: expected a packet count like 30", "got 1.5")),
+    ("tcp=3", ("tcp: expected a table [tcp], got 3",)),
+    ("bottleneck.buffer_packets=-3", ("bottleneck.buffer_packets: expected a whole number ≥ 0",)),
+    ("tcp.initial_window=2.5", ("tcp.initial_window: expected a whole number ≥ 0", "got 2.5")),
+    ("seed=-3", ("seed: expected a whole number ≥ 0, got -3",)),
+    ("bottleneck.buffer_packets=0", ("bottleneck.buffer_packets: a zero-sized buffer",)),
+    ("bottleneck.buffer=1000B", ("bottleneck.buffer: 1kB cannot hold one full-sized packet of 1500B",)),
+    ("uplink.buffer=1kB", ("uplink.buffer: 1kB cannot hold one full-sized packet",)),
+    ("tcp.rto_initial=100ms", ("tcp.rto_initial: must lie between tcp.rto_min",)),
+    ("duration=100000000000s", ("duration: a duration must be at most 9223372036s",)),
+    ("core.delay=100000000000s", ("core.delay: a duration must be at most",)),
+    ("bottleneck.rate=20000Gbps", ("bottleneck.rate: a rate must be between 1bps and 10000Gbps",)),
+]
+
+
+@pytest.mark.parametrize("bad,fragments", BAD_VALUES, ids=[b for b, _ in BAD_VALUES])
+def test_bad_value_names_key_and_expected_form(cli, scenario_file, bad, fragments):
+    line = assert_one_line_error(cli("run", scenario_file, "--set", bad), *fragments)
+    for rust in ("struct", "u32", "u64", "untagged", "variant"):
+        assert rust not in line, line
+
+
+@pytest.mark.parametrize("option", ["--packets", "--trace"])
+def test_recording_needs_out(cli, scenario_file, option):
+    assert_one_line_error(cli("run", scenario_file, option), f"{option} needs --out DIR")
+
+
 @pytest.mark.parametrize("bad", ["no-equals-sign", "=384kbps"])
 def test_malformed_set(cli, scenario_file, bad):
     proc = cli("run", scenario_file, "--set", bad)
@@ -126,6 +164,12 @@ def test_json_summary(cli, scenario_file):
     assert summary["duration_s"] == pytest.approx(10.0)
     assert "test" in summary.values()  # the scenario's name
     assert {"mean", "p50", "p95", "p99", "max"} <= summary["delay_ms"].keys()
+
+
+def test_duration_is_exact(cli, scenario_file):
+    proc = cli("run", scenario_file, "--json", "--set", "duration=60s")
+    assert proc.returncode == 0, proc.stderr
+    assert '"duration_s": 60.0,' in proc.stdout
 
 
 def test_json_uses_scenario_seed_by_default(cli, scenario_file):

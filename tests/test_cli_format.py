@@ -100,3 +100,27 @@ def test_print_human_labels_download_metrics_and_leaves_out_absent_traffic():
     assert not any(label.startswith(("sessions offered", "datagram")) for label in rows), "no such traffic in the run"
     single = {label for label, _, _ in _metric_rows(dict(summary, downloads_by_kind={"page": block}))}
     assert "download time p95" in single and "page download time p95" not in single
+
+
+EMPTY_ACTIVITY = {
+    "downloads": {"count": 0, "completed": 0, "completed_bytes": 0, "mean_goodput_bps": 0.0,
+                  "time_s": {"mean": 0.0, "p95": 0.0}, "rtos": 0},
+    "sessions": {"offered": 0, "served": 0, "lost": 0, "unfinished": 0},
+    "datagrams": {"sent": 0, "delivered": 0, "lost": 0, "delivered_bytes": 0,
+                  "delay_ms": {"count": 0, "mean": 0.0}},
+}
+
+
+def test_bulk_run_prints_no_empty_sections():
+    labels = [label for label, _, _ in _metric_rows({**SUMMARY, **EMPTY_ACTIVITY})]
+    assert not [label for label in labels if label.startswith(("download", "session", "datagram"))], labels
+
+
+def test_downloads_are_printed_with_units():
+    downloads = {"count": 5, "completed": 4, "completed_bytes": 1_040_000, "mean_goodput_bps": 251_661.4,
+                 "time_s": {"mean": 8.3, "p95": 8.9}, "rtos": 8}
+    rows = {label: unit for label, _, unit in _metric_rows({**SUMMARY, **EMPTY_ACTIVITY, "downloads": downloads})}
+    assert not any("mean_goodput_bps" in label or "time_s" in label for label in rows), rows
+    assert [unit for label, unit in rows.items() if "goodput" in label and "download" in label] == ["kb/s"]
+    assert rows["download time p95"] == "s"
+    assert not any(label.startswith(("session", "datagram")) for label in rows)

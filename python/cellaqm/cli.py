@@ -30,7 +30,7 @@ EXIT_USAGE = 2
 _RUN_EPILOG = """\
 examples:
   cellaqm run scenarios/default.toml
-  cellaqm run scenarios/default.toml --seed 7 --set bottleneck.rate=384kbps --set traffic.flows=4
+  cellaqm run scenarios/default.toml --seed 7 --set bottleneck.loss=0.01 --set traffic.flows=4
   cellaqm run scenarios/default.toml --json > summary.json
   cellaqm run scenarios/default.toml --packets --out results/default
   cellaqm run scenarios/default.toml --trace --out results/default
@@ -124,12 +124,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--packets",
         action="store_true",
-        help="record every delivered downlink data packet (written with --out)",
+        help="record every delivered downlink data packet into --out DIR (needs --out)",
     )
     run.add_argument(
         "--trace",
         action="store_true",
-        help="record time series (written with --out, drawn by 'cellaqm plot DIR --kind trace'): "
+        help="record time series into --out DIR (needs --out; drawn by "
+        "'cellaqm plot DIR --kind trace'): "
         "every TCP sender's cwnd and ssthresh at each change, the downlink buffer's bytes and "
         "packets at each change, each downlink drop (time, flow, cause) and each data segment "
         "delivered to the client (time, flow, sequence number, retransmission)",
@@ -206,7 +207,6 @@ def _link_rows(prefix: str, link: dict[str, Any], with_drops: bool) -> list[tupl
 _NOT_PRINTED = {"ledger"}
 #: Sections left out when their count is zero: section → the count.
 _ABSENT_WHEN_ZERO = {"downloads": "count", "sessions": "offered", "datagrams": "sent"}
-
 
 def _metric_rows(summary: dict[str, Any]) -> list[tuple[str, str, str]]:
     """(metric, value, unit) rows: the known metrics first, then other scalars generically."""
@@ -364,6 +364,9 @@ def print_human(result: Any, console: Any) -> None:
 def cmd_run(args: argparse.Namespace) -> int:
     import cellaqm
 
+    for option, wanted in (("--packets", args.packets), ("--trace", args.trace)):
+        if wanted and not args.out:
+            raise UsageError(f"{option} needs --out DIR (the recording is written there)")
     try:
         result = cellaqm.run(args.file, seed=args.seed, sets=args.sets, packets=args.packets,
                              trace=args.trace)

@@ -130,7 +130,7 @@ class RunResult:
         if self._packet_columns is None:
             raise PacketsNotRecordedError(
                 "packets were not recorded for this run: "
-                "use cellaqm.run(..., packets=True) (CLI: cellaqm run --packets)"
+                "use cellaqm.run(..., packets=True) (CLI: cellaqm run --packets --out DIR)"
             )
         if self._packets is None:
             cols = self._packet_columns
@@ -160,7 +160,7 @@ class RunResult:
         if self._trace_columns is None:
             raise TraceNotRecordedError(
                 "no trace was recorded for this run: "
-                "use cellaqm.run(..., trace=True) (CLI: cellaqm run --trace)"
+                "use cellaqm.run(..., trace=True) (CLI: cellaqm run --trace --out DIR)"
             )
         if self._trace is None:
             self._trace = {

@@ -16,12 +16,19 @@ pub struct Time(pub u64);
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Dur(pub u64);
 
+/// Nanoseconds to seconds. Dividing by 10⁹ rounds once, to the nearest
+/// double (60 s is 60.0); multiplying by the inexact 10⁻⁹ would round twice
+/// (60.00000000000001).
+fn ns_to_secs(ns: u64) -> f64 {
+    ns as f64 / 1e9
+}
+
 impl Time {
     pub const ZERO: Time = Time(0);
     pub const MAX: Time = Time(u64::MAX);
 
     pub fn as_secs_f64(self) -> f64 {
-        self.0 as f64 * 1e-9
+        ns_to_secs(self.0)
     }
     pub fn from_secs_f64(s: f64) -> Time {
         Time((s * 1e9).round() as u64)
@@ -52,10 +59,11 @@ impl Dur {
         Dur((s * 1e9).round() as u64)
     }
     pub fn as_secs_f64(self) -> f64 {
-        self.0 as f64 * 1e-9
+        ns_to_secs(self.0)
     }
+    /// Milliseconds, rounded once like [`Dur::as_secs_f64`].
     pub fn as_millis_f64(self) -> f64 {
-        self.0 as f64 * 1e-6
+        self.0 as f64 / 1e6
     }
     /// Time to serialise `bytes` at `bits_per_sec`, rounded up to a whole nanosecond.
     pub fn transmission(bytes: u64, bits_per_sec: f64) -> Dur {
@@ -126,6 +134,16 @@ mod tests {
         assert_eq!(t.since(Time(80_000_000)), Dur::ZERO);
         assert_eq!(Time::MAX + Dur::from_secs(1), Time::MAX);
         assert_eq!(Dur::from_millis(3) * 4, Dur::from_millis(12));
+    }
+
+    #[test]
+    fn whole_seconds_convert_exactly() {
+        for s in [1, 3, 60, 1200, 86_400] {
+            assert_eq!(Time(s * 1_000_000_000).as_secs_f64(), s as f64);
+            assert_eq!(Dur::from_secs(s).as_secs_f64(), s as f64);
+        }
+        assert_eq!(Dur::from_millis(70).as_millis_f64(), 70.0);
+        assert_eq!(Dur::from_millis(100).as_secs_f64(), 0.1);
     }
 
     #[test]

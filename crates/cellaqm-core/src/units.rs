@@ -1,8 +1,9 @@
 //! Physical quantities with their units, as written in scenario files.
 //!
 //! Scenario values carry their unit: `"384kbps"`, `"70ms"`, `"100kB"`. A value
-//! without a unit, with an unknown unit or negative is rejected with a message
-//! giving the expected form. Prefixes are decimal (k = 1000) as in networking;
+//! without a unit, with an unknown unit, negative, or outside the range the
+//! integer-nanosecond clock can serve (rates 1 b/s … 10 Tb/s, durations up to
+//! 2⁶³ ns) is rejected with a message giving the expected form. Prefixes are decimal (k = 1000) as in networking;
 //! binary sizes use `KiB`/`MiB`.
 //!
 //! | quantity | units |
@@ -87,9 +88,26 @@ const BYTE_UNITS: &[(&str, f64)] = &[
 ];
 const TIME_UNITS: &[(&str, f64)] = &[("ns", 1.0), ("us", 1e3), ("ms", 1e6), ("s", 1e9), ("min", 60e9)];
 
+/// The slowest rate a scenario may give: 1 b/s (the largest IP packet then
+/// takes 6 days to send, well inside the clock).
+const MIN_RATE_BPS: f64 = 1.0;
+/// The fastest rate a scenario may give: 10 Tb/s. A 40-byte packet then takes
+/// 32 ps, which [`Dur::transmission`] rounds up to the clock's 1 ns; faster
+/// links would be all rounding.
+const MAX_RATE_BPS: f64 = 1e13;
+/// The longest duration a scenario may give: 2⁶³ ns (about 292 years), half
+/// the range of the `u64` nanosecond clock ([`crate::time`]), so that an
+/// instant of a run plus any such duration still fits.
+const MAX_DURATION_NS: f64 = 9_223_372_036_854_775_808.0;
+
 impl Rate {
+    /// Parses `"384kbps"`; rates outside 1 b/s … 10 Tb/s are refused.
     pub fn parse(s: &str) -> Result<Rate, String> {
-        parse_with(s, "rate", "384kbps", RATE_UNITS).map(Rate)
+        let bps = parse_with(s, "rate", "384kbps", RATE_UNITS)?;
+        if !(MIN_RATE_BPS..=MAX_RATE_BPS).contains(&bps) {
+            return Err(format!("a rate must be between 1bps and 10000Gbps (10 Tb/s), got \"{s}\""));
+        }
+        Ok(Rate(bps))
     }
 }
 impl Bytes {
@@ -98,8 +116,15 @@ impl Bytes {
     }
 }
 impl Dur {
+    /// Parses `"70ms"`; durations beyond 2⁶³ ns (about 292 years) are refused.
     pub fn parse(s: &str) -> Result<Dur, String> {
-        parse_with(s, "duration", "70ms", TIME_UNITS).map(|ns| Dur(ns.round() as u64))
+        let ns = parse_with(s, "duration", "70ms", TIME_UNITS)?;
+        if ns > MAX_DURATION_NS {
+            return Err(format!(
+                "a duration must be at most 9223372036s (about 292 years: the clock counts nanoseconds in 64 bits), got \"{s}\""
+            ));
+        }
+        Ok(Dur(ns.round() as u64))
     }
 }
 
@@ -216,5 +241,19 @@ mod tests {
         let e = Rate::parse("-5kbps").unwrap_err();
         assert!(e.contains("non-negative"), "{e}");
         assert!(Bytes::parse("kB").is_err());
+    }
+
+    #[test]
+    fn rates_and_durations_stay_inside_the_clock() {
+        assert_eq!(Rate::parse("1bps").unwrap(), Rate(1.0));
+        assert_eq!(Rate::parse("10000Gbps").unwrap(), Rate(1e13));
+        for bad in ["0bps", "0.5bps", "10001Gbps"] {
+            let e = Rate::parse(bad).unwrap_err();
+            assert!(e.starts_with("a rate must be between 1bps and 10000Gbps"), "{bad}: {e}");
+        }
+        assert_eq!(Dur::parse("9223372036s").unwrap(), Dur(9_223_372_036_000_000_000));
+        let e = Dur::parse("100000000000s").unwrap_err();
+        assert!(e.starts_with("a duration must be at most 9223372036s"), "{e}");
+        assert!(Dur::parse("153722868min").is_err());
     }
 }

@@ -88,11 +88,8 @@ impl RadioConfig {
             }
         }
         self.uplink.validate(&format!("{key}.uplink"))?;
-        if self.buffer == Some(Bytes(0)) || self.buffer_packets == Some(0) {
-            return Err(format!("{key}.buffer: a zero-sized buffer can hold no packet"));
-        }
-        if self.uplink_buffer == Some(Bytes(0)) {
-            return Err(format!("{key}.uplink_buffer: a zero-sized buffer can hold no packet"));
+        if self.buffer_packets == Some(0) {
+            return Err(format!("{key}.buffer_packets: a zero-sized buffer can hold no packet"));
         }
         self.queue.validate(&format!("{key}.queue"))?;
         ecn_marks(&self.queue, &format!("{key}.queue"))?;

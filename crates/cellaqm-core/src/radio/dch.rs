@@ -44,9 +44,6 @@ impl DchConfig {
     }
 
     pub fn validate(&self, key: &str) -> Result<(), String> {
-        if self.rate.0 <= 0.0 {
-            return Err(format!("{key}.rate: must be positive"));
-        }
         if self.tti == Dur::ZERO {
             return Err(format!("{key}.tti: must be positive"));
         }

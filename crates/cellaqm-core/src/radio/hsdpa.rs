@@ -71,9 +71,6 @@ impl Default for HsdpaConfig {
 
 impl HsdpaConfig {
     pub fn validate(&self, key: &str) -> Result<(), String> {
-        if self.rate.0 <= 0.0 {
-            return Err(format!("{key}.rate: must be positive"));
-        }
         if !(self.share > 0.0 && self.share <= 1.0) {
             return Err(format!("{key}.share: expected a share of the capacity in (0, 1], got {}", self.share));
         }

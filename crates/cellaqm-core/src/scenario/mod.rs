@@ -14,8 +14,10 @@
 //! TOML value when it parses as one (`3`, `true`, `0.01`), else as a string
 //! (`384kbps`).
 
+mod messages;
 mod overrides;
 
+pub(crate) use messages::{describe, nested_error};
 pub use overrides::set_path_json;
 
 use crate::queue::QueueConfig;
@@ -108,14 +110,11 @@ impl LinkConfig {
     }
 
     fn validate(&self, key: &str) -> Result<(), String> {
-        if self.rate.0 <= 0.0 {
-            return Err(format!("{key}.rate: must be positive"));
-        }
         if !(0.0..1.0).contains(&self.loss) {
             return Err(format!("{key}.loss: expected a probability in [0, 1), got {}", self.loss));
         }
-        if self.buffer == Some(Bytes(0)) || self.buffer_packets == Some(0) {
-            return Err(format!("{key}.buffer: a zero-sized buffer can hold no packet"));
+        if self.buffer_packets == Some(0) {
+            return Err(format!("{key}.buffer_packets: a zero-sized buffer can hold no packet"));
         }
         self.queue.validate(&format!("{key}.queue"))
     }
@@ -137,9 +136,8 @@ impl Default for LinkConfig {
 impl Scenario {
     /// Reads a scenario from TOML text, applying `key.path=value` overrides.
     pub fn from_toml_str(text: &str, sets: &[String]) -> Result<Scenario, ScenarioError> {
-        let value: toml::Value = text.parse().map_err(|e: toml::de::Error| {
-            ScenarioError(format!("not valid TOML: {}", e.message().lines().next().unwrap_or("")))
-        })?;
+        let value: toml::Value =
+            text.parse().map_err(|e: toml::de::Error| ScenarioError(messages::toml_syntax(text, &e)))?;
         Scenario::from_value(value, sets)
     }
 
@@ -193,8 +191,18 @@ impl Scenario {
             Some(r) => (r.buffer, r.buffer_packets),
             None => (self.bottleneck.buffer, self.bottleneck.buffer_packets),
         };
-        let full = self.tcp.packet_size(self.tcp.mss.0 as u32) as u64;
-        packets.or(bytes.map(|b| (b.0 / full).max(1) as u32))
+        packets.or(bytes.map(|b| (b.0 / self.tcp.full_packet()) as u32))
+    }
+
+    /// Every buffer with a byte limit, by key: each must hold one full-sized
+    /// packet (checked in [`Scenario::validate`]).
+    fn byte_limits(&self) -> Vec<(&'static str, Option<Bytes>)> {
+        let mut limits =
+            vec![("core.buffer", self.core.buffer), ("bottleneck.buffer", self.bottleneck.buffer), ("uplink.buffer", self.uplink.buffer)];
+        if let Some(r) = &self.radio {
+            limits.extend([("radio.buffer", r.buffer), ("radio.uplink_buffer", r.uplink_buffer)]);
+        }
+        limits
     }
 
     /// Cross-field checks that the types alone cannot express.
@@ -207,6 +215,14 @@ impl Scenario {
         self.core.validate("core")?;
         self.bottleneck.validate("bottleneck")?;
         self.uplink.validate("uplink")?;
+        let full = self.tcp.full_packet();
+        for (key, limit) in self.byte_limits() {
+            if let Some(b) = limit.filter(|b| b.0 < full) {
+                return Err(format!(
+                    "{key}: {b} cannot hold one full-sized packet of {full}B (tcp.mss + tcp.header); give at least {full}B"
+                ));
+            }
+        }
         if let Some(a) = &self.ack_delay {
             a.validate("ack_delay")?;
             if self.forward_buffer_packets().is_none() {
@@ -218,38 +234,6 @@ impl Scenario {
             None => Ok(()),
         }
     }
-}
-
-/// Marks an error raised inside a hand-written deserialiser with the key path
-/// below the point where it was raised (see [`nested_error`]).
-const NESTED: char = '\u{1f}';
-
-/// An error message for `key` (a path relative to the value being read); the
-/// scenario reader joins it to the outer path.
-pub(crate) fn nested_error(key: &str, msg: &str) -> String {
-    format!("{NESTED}{key}{NESTED}{msg}")
-}
-
-/// One line from a serde error at `path`: unknown keys, missing keys and bad
-/// values each say which key and what was expected.
-pub(crate) fn describe(path: &str, msg: &str) -> String {
-    let msg = msg.lines().next().unwrap_or(msg);
-    if let Some((key, inner)) = msg.strip_prefix(NESTED).and_then(|m| m.split_once(NESTED)) {
-        let outer = if path.is_empty() || path == "." { String::new() } else { format!("{path}.") };
-        return describe(&format!("{outer}{key}"), inner);
-    }
-    if let Some(rest) = msg.strip_prefix("unknown field `") {
-        // serde_path_to_error's path already ends with the unknown key.
-        let expected = rest.split_once('`').map_or("", |(_, e)| e.trim_start_matches(", "));
-        return format!("{path}: unknown key ({expected})");
-    }
-    if let Some(rest) = msg.strip_prefix("missing field `") {
-        let field = rest.trim_end_matches('`');
-        let key = if path == "." || path.is_empty() { field.to_string() } else { format!("{path}.{field}") };
-        return format!("{key}: missing (required)");
-    }
-    let key = if path.is_empty() || path == "." { "scenario" } else { path };
-    format!("{key}: {msg}")
 }
 
 #[cfg(test)]
@@ -294,6 +278,90 @@ mod tests {
         let e = err(MINIMAL, &["traffic.model=torrent"]);
         assert!(e.starts_with("traffic.model:"), "{e}");
         assert!(!e.contains('\n'));
+    }
+
+    #[test]
+    fn bad_values_say_the_expected_form_without_rust_type_names() {
+        let window = "tcp.rwnd: expected a packet count like 30, or a size like \"64kB\", got";
+        for (set, got) in [("-5", "-5"), ("abc", "\"abc\""), ("30kbps", "\"30kbps\""), ("1.5", "1.5"), ("5000000000", "5000000000")] {
+            assert_eq!(err(MINIMAL, &[&format!("tcp.rwnd={set}")]), format!("{window} {got}"));
+        }
+        assert_eq!(err(MINIMAL, &["tcp=3"]), "tcp: expected a table [tcp], got 3");
+        assert_eq!(
+            err(MINIMAL, &["bottleneck.buffer_packets=-3"]),
+            "bottleneck.buffer_packets: expected a whole number ≥ 0 (at most 4294967295), got -3"
+        );
+        assert_eq!(
+            err(MINIMAL, &["tcp.initial_window=2.5"]),
+            "tcp.initial_window: expected a whole number ≥ 0 (at most 4294967295), got 2.5"
+        );
+        assert_eq!(err(MINIMAL, &["seed=-3"]), "seed: expected a whole number ≥ 0, got -3");
+        assert_eq!(err(MINIMAL, &["tcp.recovery=foo"]), "tcp.recovery: expected one of \"reno\", \"newreno\", \"sack\", got \"foo\"");
+        assert_eq!(err(MINIMAL, &["tcp.delayed_ack=3"]), "tcp.delayed_ack: expected true or false, got 3");
+        assert_eq!(
+            err(MINIMAL, &["traffic={ model = \"file\", size = { dist = \"exponential\", mean = true } }"]),
+            "traffic.size.mean: expected a number or a string with a unit, got true"
+        );
+        for set in ["tcp=3", "seed=-3", "tcp.recovery=3", "bottleneck.loss=abc", "bottleneck.queue=3", "name=3"] {
+            let e = err(MINIMAL, &[set]);
+            for rust in ["struct", "u32", "u64", "f64", "enum", "variant", "map"] {
+                assert!(!e.contains(rust), "{set}: {e}");
+            }
+        }
+    }
+
+    #[test]
+    fn zero_buffer_names_the_key_at_fault() {
+        let e = err(MINIMAL, &["bottleneck.buffer_packets=0"]);
+        assert_eq!(e, "bottleneck.buffer_packets: a zero-sized buffer can hold no packet");
+    }
+
+    #[test]
+    fn toml_syntax_error_gives_line_and_column() {
+        let e = err("duration = \"10s\"\nname = \"x\n[traffic]\n", &[]);
+        assert!(e.starts_with("not valid TOML at line 2, column "), "{e}");
+    }
+
+    #[test]
+    fn every_byte_limited_buffer_must_hold_a_full_sized_packet() {
+        for key in ["bottleneck.buffer", "uplink.buffer", "core.buffer"] {
+            let e = err(MINIMAL, &[&format!("{key}=1000B")]);
+            assert_eq!(
+                e,
+                format!("{key}: 1kB cannot hold one full-sized packet of 1500B (tcp.mss + tcp.header); give at least 1500B")
+            );
+        }
+        let e = err(MINIMAL, &["bottleneck.buffer=1500B", "tcp.mss=1461B"]);
+        assert!(e.starts_with("bottleneck.buffer: 1500B cannot hold one full-sized packet of 1501B"), "{e}");
+        assert!(Scenario::from_toml_str(MINIMAL, &["bottleneck.buffer=1500B".into()]).is_ok());
+        let radio = |set: &str| {
+            let text = "duration = \"10s\"\n[traffic]\nmodel = \"bulk\"\n[radio]\nbearer = \"dch\"\n[radio.dch]\nrate = \"384kbps\"\n";
+            err(text, &[set])
+        };
+        assert!(radio("radio.buffer=1kB").starts_with("radio.buffer: 1kB cannot hold one full-sized packet of 1500B"));
+        assert!(radio("radio.uplink_buffer=100B").starts_with("radio.uplink_buffer: 100B cannot hold"));
+        assert!(radio("radio.buffer_packets=0").starts_with("radio.buffer_packets: a zero-sized buffer"));
+    }
+
+    #[test]
+    fn initial_rto_outside_min_and_max_is_refused() {
+        let e = err(MINIMAL, &["tcp.rto_initial=100ms"]);
+        assert_eq!(e, "tcp.rto_initial: must lie between tcp.rto_min (200ms) and tcp.rto_max (60000ms), got 100ms");
+        assert!(err(MINIMAL, &["tcp.rto_initial=61s"]).starts_with("tcp.rto_initial:"));
+    }
+
+    #[test]
+    fn durations_and_rates_beyond_the_clock_name_the_key() {
+        let e = err(MINIMAL, &["duration=100000000000s"]);
+        assert!(e.starts_with("duration: a duration must be at most 9223372036s"), "{e}");
+        let e = err(MINIMAL, &["core.delay=100000000000s"]);
+        assert!(e.starts_with("core.delay: a duration must be at most"), "{e}");
+        let e = err(MINIMAL, &["traffic={ model = \"file\", size = \"1MB\", start = \"100000000000s\" }"]);
+        assert!(e.starts_with("traffic.start: a duration must be at most"), "{e}");
+        let e = err(MINIMAL, &["bottleneck.rate=20000Gbps"]);
+        assert!(e.starts_with("bottleneck.rate: a rate must be between 1bps and 10000Gbps"), "{e}");
+        let e = err(MINIMAL, &["uplink.rate=0bps"]);
+        assert!(e.starts_with("uplink.rate: a rate must be between"), "{e}");
     }
 
     #[test]

@@ -2,7 +2,8 @@
 
 use crate::time::Dur;
 use crate::units::Bytes;
-use serde::{Deserialize, Serialize};
+use serde::{de, Deserialize, Deserializer, Serialize};
+use std::fmt;
 
 /// Loss recovery algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -43,13 +44,40 @@ pub enum RttSamples {
 }
 
 /// Advertised receive window: in packets of one MSS, or in bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Window {
     /// A number of full-sized segments (as ns-2's `window_`).
     Packets(u32),
     /// A size with a unit, like `"64kB"`.
     Bytes(Bytes),
+}
+
+/// Reads a whole number as [`Window::Packets`] and a size as
+/// [`Window::Bytes`]; anything else is refused naming both forms (a derived
+/// untagged enum could only say that no variant matched).
+struct WindowVisitor;
+
+impl<'de> de::Visitor<'de> for WindowVisitor {
+    type Value = Window;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a packet count like 30, or a size like \"64kB\"")
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Window, E> {
+        u32::try_from(v).map(Window::Packets).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(v), &self))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Window, E> {
+        u64::try_from(v).map_err(|_| E::invalid_value(de::Unexpected::Signed(v), &self)).and_then(|v| self.visit_u64(v))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Window, E> {
+        Bytes::parse(v).map(Window::Bytes).map_err(|_| E::invalid_value(de::Unexpected::Str(v), &self))
+    }
+}
+
+impl<'de> Deserialize<'de> for Window {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Window, D::Error> {
+        d.deserialize_any(WindowVisitor)
+    }
 }
 
 impl Window {
@@ -142,6 +170,12 @@ impl TcpConfig {
         if self.rto_min > self.rto_max {
             return Err("tcp.rto_min: must not exceed tcp.rto_max".into());
         }
+        if !(self.rto_min..=self.rto_max).contains(&self.rto_initial) {
+            return Err(format!(
+                "tcp.rto_initial: must lie between tcp.rto_min ({}) and tcp.rto_max ({}), got {}",
+                self.rto_min, self.rto_max, self.rto_initial
+            ));
+        }
         if self.delayed_ack && self.delack_timeout == Dur::ZERO {
             return Err("tcp.delack_timeout: must be positive when tcp.delayed_ack is on".into());
         }
@@ -151,5 +185,10 @@ impl TcpConfig {
     /// Wire size of a segment carrying `payload` bytes.
     pub fn packet_size(&self, payload: u32) -> u32 {
         payload + self.header.0 as u32
+    }
+
+    /// Wire size of a full-sized segment (MSS + header), in bytes.
+    pub fn full_packet(&self) -> u64 {
+        self.packet_size(self.mss.0 as u32) as u64
     }
 }

@@ -73,9 +73,6 @@ fn down() -> Direction {
 
 impl CbrConfig {
     pub fn validate(&self, key: &str) -> Result<(), String> {
-        if self.rate.0 <= 0.0 {
-            return Err(format!("{key}.rate: must be positive"));
-        }
         if self.packet.0 == 0 {
             return Err(format!("{key}.packet: must be positive"));
         }

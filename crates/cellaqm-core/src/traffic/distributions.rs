@@ -239,11 +239,37 @@ fn standard_normal(rng: &mut Rng) -> f64 {
 }
 
 /// A raw parameter value: a quantity string or a number.
-#[derive(Deserialize)]
-#[serde(untagged)]
 enum Raw {
     Text(String),
     Number(f64),
+}
+
+/// Reads a [`Raw`], refusing other values with the two forms it takes.
+struct RawVisitor;
+
+impl<'de> de::Visitor<'de> for RawVisitor {
+    type Value = Raw;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a number or a string with a unit")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Raw, E> {
+        Ok(Raw::Text(v.to_string()))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Raw, E> {
+        Ok(Raw::Number(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Raw, E> {
+        Ok(Raw::Number(v as f64))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Raw, E> {
+        Ok(Raw::Number(v as f64))
+    }
+}
+
+impl<'de> Deserialize<'de> for Raw {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Raw, D::Error> {
+        d.deserialize_any(RawVisitor)
+    }
 }
 
 impl<K: Kind> Dist<K> {
