@@ -12,7 +12,7 @@
 //!
 //! The update timer runs every T_UPDATE whether or not the queue is idle
 //! (cellaqm parks it at the idle fixed point), and times are integer
-//! nanoseconds, converted to seconds as `ns · 1e-9` like cellaqm's.
+//! nanoseconds, converted to seconds as `ns / 1e9` like cellaqm's.
 
 use crate::rng::Rng;
 use rand::Rng as _;
@@ -74,7 +74,7 @@ impl RefPie {
     }
 
     fn qdelay_ref(&self) -> f64 {
-        self.cfg.qdelay_ref_ns as f64 * 1e-9
+        self.cfg.qdelay_ref_ns as f64 / 1e9
     }
 
     /// `queue_.byte_length()`: the bytes queued.
