@@ -140,6 +140,9 @@ pub trait QueueDisc {
     /// The link is free: the next packet to send, if any; packets dropped on the way go to `dropped`.
     fn dequeue(&mut self, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) -> Option<Packet>;
     /// A timer of the scheme fired (see [`QueueDisc::next_timer`]); tolerate early calls.
+    /// The owner also calls it just before the rate it reports in [`QueueCtx`] changes,
+    /// so that a scheme may run periodic updates lazily, on its next call, at the rate
+    /// that held when they were due (PIE does).
     fn on_timer(&mut self, _ctx: &QueueCtx, _dropped: &mut Vec<Dropped>) {}
     /// When the scheme next wants [`QueueDisc::on_timer`].
     fn next_timer(&self) -> Option<Time> {

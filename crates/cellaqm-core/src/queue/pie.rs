@@ -225,6 +225,18 @@ impl Pie {
         v.qdelay_old = qdelay;
     }
 
+    /// Runs the updates due by `ctx.now`, one per `tupdate` on the grid, before
+    /// anything else happens at `now`. The updates change only PIE's state, which is
+    /// read at the next arrival, and the backlog and rate they read do not change
+    /// between calls, so running them late gives the same decisions as a timer would
+    /// (see [`QueueDisc::on_timer`]) without an event every 15 ms.
+    fn catch_up(&mut self, ctx: &QueueCtx) {
+        while let Some(due) = self.vars.next_update.filter(|&t| t <= ctx.now) {
+            self.update(ctx.rate_bps);
+            self.vars.next_update = if self.idle() { None } else { Some(due + self.params.tupdate) };
+        }
+    }
+
     /// Whether the controller is at its idle fixed point, where updates change nothing.
     fn idle(&self) -> bool {
         self.fifo.is_empty()
@@ -236,6 +248,7 @@ impl Pie {
 
 impl QueueDisc for Pie {
     fn enqueue(&mut self, mut pkt: Packet, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) {
+        self.catch_up(ctx);
         if self.vars.next_update.is_none() {
             // Restart the parked timer on its grid: the first grid point after now.
             let k = ctx.now.since(self.vars.grid).0 / self.params.tupdate.0 + 1;
@@ -260,19 +273,13 @@ impl QueueDisc for Pie {
         self.fifo.push_back(pkt);
     }
 
-    fn dequeue(&mut self, _ctx: &QueueCtx, _dropped: &mut Vec<Dropped>) -> Option<Packet> {
+    fn dequeue(&mut self, ctx: &QueueCtx, _dropped: &mut Vec<Dropped>) -> Option<Packet> {
+        self.catch_up(ctx);
         self.fifo.pop_front()
     }
 
     fn on_timer(&mut self, ctx: &QueueCtx, _dropped: &mut Vec<Dropped>) {
-        while let Some(due) = self.vars.next_update.filter(|&t| t <= ctx.now) {
-            self.update(ctx.rate_bps);
-            self.vars.next_update = if self.idle() { None } else { Some(due + self.params.tupdate) };
-        }
-    }
-
-    fn next_timer(&self) -> Option<Time> {
-        self.vars.next_update
+        self.catch_up(ctx);
     }
 
     fn bytes(&self) -> u64 {
@@ -355,15 +362,17 @@ mod tests {
         (q2.vars.drop_prob, q2.vars.accu_prob) = (0.11, 8.4);
         q2.enqueue(ect(4, 1500), &ctx_at(0.0, RATE), &mut d);
         assert_eq!(d.iter().map(|d| d.pkt.uid).collect::<Vec<_>>(), vec![4]);
-        // Drain and let it idle: the timer parks at the fixed point.
+        // Drain and let it idle: the update schedule parks at the fixed point.
         while q.dequeue(&ctx_at(1.0, RATE), &mut d).is_some() {}
         q.vars.drop_prob = 0.0;
         q.vars.burst_allowance = params.max_burst;
         tick(&mut q, 15.0);
-        assert_eq!(q.next_timer(), None);
+        assert_eq!(q.vars.next_update, None);
         // The next arrival at 100 ms restarts it on the 15 ms grid: 105 ms.
         q.enqueue(pkt(9, 100), &ctx_at(100.0, RATE), &mut d);
-        assert_eq!(q.next_timer(), Some(Time::from_secs_f64(0.105)));
+        assert_eq!(q.vars.next_update, Some(Time::from_secs_f64(0.105)));
+        // The updates run lazily, at the next call: PIE never asks for a timer event.
+        assert_eq!(q.next_timer(), None);
     }
 
     /// RFC 8033 §5.4 and Appendix B: every drop, forced or drawn, and every

@@ -245,10 +245,11 @@ mod tests {
         (params, Limits { bytes: cfg.limit_bytes, packets: cfg.limit_packets })
     }
 
-    /// Replays `steps` through [`Pie`] (its timer fired at its own times, as
-    /// the simulator does) and [`RefPie`] (updated at every multiple of
-    /// T_UPDATE), both drawing from the stream of `seed`; every decision and
-    /// the probability after every step must agree.
+    /// Replays `steps` through [`Pie`] (driven as its owners drive it: its
+    /// updates run at its next call, and `on_timer` comes before the rate
+    /// changes) and [`RefPie`] (updated at every multiple of T_UPDATE), both
+    /// drawing from the stream of `seed`; every decision and the probability
+    /// after every step must agree.
     fn replay(cfg: &Config, seed: u64, steps: &[Step]) -> Result<Tally, TestCaseError> {
         let (params, limits) = params(cfg);
         let mut q = Pie::new(&params, limits, stream(seed, "pie"));
@@ -264,11 +265,6 @@ mod tests {
             while next_update <= now {
                 oracle.calculate_drop_prob(rate);
                 next_update += Dur(cfg.t_update_ns);
-            }
-            while let Some(due) = q.next_timer().filter(|&t| t <= now) {
-                let mut d = Vec::new();
-                q.on_timer(&QueueCtx { now: due, rate_bps: rate }, &mut d);
-                prop_assert!(d.is_empty(), "PIE's timer dropped {:?}", d);
             }
             let ctx = QueueCtx { now, rate_bps: rate };
             let mut d = Vec::new();
@@ -301,7 +297,11 @@ mod tests {
                     prop_assert_eq!(got, oracle.deque(), "departure at {}", now);
                     tally.sent += got.is_some() as u64;
                 }
-                Step::Rate { i, .. } => rate = RATES[i],
+                Step::Rate { i, .. } => {
+                    q.on_timer(&ctx, &mut d);
+                    prop_assert!(d.is_empty(), "PIE's timer dropped {:?}", d);
+                    rate = RATES[i];
+                }
             }
             let v = q.vars();
             prop_assert!((v.drop_prob - oracle.drop_prob_).abs() < 1e-12, "drop_prob {} vs {} at {}", v.drop_prob, oracle.drop_prob_, now);

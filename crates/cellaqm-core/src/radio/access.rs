@@ -332,7 +332,7 @@ impl RadioAccess {
         let active = self.rnc.has_work(now, &feed);
         h.grant(&[active], &mut self.credits);
         if active {
-            feed.pdcp.set_rate(h.granted_bps(0));
+            feed.pdcp.set_rate(now, h.granted_bps(0), &mut out.dropped);
         }
         let mut first = None;
         for _ in 0..self.credits[0] {

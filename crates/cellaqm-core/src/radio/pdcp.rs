@@ -99,8 +99,12 @@ impl Pdcp {
     }
 
     /// The bearer rate the discipline is told (for HSDPA: from the credits granted).
-    pub fn set_rate(&mut self, bps: f64) {
-        self.rate_bps = bps;
+    /// The discipline first catches up to `now` at the old rate ([`QueueDisc::on_timer`]).
+    pub fn set_rate(&mut self, now: Time, bps: f64, dropped: &mut Vec<Dropped>) {
+        if bps != self.rate_bps {
+            self.on_timer(now, dropped);
+            self.rate_bps = bps;
+        }
     }
 
     pub fn rate_bps(&self) -> f64 {
