@@ -151,12 +151,12 @@ impl Link {
     /// Takes the next packet from the queue into the transmitter, if it is idle.
     fn start_next(&mut self, now: Time, dropped: &mut Vec<Dropped>) -> Option<Time> {
         if self.in_service.is_some() {
-            self.report(now, dropped, None);
+            self.tell_bsr(now, dropped, None);
             return None;
         }
         let ctx = self.ctx(now);
         let pkt = self.queue.dequeue(&ctx, dropped);
-        self.report(now, dropped, pkt.as_ref());
+        self.tell_bsr(now, dropped, pkt.as_ref());
         let pkt = pkt?;
         self.in_service = Some((pkt, now));
         Some(now + Dur::transmission(pkt.size as u64, self.rate_bps))
@@ -164,7 +164,7 @@ impl Link {
 
     /// Tells the BSR reporter, if any, what left the buffer in this step:
     /// `dropped` (every drop of the step) and `sent`, which carries a due report.
-    fn report(&mut self, now: Time, dropped: &[Dropped], sent: Option<&Packet>) {
+    fn tell_bsr(&mut self, now: Time, dropped: &[Dropped], sent: Option<&Packet>) {
         if let Some(b) = &mut self.bsr {
             b.dequeued(now, dropped, sent, self.queue.bytes());
         }

@@ -147,3 +147,32 @@ fn combined_aqm_and_taqm_with_raqm() {
         assert!(raqm.summary.delay_up_ms.max > threshold_ms + PATH_MS, "R-AQM alone: max {} ms", raqm.summary.delay_up_ms.max);
     }
 }
+
+/// BSRs make the uplink event-driven even without a buffer limit or a
+/// discipline (reports ride with departures, which the unmanaged link's
+/// shortcut does not have): 10 s of a greedy upload at 2 Mb/s fills the
+/// unlimited buffer up to the receive window, and a report arrives every 24 ms.
+#[test]
+fn bsrs_on_an_otherwise_unmanaged_uplink() {
+    let s = common::scenario(
+        r#"
+        duration = "10s"
+        [tcp]
+        rwnd = "200kB"
+        [traffic]
+        model = "upload"
+        files = 1
+        size = "100MB"
+        [bottleneck]
+        rate = "10Mbps"
+        [uplink]
+        rate = "2Mbps"
+        bsr_period = "20ms"
+        "#,
+    );
+    let r = common::run_seed(&s, 1);
+    let b = r.summary.bsr.expect("BSRs");
+    assert!(b.reports as f64 >= 10e3 / 24.0 * 0.9, "{} reports", b.reports);
+    assert!(b.mean_reported_bytes > 50e3, "the window's worth queues: {} B", b.mean_reported_bytes);
+    assert!(r.summary.uplink.drops.is_empty());
+}
