@@ -10,7 +10,7 @@
 //! queue short on long, fast paths.
 //!
 //! A link whose buffer is *managed* (a limit, a queue discipline other than
-//! tail drop, a queue the network observes, or Buffer Status Reports and a
+//! tail drop, a queue the network observes, Buffer Status Reports or a
 //! receiver-side filter, [`crate::bsr`]) is served event by event: each
 //! transmission end is an event at which the discipline picks the next packet.
 //! An unmanaged link is a plain unlimited FIFO, and there each packet's service
