@@ -95,6 +95,10 @@ BAD_VALUES = [
     ("duration=100000000000s", ("duration: a duration must be at most 9223372036s",)),
     ("core.delay=100000000000s", ("core.delay: a duration must be at most",)),
     ("bottleneck.rate=20000Gbps", ("bottleneck.rate: a rate must be between 1bps and 10000Gbps",)),
+    ('uplink.receiver={ scheme = "raqm" }', ("uplink.receiver: R-AQM needs uplink.bsr_period",)),
+    ("bottleneck.bsr_period=20ms", ("bottleneck.bsr_period: only [uplink] sends Buffer Status Reports",)),
+    ('uplink.receiver={ scheme = "red" }', ('uplink.receiver.scheme: unknown scheme "red" (one of raqm)',)),
+    ("uplink.bsr_period=0s", ("uplink.bsr_period: must be positive",)),
 ]
 
 

@@ -32,7 +32,8 @@ SUMMARY = {
         "drops": {"overflow": 5},
         "marked": 0,
     },
-    "uplink": {"utilisation": 0.2, "mean_queue_bytes": 0.0, "mean_queue_packets": 0.0, "drops": {}},
+    "uplink": {"utilisation": 0.2, "mean_queue_bytes": 0.0, "mean_queue_packets": 0.0, "drops": {"receiver": 3}},
+    "delay_up_ms": {"count": 0, "mean": 0.0, "p50": 0.0, "p95": 0.0, "p99": 0.0, "max": 0.0},
     "ledger": {"sent_bytes": 1, "delivered_bytes": 1, "dropped_bytes": 0, "in_flight_bytes": 0},
     "events": 123_456,
     "wall_s": 0.0123,
@@ -65,7 +66,12 @@ def test_print_human_known_and_unknown_fields():
     assert rows["delay samples"] == ("1,800", "packets")
     assert rows["drops"] == ("7", "packets")
     assert rows["bottleneck utilisation"] == ("93.8", "%")
-    assert rows["uplink drops"] == ("0", "packets")
+    assert rows["uplink drops"] == ("3", "packets")
+    assert rows["  receiver"] == ("3", "packets")
+    assert not any(label.startswith("uplink delay") for label in rows)  # no uplink data: left out
+    up = {**SUMMARY, "delay_up_ms": {"count": 10, "mean": 197.0, "p50": 190.0, "p95": 270.0, "p99": 300.0, "max": 612.0}}
+    rows = {label: (value, unit) for label, value, unit in _metric_rows(up)}
+    assert rows["uplink delay mean"] == ("197.0", "ms") and rows["uplink delay samples"] == ("10", "packets")
     assert rows["a future metric"] == ("1.250", "")
     assert not any(label.startswith("ledger") for label in rows)
     for text in ("goodput", "kb/s", "delay p99", "RTOs", "utilisation", "events", "speed", "new_field"):

@@ -17,6 +17,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 WCDMA = Path(__file__).resolve().parents[1] / "scenarios" / "wcdma" / "td" / "dch384-web-rwnd30-100kB.toml"
+RAQM = Path(__file__).resolve().parents[1] / "scenarios" / "lte-uplink" / "raqm.toml"
 
 
 def every_metric_column() -> dict[str, float]:
@@ -41,7 +42,11 @@ def every_metric_column() -> dict[str, float]:
 def test_every_metric_has_a_readable_label_and_a_unit() -> None:
     columns = every_metric_column()
     assert len(columns) > 100
-    for column, value in columns.items():
+    # The wired uplink with BSRs and R-AQM adds the `bsr` section.
+    summary = cellaqm.run(str(RAQM), sets=["duration=5s"]).summary
+    bsr = flatten({"bsr": summary["bsr"]})
+    assert len(bsr) == 8
+    for column, value in {**columns, **bsr}.items():
         label, unit, scale = metric_unit(column, [value])
         assert unit, f"{column}: no unit ({label!r})"
         assert "_" not in label, f"{column}: label {label!r} is the column name"
@@ -60,6 +65,9 @@ def test_every_metric_has_a_readable_label_and_a_unit() -> None:
         ("datagrams_delay_ms_p95", None, "datagram delay p95 (ms)"),
         ("delay_ms_p95", None, "packet delay p95 (ms)"),
         ("delay_ms_count", None, "packet delay samples (packets)"),
+        ("delay_up_ms_mean", None, "uplink packet delay mean (ms)"),
+        ("bsr_error_ms_p95_abs", None, "delay estimate error, p95 absolute (ms)"),
+        ("bsr_mean_reported_bytes", [30e3], "mean UE buffer reported by BSRs (kB)"),
         ("bottleneck_mean_queue_bytes", [30e3], "bottleneck mean queue (kB)"),
         ("bottleneck_utilisation", [0.5], "bottleneck utilisation (%)"),
         ("drops_overflow", None, "bottleneck drops, overflow (packets)"),

@@ -34,6 +34,9 @@ def test_trace_tables_and_columns(traced: cellaqm.RunResult) -> None:
     assert tuple(t) == TRACE_TABLES
     for table, cols in TRACE_COLUMNS.items():
         assert tuple(t[table].columns) == cols, table
+        if table == "bsr":
+            assert t[table].empty  # no uplink.bsr_period
+            continue
         assert len(t[table]) > 0, table
         assert t[table]["time_s"].is_monotonic_increasing, table
         assert t[table]["time_s"].between(0, 20).all(), table
@@ -41,6 +44,7 @@ def test_trace_tables_and_columns(traced: cellaqm.RunResult) -> None:
     assert set(t["cwnd"]["dir"]) == {"down"}
     assert t["delivered"]["retransmission"].dtype == bool
     assert set(t["drops"]["cause"]) == {"overflow"}
+    assert set(t["drops"]["dir"]) == {"down"}
 
 
 def test_trace_agrees_with_the_summary(traced: cellaqm.RunResult) -> None:
@@ -138,3 +142,20 @@ def test_run_help_mentions_trace(cli) -> None:
     assert "--trace" in proc.stdout and "--kind trace" in proc.stdout
     proc = cli("plot", "--help")
     assert "trace" in proc.stdout and "--span" in proc.stdout
+
+
+def test_uplink_trace_shows_bsrs_and_raqm_drops(tmp_path: Path) -> None:
+    """scenarios/lte-uplink/raqm.toml: one row per BSR (estimate next to the
+    truth), R-AQM's drops as uplink drops of cause receiver, drawn as such."""
+    scenario = Path(__file__).resolve().parents[1] / "scenarios" / "lte-uplink" / "raqm.toml"
+    r = cellaqm.run(scenario, sets=["duration=30s"], trace=True)
+    t, s = r.trace, r.summary
+    assert len(t["bsr"]) == s["bsr"]["reports"] > 0
+    err = (t["bsr"]["estimate_s"] - t["bsr"]["true_s"]) * 1e3
+    assert err.abs().max() == pytest.approx(s["bsr"]["error_ms"]["max_abs"], abs=1e-6)
+    up = t["drops"][t["drops"]["dir"] == "up"]
+    assert set(up["cause"]) == {"receiver"} and len(up) == s["uplink"]["drops"]["receiver"] > 0
+    r.to_dir(tmp_path)
+    pd.testing.assert_frame_equal(cellaqm.read_trace(tmp_path)["bsr"], t["bsr"])
+    fig, _ = plot.trace(t)
+    assert [h.get_label() for h in fig.axes[2].get_legend().legend_handles] == [f"receiver (uplink) ({len(up)})"]

@@ -28,7 +28,7 @@ def run(
     Returns a dict with ``summary_json`` (str), ``flows_json`` (str),
     ``downloads_json`` (str), ``seed`` (int), ``packets`` (None, or a dict mapping column name to
     ``(numpy dtype str, bytes)``) and ``trace`` (None, or a dict of tables ``cwnd``, ``queue``,
-    ``drops``, ``delivered``, each mapping column name to ``(numpy dtype str, bytes)`` or, for
+    ``drops``, ``delivered``, ``bsr``, each mapping column name to ``(numpy dtype str, bytes)`` or, for
     text columns, a list of str).
     """
 

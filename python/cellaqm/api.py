@@ -87,7 +87,8 @@ def run(
         packets: also record every delivered downlink data packet
             (:attr:`RunResult.packets`).
         trace: also record the run's time series (:attr:`RunResult.trace`:
-            cwnd, buffer occupancy, drops, delivered sequence numbers).
+            cwnd, buffer occupancy, drops, delivered sequence numbers, and the
+            uplink's Buffer Status Reports with the delay estimates).
 
     Raises:
         ScenarioError: the file cannot be read, or the scenario or an

@@ -113,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--out",
         metavar="DIR",
         help="also write DIR/summary.json, DIR/flows.csv and DIR/downloads.csv (with --packets "
-        "DIR/packets.parquet, with --trace DIR/trace/{cwnd,queue,drops,delivered}.parquet; "
+        "DIR/packets.parquet, with --trace DIR/trace/{cwnd,queue,drops,delivered,bsr}.parquet; "
         ".csv without pyarrow); DIR is created if needed",
     )
     run.add_argument(
@@ -198,8 +198,25 @@ def _link_rows(prefix: str, link: dict[str, Any], with_drops: bool) -> list[tupl
     if _is_number(link.get("marked")) and link["marked"]:
         rows.append((f"{prefix} ECN marks", _num(link["marked"]), "packets"))
     if with_drops and isinstance(link.get("drops"), dict):
-        total = sum(v for v in link["drops"].values() if _is_number(v))
-        rows.append((f"{prefix} drops", _num(total), "packets"))
+        rows.extend(_drop_rows(f"{prefix} drops", link["drops"]))
+    return rows
+
+
+def _drop_rows(label: str, drops: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """The total of a drops-by-cause section, then one row per cause."""
+    total = sum(v for v in drops.values() if _is_number(v))
+    return [(label, _num(total), "packets")] + [(f"  {cause}", _num(count), "packets") for cause, count in drops.items()]
+
+
+def _delay_rows(label: str, delay: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """Rows of a delay section (``delay_ms``, ``delay_up_ms``): mean and percentiles in ms, the sample count."""
+    rows = []
+    order = ["mean", "p50", "p95", "p99", "max"]
+    for stat in order + [k for k in delay if k not in order]:
+        if stat == "count":
+            rows.append((f"{label} samples", _num(delay[stat]), "packets"))
+        elif stat in delay:
+            rows.append((f"{label} {stat}", _num(delay[stat]), "ms"))
     return rows
 
 
@@ -228,19 +245,16 @@ def _metric_rows(summary: dict[str, Any]) -> list[tuple[str, str, str]]:
     delay = summary.get("delay_ms")
     if isinstance(delay, dict):
         used.add("delay_ms")
-        order = ["mean", "p50", "p95", "p99", "max"]
-        for stat in order + [k for k in delay if k not in order]:
-            if stat == "count":
-                rows.append(("delay samples", _num(delay[stat]), "packets"))
-            elif stat in delay:
-                rows.append((f"delay {stat}", _num(delay[stat]), "ms"))
+        rows.extend(_delay_rows("delay", delay))
+    delay_up = summary.get("delay_up_ms")
+    if isinstance(delay_up, dict):
+        used.add("delay_up_ms")
+        if delay_up.get("count"):
+            rows.extend(_delay_rows("uplink delay", delay_up))
     drops = summary.get("drops")
     if isinstance(drops, dict):
         used.add("drops")
-        total = sum(v for v in drops.values() if _is_number(v))
-        rows.append(("drops", _num(total), "packets"))
-        for cause, count in drops.items():
-            rows.append((f"  {cause}", _num(count), "packets"))
+        rows.extend(_drop_rows("drops", drops))
     simple("rtos", "RTOs")
     simple("spurious_rtos", "spurious RTOs")
     simple("fast_retransmits", "fast retransmits")
@@ -355,6 +369,7 @@ def print_human(result: Any, console: Any) -> None:
         console.print(
             f"trace recorded: {len(t['cwnd']):,} cwnd samples, {len(t['queue']):,} queue samples, "
             f"{len(t['drops']):,} drops, {len(t['delivered']):,} delivered segments"
+            + (f", {len(t['bsr']):,} buffer status reports" if len(t["bsr"]) else "")
         )
 
 

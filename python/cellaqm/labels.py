@@ -60,6 +60,18 @@ _RADIO = {
     "rate_bps": ("bearer rate told to the discipline", "bps"),
 }
 
+#: Fields of the Buffer Status Report summary (``bsr_…``, with ``uplink.bsr_period``).
+_BSR = {
+    "reports": ("BSRs received", "count"),
+    "mean_reported_bytes": ("mean UE buffer reported by BSRs", "bytes"),
+    "mean_estimate_ms": ("mean estimated head-of-line delay", "ms"),
+    "mean_true_ms": ("mean true head-of-line delay", "ms"),
+    "error_ms_mean": ("delay estimate error, mean", "ms"),
+    "error_ms_mean_abs": ("delay estimate error, mean absolute", "ms"),
+    "error_ms_p95_abs": ("delay estimate error, p95 absolute", "ms"),
+    "error_ms_max_abs": ("delay estimate error, max absolute", "ms"),
+}
+
 #: Fields of the UDP datagram summary (``datagrams_…``) besides its delay.
 _DATAGRAMS = {
     "sent": ("datagram packets sent", "count"),
@@ -112,6 +124,10 @@ def _describe(column: str) -> Optional[tuple[str, str]]:
         return _TOP[column]
     if column.startswith("delay_ms_"):
         return _delay(column[len("delay_ms_"):], "packet delay")
+    if column.startswith("delay_up_ms_"):
+        return _delay(column[len("delay_up_ms_"):], "uplink packet delay")
+    if column.startswith("bsr_"):
+        return _BSR.get(column[len("bsr_"):])
     if column.startswith("datagrams_delay_ms_"):
         return _delay(column[len("datagrams_delay_ms_"):], "datagram delay")
     if column.startswith("datagrams_"):

@@ -184,7 +184,7 @@ def trace(
     ``tables`` is :attr:`cellaqm.RunResult.trace` or :func:`cellaqm.read_trace`
     of a run directory. Panels: congestion window (kB) per flow (ssthresh
     dotted when one flow is drawn), buffer occupancy (kB), drops (markers per
-    flow, by cause) and delivered sequence numbers (MB; retransmissions
+    flow, by cause; uplink drops marked so) and delivered sequence numbers (MB; retransmissions
     marked). ``flows``: the flows to draw (default: the first
     :data:`TRACE_MAX_FLOWS` that sent data); ``span``: ``(start, end)`` seconds.
     Returns ``(figure, notes)``.
@@ -252,15 +252,16 @@ def trace(
     ax_queue.set_ylabel("queue (kB)")
     ax_queue.set_ylim(bottom=0)
 
-    # Drops: one marker per dropped packet at its flow's row, shaped by cause.
+    # Drops: one marker per dropped packet at its flow's row, shaped by cause (and direction).
     dr = within(drops)
     dr = dr[dr["flow"].isin(chosen)]
     markers = ("x", "+", "1", "|", "2", "3")
-    for i, cause in enumerate(sorted(dr["cause"].astype(str).unique())):
-        rows = dr[dr["cause"].astype(str) == cause]
+    kinds = dr["cause"].astype(str) + np.where(dr["dir"].astype(str) == "up", " (uplink)", "")
+    for i, kind in enumerate(sorted(kinds.unique())):
+        rows = dr[kinds == kind]
         ax_drops.scatter(rows["time_s"], rows["flow"], marker=markers[i % len(markers)],
                          c=[colors[int(f)] for f in rows["flow"]], s=22, linewidths=1,
-                         label=f"{cause} ({len(rows)})")
+                         label=f"{kind} ({len(rows)})")
     if len(dr):
         ax_drops.legend(fontsize="x-small", loc="upper right")
     else:

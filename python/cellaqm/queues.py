@@ -13,13 +13,15 @@ hand, with its parameters in the scenario file's units::
 Times are seconds (floats) since any origin, non-decreasing from call to
 call; sizes are bytes. Packets are numbered 0, 1, 2, ... in arrival order, and
 each drop names the packet and the cause (``overflow``, ``overflow_front``,
-``early``, ``expired``, ``target_exceeded``, ``age``). The queue knows only
+``early``, ``expired``, ``target_exceeded``, ``age``; in a scenario also
+``link_loss`` and R-AQM's ``receiver``). The queue knows only
 what it is told: call :meth:`Queue.tick` (or check :meth:`Queue.next_timer`)
 for schemes with timers (``ttlred2``), and set :attr:`Queue.rate` when the
 link rate changes (rate-adaptive thresholds and PIE use it).
 
-R-AQM, the receiver-side filter of the LTE uplink study, works the same
-way on its own: ``make("raqm", min_age="0.2s")`` gives a :class:`Raqm` fed
+R-AQM, the receiver-side filter of the LTE uplink study (in a scenario:
+``[uplink] receiver = { scheme = "raqm" }`` with ``bsr_period``), works the
+same way on its own: ``make("raqm", min_age="0.2s")`` gives a :class:`Raqm` fed
 with ``on_bsr(now, queue_bytes, received_bytes)`` and asked
 ``on_deliver(now, size)``; its head-of-line delay estimator is
 :class:`DelayEstimator`, fed with ``observe(queue_bytes, served_bytes, dt)``.
@@ -271,7 +273,8 @@ class Scheme:
 
     ``acts_at`` is ``"buffer"`` for a queue scheme (``scheme = "..."`` at any
     managed buffer of a scenario, ``make(name)`` standalone), ``"receiver"``
-    for R-AQM and its delay estimator, ``"reverse path"`` for ACK delay
+    for R-AQM and its delay estimator (at the far end of a scenario's uplink,
+    ``receiver = { scheme = "raqm" }``), ``"reverse path"`` for ACK delay
     control (``[ack_delay]`` in a scenario).
     """
 

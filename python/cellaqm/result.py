@@ -29,10 +29,14 @@ TRACE_COLUMNS = {
     "cwnd": ("time_s", "flow", "dir", "cwnd_bytes", "ssthresh_bytes"),
     # the downlink managed buffer (bottleneck queue, or the PDCP buffer with [radio]) at every change
     "queue": ("time_s", "bytes", "packets"),
-    # every downlink packet lost at the managed buffer or on its link
-    "drops": ("time_s", "flow", "uid", "size", "cause"),
+    # every packet lost in the access network: downlink at the managed buffer or on its link, uplink
+    # at the uplink buffer, on the uplink or by the receiver-side filter (R-AQM); dir "down" or "up"
+    "drops": ("time_s", "flow", "dir", "uid", "size", "cause"),
     # every downlink TCP data segment reaching the client
     "delivered": ("time_s", "flow", "seq", "len", "retransmission"),
+    # every Buffer Status Report reaching the far end of the uplink (uplink.bsr_period): the
+    # reported bytes, the bytes received since the previous one, the delay estimate and the truth
+    "bsr": ("time_s", "queue_bytes", "received_bytes", "estimate_s", "true_s"),
 }
 TRACE_TABLES = tuple(TRACE_COLUMNS)
 #: Subdirectory of a run's output directory holding the trace tables (``cwnd.parquet``, ...).
@@ -178,8 +182,8 @@ class RunResult:
 
         Packets go to ``packets.parquet`` when pyarrow (or fastparquet) is
         installed, else to ``packets.csv``; the trace to ``trace/cwnd.parquet``,
-        ``trace/queue.parquet``, ``trace/drops.parquet`` and
-        ``trace/delivered.parquet`` (or ``.csv``; read back with
+        ``trace/queue.parquet``, ``trace/drops.parquet``,
+        ``trace/delivered.parquet`` and ``trace/bsr.parquet`` (or ``.csv``; read back with
         :func:`read_trace`). The directory is created if needed. Returns the
         paths written.
         """

@@ -9,9 +9,11 @@
 //!
 //! Layers, one module each: [`engine`] (event queue), [`time`], [`rng`]
 //! (per-component streams), [`packet`], [`tcp`], [`queue`] (one file per
-//! scheme), [`link`], [`traffic`], [`scenario`] (configuration and
+//! scheme), [`link`], [`bsr`] (Buffer Status Reports on the uplink and the
+//! R-AQM filter at its far end), [`traffic`], [`scenario`] (configuration and
 //! validation), [`metrics`], and [`network`], which wires them into a run.
 
+pub mod bsr;
 pub mod engine;
 pub mod link;
 pub mod metrics;

@@ -10,7 +10,8 @@
 //! queue short on long, fast paths.
 //!
 //! A link whose buffer is *managed* (a limit, a queue discipline other than
-//! tail drop, or a queue the network observes) is served event by event: each
+//! tail drop, a queue the network observes, Buffer Status Reports or a
+//! receiver-side filter, [`crate::bsr`]) is served event by event: each
 //! transmission end is an event at which the discipline picks the next packet.
 //! An unmanaged link is a plain unlimited FIFO, and there each packet's service
 //! follows at once from the Lindley recursion, start = max(arrival, previous
@@ -19,10 +20,13 @@
 //! statistics at any time are the same.
 //!
 //! A packet lost on the link (`loss`) is dropped when it would have reached
-//! the far end; the draws are taken in the order packets leave.
+//! the far end; the draws are taken in the order packets leave. A packet that
+//! reaches the far end passes its receiver-side filter, if any (R-AQM, cause
+//! `receiver`).
 
+use crate::bsr::Bsr;
 use crate::packet::Packet;
-use crate::queue::{AnyQueue, DropCause, Dropped, Limits, QueueConfig, QueueCtx, QueueDisc};
+use crate::queue::{AnyQueue, DropCause, Dropped, Limits, QueueConfig, QueueCtx, QueueDisc, Verdict};
 use crate::rng::{self, Rng};
 use crate::scenario::LinkConfig;
 use crate::time::{Dur, Time};
@@ -60,6 +64,8 @@ pub struct Link {
     stats: LinkStats,
     /// Time of the last change of the queue backlog (for the integrals).
     last_change: Time,
+    /// Buffer Status Reports from the sending end and the far end that reads them (`bsr_period`).
+    bsr: Option<Bsr>,
 }
 
 /// A packet in the delay line.
@@ -86,7 +92,9 @@ impl Link {
     /// network reads its queue during the run, so the buffer counts as managed.
     pub fn new(cfg: &LinkConfig, seed: u64, name: &str, observed: bool) -> Link {
         let limits = Limits { bytes: cfg.buffer.map(|b| b.0), packets: cfg.buffer_packets };
-        let managed = observed || limits.bytes.is_some() || limits.packets.is_some() || cfg.queue != QueueConfig::TailDrop;
+        let reports = cfg.bsr_period.is_some() || cfg.receiver.is_some();
+        let managed =
+            observed || reports || limits.bytes.is_some() || limits.packets.is_some() || cfg.queue != QueueConfig::TailDrop;
         let queue = cfg.queue.build(limits, rng::stream(seed, &format!("{name}.queue")));
         let rng = rng::stream(seed, &format!("{name}.loss"));
         Link {
@@ -100,6 +108,7 @@ impl Link {
             delay_line: VecDeque::new(),
             stats: LinkStats::default(),
             last_change: Time::ZERO,
+            bsr: cfg.bsr_period.map(|period| Bsr::new(period, cfg.receiver.as_ref())),
         }
     }
 
@@ -131,6 +140,9 @@ impl Link {
             return Wake { transmission_done: None, arrival: self.propagate(done, started, pkt) };
         }
         self.account(now);
+        if let Some(b) = &mut self.bsr {
+            b.entered(pkt.uid, now);
+        }
         let ctx = self.ctx(now);
         self.queue.enqueue(pkt, &ctx, dropped);
         Wake { transmission_done: self.start_next(now, dropped), arrival: None }
@@ -139,12 +151,23 @@ impl Link {
     /// Takes the next packet from the queue into the transmitter, if it is idle.
     fn start_next(&mut self, now: Time, dropped: &mut Vec<Dropped>) -> Option<Time> {
         if self.in_service.is_some() {
+            self.tell_bsr(now, dropped, None);
             return None;
         }
         let ctx = self.ctx(now);
-        let pkt = self.queue.dequeue(&ctx, dropped)?;
+        let pkt = self.queue.dequeue(&ctx, dropped);
+        self.tell_bsr(now, dropped, pkt.as_ref());
+        let pkt = pkt?;
         self.in_service = Some((pkt, now));
         Some(now + Dur::transmission(pkt.size as u64, self.rate_bps))
+    }
+
+    /// Tells the BSR reporter, if any, what left the buffer in this step:
+    /// `dropped` (every drop of the step) and `sent`, which carries a due report.
+    fn tell_bsr(&mut self, now: Time, dropped: &[Dropped], sent: Option<&Packet>) {
+        if let Some(b) = &mut self.bsr {
+            b.dequeued(now, dropped, sent, self.queue.bytes());
+        }
     }
 
     /// Puts a packet whose transmission ends at `done` into the delay line;
@@ -168,13 +191,20 @@ impl Link {
     }
 
     /// The packet at the head of the delay line reaches the far end: returns it
-    /// (unless the link lost it: then it is in `dropped`) and when the next one
-    /// arrives, if any.
+    /// (unless the link lost it or the receiver-side filter dropped it: then it
+    /// is in `dropped`) and when the next one arrives, if any.
     pub fn take_arrival(&mut self, dropped: &mut Vec<Dropped>) -> (Option<Packet>, Option<Time>) {
-        let Flight { pkt, .. } = self.delay_line.pop_front().expect("an arrival without a packet in the delay line");
+        let Flight { pkt, arrival, .. } = self.delay_line.pop_front().expect("an arrival without a packet in the delay line");
         let next = self.delay_line.front().map(|f| f.arrival);
         if self.loss > 0.0 && self.rng.random::<f64>() < self.loss {
+            if let Some(b) = &mut self.bsr {
+                b.lost(pkt.uid);
+            }
             dropped.push(Dropped { pkt, cause: DropCause::LinkLoss });
+            return (None, next);
+        }
+        if self.bsr.as_mut().is_some_and(|b| b.arrived(arrival, &pkt) == Verdict::Drop) {
+            dropped.push(Dropped { pkt, cause: DropCause::Receiver });
             return (None, next);
         }
         (Some(pkt), next)
@@ -201,6 +231,11 @@ impl Link {
 
     pub fn queue(&self) -> &AnyQueue {
         &self.queue
+    }
+
+    /// The link's Buffer Status Reports and their far end, if it has them.
+    pub fn bsr(&mut self) -> Option<&mut Bsr> {
+        self.bsr.as_mut()
     }
 
     /// Counters up to `now` (closes the backlog integrals at `now`).

@@ -3,8 +3,12 @@
 //! ```text
 //!  server ─▶ core (down) ─▶ bottleneck (managed buffer) ─▶ client
 //!    ▲                                                       │
-//!    └───────── core (up) ◀──── uplink (buffer) ◀────────────┘
+//!    └── core (up) ◀── [R-AQM filter] ◀── uplink (buffer) ◀──┘
 //! ```
+//!
+//! With `bsr_period` the uplink's buffer (the UE's) sends Buffer Status
+//! Reports to the uplink's far end (the eNodeB), whose receiver-side filter
+//! (R-AQM) judges each packet before it enters the core ([`crate::bsr`]).
 //!
 //! With a `[radio]` section a [`RadioAccess`] bearer (PDCP buffer, RLC AM,
 //! DCH or HSDPA, uplink DCH) takes the place of both the bottleneck and the
@@ -233,6 +237,8 @@ struct Network {
     next_uid: u64,
     ledger: Ledger,
     delays: Histogram,
+    /// One-way delay of uplink TCP data packets.
+    up_delays: Histogram,
     udp_delays: Histogram,
     udp_sent: u64,
     udp_lost: u64,
@@ -252,11 +258,14 @@ impl Network {
             LinkId::Bottleneck => &s.bottleneck,
             LinkId::Uplink => &s.uplink,
         };
-        let links = LINKS
+        let mut links: Vec<Link> = LINKS
             .iter()
             // The bottleneck's queue is read during the run (traces, ACK delay control).
             .map(|&id| Link::new(link_cfg(id), seed, id.name(), id == LinkId::Bottleneck))
             .collect();
+        if let Some(bsr) = links[LinkId::Uplink as usize].bsr().filter(|_| opts.trace) {
+            bsr.record_trace();
+        }
         Network {
             scenario_name: s.name.clone(),
             seed,
@@ -278,6 +287,7 @@ impl Network {
             next_uid: 0,
             ledger: Ledger::default(),
             delays: Histogram::default(),
+            up_delays: Histogram::default(),
             udp_delays: Histogram::default(),
             udp_sent: 0,
             udp_lost: 0,
@@ -575,10 +585,12 @@ impl Network {
 
     /// Books the drops of link `id` and re-arms its queue timer.
     fn after_link(&mut self, now: Time, id: LinkId) {
-        if let Some(t) = self.trace.as_mut().filter(|_| id == LinkId::Bottleneck) {
+        if let Some(t) = self.trace.as_mut().filter(|_| matches!(id, LinkId::Bottleneck | LinkId::Uplink)) {
             t.drops(now, &self.dropped);
-            let q = self.links[id as usize].queue();
-            t.occupancy(now, q.bytes(), q.packets());
+            if id == LinkId::Bottleneck {
+                let q = self.links[id as usize].queue();
+                t.occupancy(now, q.bytes(), q.packets());
+            }
         }
         for d in self.dropped.drain(..) {
             *self.drops[id as usize].entry(d.cause).or_default() += 1;
@@ -614,6 +626,9 @@ impl Network {
             Dir::Down => Side::Client,
             Dir::Up => Side::Server,
         };
+        if pkt.dir == Dir::Up && pkt.is_data() {
+            self.up_delays.record(delay.0);
+        }
         if pkt.dir == Dir::Down && pkt.is_data() {
             self.delays.record(delay.0);
             if let Some(t) = &mut self.trace {
@@ -750,6 +765,12 @@ impl Network {
             r.summary(end)
         });
         let uplink = link_summary(&mut self, LinkId::Uplink);
+        let bsr = self.links[LinkId::Uplink as usize].bsr().map(|b| {
+            if let Some(t) = &mut self.trace {
+                t.bsr = b.take_trace().expect("recorded with the trace");
+            }
+            b.summary()
+        });
         let duration_s = end.as_secs_f64();
         let delivered_bytes: u64 = flows.iter().map(|f| f.bytes_delivered).sum();
         let udp_delivered = self.udp_delays.count();
@@ -770,6 +791,7 @@ impl Network {
             mean_flow_goodput_bps: flows.iter().map(|f| f.goodput_bps).sum::<f64>()
                 / flows.len().max(1) as f64,
             delay_ms: DelayStats::from_histogram(&self.delays),
+            delay_up_ms: DelayStats::from_histogram(&self.up_delays),
             users: self.users,
             downloads: DownloadSummary::new(&downloads),
             sessions: SessionSummary {
@@ -792,6 +814,7 @@ impl Network {
             drops: bottleneck.drops.clone(),
             bottleneck,
             uplink,
+            bsr,
             radio,
             ledger: self.ledger,
             events,

@@ -21,6 +21,16 @@ pub enum Dir {
     Up,
 }
 
+impl Dir {
+    /// `"down"` or `"up"`, as reports and traces name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dir::Down => "down",
+            Dir::Up => "up",
+        }
+    }
+}
+
 /// The transport protocol a packet carries.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Transport {

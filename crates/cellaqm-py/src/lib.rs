@@ -62,6 +62,7 @@ fn trace_tables<'py>(py: Python<'py>, t: &cellaqm_core::metrics::Trace) -> PyRes
     let drops = PyDict::new(py);
     drops.set_item("time_s", f64s(&t.drops.time_s))?;
     drops.set_item("flow", u32s(&t.drops.flow))?;
+    drops.set_item("dir", strings(py, &t.drops.dir)?)?;
     drops.set_item("uid", u64s(&t.drops.uid))?;
     drops.set_item("size", u32s(&t.drops.size))?;
     drops.set_item("cause", strings(py, &t.drops.cause)?)?;
@@ -74,6 +75,14 @@ fn trace_tables<'py>(py: Python<'py>, t: &cellaqm_core::metrics::Trace) -> PyRes
     delivered.set_item("len", u32s(&t.delivered.len))?;
     delivered.set_item("retransmission", bools(&t.delivered.retransmission))?;
     out.set_item("delivered", delivered)?;
+
+    let bsr = PyDict::new(py);
+    bsr.set_item("time_s", f64s(&t.bsr.time_s))?;
+    bsr.set_item("queue_bytes", u64s(&t.bsr.queue_bytes))?;
+    bsr.set_item("received_bytes", u64s(&t.bsr.received_bytes))?;
+    bsr.set_item("estimate_s", f64s(&t.bsr.estimate_s))?;
+    bsr.set_item("true_s", f64s(&t.bsr.true_s))?;
+    out.set_item("bsr", bsr)?;
     Ok(out)
 }
 
@@ -118,7 +127,7 @@ fn set_path(doc_json: &str, path: &str, value_json: &str) -> PyResult<String> {
 /// `seed=None` uses the scenario's own seed. Returns a dict with
 /// `summary_json` (str), `flows_json` (str), `downloads_json` (str), `seed` (int), `packets`
 /// (None, or a dict mapping column name to `(numpy dtype str, bytes)`) and `trace` (None, or a
-/// dict of tables `cwnd`, `queue`, `drops`, `delivered`, each mapping column name to
+/// dict of tables `cwnd`, `queue`, `drops`, `delivered`, `bsr`, each mapping column name to
 /// `(numpy dtype str, bytes)` or, for text columns, a list of str).
 #[pyfunction]
 #[pyo3(signature = (scenario_text, fmt = "toml", seed = None, sets = Vec::new(), record_packets = false, trace = false))]

@@ -269,6 +269,8 @@ impl DelayEstimator {
 #[pyclass(module = "cellaqm._core")]
 pub struct Raqm {
     r: CoreRaqm,
+    /// The eNodeB's estimator, fed by `on_bsr`; R-AQM reads it on delivery.
+    e: CoreDelayEstimator,
     clock: Clock,
 }
 
@@ -279,7 +281,7 @@ impl Raqm {
     fn new(params: &str) -> PyResult<Raqm> {
         let p: RaqmParams = catalogue::read_params("raqm", params).map_err(config_error)?;
         p.validate("raqm").map_err(config_error)?;
-        Ok(Raqm { r: CoreRaqm::new(&p), clock: Clock::default() })
+        Ok(Raqm { r: CoreRaqm::new(&p), e: CoreDelayEstimator::new(), clock: Clock::default() })
     }
 
     /// A BSR arrives at `now` (s) reporting `queue_bytes` in the UE's buffer;
@@ -287,7 +289,7 @@ impl Raqm {
     /// new head-of-line delay estimate, seconds.
     fn on_bsr(&mut self, now: f64, queue_bytes: u64, received_bytes: u64) -> PyResult<f64> {
         let now = self.clock.advance(now)?;
-        Ok(secs(self.r.on_bsr(now, queue_bytes, received_bytes)))
+        Ok(secs(self.e.observe_at(now, queue_bytes, received_bytes)))
     }
 
     /// An SDU of `size` bytes is about to be delivered at `now` (s): `"deliver"` or `"drop"`.
@@ -295,7 +297,7 @@ impl Raqm {
         let size = packet_size(size)?;
         let now = self.clock.advance(now)?;
         let sdu = Packet::tcp(0, Dir::Up, size, TcpHeader { len: size.saturating_sub(40) as u16, ..TcpHeader::default() });
-        Ok(match self.r.on_deliver(now, &sdu) {
+        Ok(match self.r.on_deliver(now, &sdu, &self.e) {
             Verdict::Deliver => "deliver",
             Verdict::Drop => "drop",
         })
@@ -304,7 +306,7 @@ impl Raqm {
     /// The latest head-of-line delay estimate, seconds.
     #[getter]
     fn estimate(&self) -> f64 {
-        secs(self.r.estimate())
+        secs(self.e.estimate())
     }
 
     /// SDUs dropped so far.

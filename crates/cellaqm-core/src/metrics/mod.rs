@@ -11,7 +11,7 @@ pub use downloads::{
     quantile, DatagramSummary, Download, DownloadStats, DownloadSummary, SessionSummary, TimeStats, TrafficLog,
 };
 pub use histogram::Histogram;
-pub use trace::{CwndTrace, DeliveredTrace, DropTrace, QueueTrace, Trace};
+pub use trace::{BsrTrace, CwndTrace, DeliveredTrace, DropTrace, QueueTrace, Trace};
 
 use crate::link::LinkStats;
 use crate::queue::DropCause;
@@ -152,6 +152,8 @@ pub struct Summary {
     pub mean_flow_goodput_bps: f64,
     /// One-way IP delay of every downlink TCP data packet, server IP layer to client IP layer.
     pub delay_ms: DelayStats,
+    /// The same for every uplink TCP data packet, client IP layer to server IP layer (uploads).
+    pub delay_up_ms: DelayStats,
     /// Users (UEs) of the traffic sources.
     pub users: u32,
     /// Downloads (pages, files, uploads, sessions, packet calls): goodput and time,
@@ -170,6 +172,10 @@ pub struct Summary {
     pub drops: BTreeMap<&'static str, u64>,
     pub bottleneck: LinkSummary,
     pub uplink: LinkSummary,
+    /// The uplink's Buffer Status Reports and how well the far end's delay
+    /// estimate followed the truth, with `uplink.bsr_period`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bsr: Option<crate::bsr::BsrSummary>,
     /// The radio access bearer's counters, with `[radio]`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub radio: Option<crate::radio::RadioSummary>,

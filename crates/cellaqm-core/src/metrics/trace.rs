@@ -8,12 +8,17 @@
 //!   TCP sender that has sent data, sampled whenever either changes.
 //! - [`QueueTrace`]: the downlink managed buffer's occupancy (the bottleneck
 //!   link's queue, or with `[radio]` the PDCP buffer) at every change.
-//! - [`DropTrace`]: every downlink packet lost at the managed buffer or on
-//!   its link (queue discipline, overflow, RLC, link loss), with its cause.
+//! - [`DropTrace`]: every packet lost in the access network: downlink at the
+//!   managed buffer or on its link, uplink at the uplink buffer, on the
+//!   uplink or by the receiver-side filter at its far end (queue discipline,
+//!   overflow, RLC, link loss, R-AQM), with its cause and direction.
 //! - [`DeliveredTrace`]: every downlink TCP data segment reaching the client,
 //!   with its sequence number (time–sequence plots).
+//! - [`BsrTrace`]: every Buffer Status Report reaching the far end of the
+//!   uplink (`bsr_period`), with the delay estimate it gave and the true
+//!   head-of-line delay (the LTE uplink study's "estimated vs true" figure).
 
-use crate::packet::{Dir, FlowId, Packet};
+use crate::packet::{FlowId, Packet};
 use crate::queue::Dropped;
 use crate::tcp::Endpoint;
 use crate::time::Time;
@@ -40,11 +45,13 @@ pub struct QueueTrace {
     pub packets: Vec<u32>,
 }
 
-/// Downlink packets lost at the managed buffer or its link, one row each.
+/// Packets lost in the access network (see the module documentation), one row each.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct DropTrace {
     pub time_s: Vec<f64>,
     pub flow: Vec<u32>,
+    /// `"down"` (towards the client) or `"up"` (towards the server).
+    pub dir: Vec<&'static str>,
     pub uid: Vec<u64>,
     /// IP packet size, bytes.
     pub size: Vec<u32>,
@@ -66,6 +73,21 @@ pub struct DeliveredTrace {
     pub retransmission: Vec<bool>,
 }
 
+/// Buffer Status Reports reaching the far end of the uplink, one row each.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct BsrTrace {
+    /// When the report reached the far end.
+    pub time_s: Vec<f64>,
+    /// Bytes waiting in the uplink buffer, as reported.
+    pub queue_bytes: Vec<u64>,
+    /// Bytes received since the previous report (L), this report's carrier included.
+    pub received_bytes: Vec<u64>,
+    /// The head-of-line delay the far end estimated from it.
+    pub estimate_s: Vec<f64>,
+    /// The true head-of-line delay when the report was sent.
+    pub true_s: Vec<f64>,
+}
+
 /// The time series of a run (see the module documentation).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Trace {
@@ -73,6 +95,7 @@ pub struct Trace {
     pub queue: QueueTrace,
     pub drops: DropTrace,
     pub delivered: DeliveredTrace,
+    pub bsr: BsrTrace,
     /// Last `(cwnd, ssthresh)` recorded per flow and side (client, server); `(0, 0)`: none yet.
     #[serde(skip)]
     last_window: Vec<[(u64, u64); 2]>,
@@ -96,6 +119,7 @@ impl Trace {
             queue,
             drops: DropTrace::default(),
             delivered: DeliveredTrace::default(),
+            bsr: BsrTrace::default(),
             last_window: Vec::new(),
         }
     }
@@ -135,15 +159,13 @@ impl Trace {
         }
     }
 
-    /// Records the downlink ones of `dropped`.
+    /// Records `dropped`.
     pub fn drops<'a>(&mut self, now: Time, dropped: impl IntoIterator<Item = &'a Dropped>) {
         for d in dropped {
-            if d.pkt.dir != Dir::Down {
-                continue;
-            }
             let t = &mut self.drops;
             t.time_s.push(now.as_secs_f64());
             t.flow.push(d.pkt.flow);
+            t.dir.push(d.pkt.dir.name());
             t.uid.push(d.pkt.uid);
             t.size.push(d.pkt.size);
             t.cause.push(d.cause.name());

@@ -20,7 +20,7 @@ use std::fmt;
 /// Where an entry acts: at a managed buffer, selected per buffer in a
 /// scenario with `queue = { scheme = "..." }`.
 pub const BUFFER: &str = "buffer";
-/// At the receiver of the bottleneck link (R-AQM at the eNodeB, on delivery).
+/// At the far end of the uplink (R-AQM at the eNodeB, on delivery).
 pub const RECEIVER: &str = "receiver";
 /// On the reverse path, acting on the ACKs (ACK delay control).
 pub const REVERSE_PATH: &str = "reverse path";
@@ -68,8 +68,8 @@ const OTHERS: &[Other] = &[
         acts_at: RECEIVER,
         rule: "R-AQM at the eNodeB, on delivery of RLC SDUs: with the latest BSR at or above \
                lower_drop_threshold, drop an SDU when the estimated head-of-line delay of the UE's buffer exceeds \
-               min_age and the previous drop is more than min_inter_drop ago; standalone only \
-               (queues.make(\"raqm\")), not in scenarios",
+               min_age and the previous drop is more than min_inter_drop ago (receiver); in a scenario: \
+               [uplink] receiver = { scheme = \"raqm\", ... } with bsr_period; standalone: queues.make(\"raqm\")",
         params: &[
             ("lower_drop_threshold", "size", "lowerDropThreshold: no drop while the latest BSR reports less than this"),
             ("min_age", "time", "minAgeThreshold: drop only when the estimated delay exceeds this"),
@@ -81,7 +81,8 @@ const OTHERS: &[Other] = &[
         name: "delay_estimator",
         acts_at: RECEIVER,
         rule: "R-AQM's estimate of the head-of-line delay of the UE's buffer from each BSR (queue size), \
-               the bytes received since the previous one and the interval; standalone: queues.DelayEstimator()",
+               the bytes received since the previous one and the interval; in a scenario: at the far end of \
+               an [uplink] with bsr_period (summary: bsr); standalone: queues.DelayEstimator()",
         params: &[],
         defaults: || Ordered::Map(Vec::new()),
     },
@@ -359,7 +360,8 @@ mod tests {
     }
 
     /// docs/scenario.md's table of queue disciplines names every buffer scheme
-    /// and parameter, and its `[ack_delay]` table every ACK delay parameter.
+    /// and parameter, its `[ack_delay]` table every ACK delay parameter, and
+    /// its R-AQM section every R-AQM parameter.
     #[test]
     fn scenario_doc_mentions_every_scheme_and_parameter() {
         let text = include_str!("../../../../docs/scenario.md");
@@ -379,6 +381,11 @@ mod tests {
         let ack_delay = catalogue().into_iter().find(|s| s.name == "ack_delay").unwrap();
         for p in &ack_delay.params {
             assert!(section.contains(&format!("| `{}` |", p.name)), "docs/scenario.md [ack_delay]: no row for `{}`", p.name);
+        }
+        let section = text.split("### R-AQM and Buffer Status Reports").nth(1).expect("docs/scenario.md: no R-AQM section");
+        let raqm = catalogue().into_iter().find(|s| s.name == "raqm").unwrap();
+        for p in &raqm.params {
+            assert!(section.contains(&format!("| `{}` |", p.name)), "docs/scenario.md R-AQM: no row for `{}`", p.name);
         }
     }
 }

@@ -18,7 +18,7 @@
 //! empty queue. This reproduces the worked examples: D_1 = Δt_1/2;
 //! D_2 = Δt_2 + Δt_1/4 if L_2 < Q_1, D_2 = Δt_2/2 if L_2 ≥ Q_1.
 
-use crate::time::Dur;
+use crate::time::{Dur, Time};
 use std::collections::VecDeque;
 
 /// A boundary between two arrival intervals.
@@ -43,6 +43,8 @@ struct Boundary {
 pub struct DelayEstimator {
     /// Oldest first; the front is at or beyond the head, the back is the tail.
     boundaries: VecDeque<Boundary>,
+    /// The intervals observed so far, summed: the time of the latest
+    /// observation, counted from the (empty) start.
     clock: Dur,
     arrived: u64,
     q_old: u64,
@@ -90,6 +92,14 @@ impl DelayEstimator {
         self.estimate
     }
 
+    /// An observation at simulated time `now`: Δt is the time since the
+    /// previous one (or since time zero, where the estimator starts from an
+    /// empty queue). `now` must not go back.
+    pub fn observe_at(&mut self, now: Time, queue: u64, served: u64) -> Dur {
+        let dt = now.since(Time::ZERO + self.clock);
+        self.observe(queue, served, dt)
+    }
+
     /// The latest estimate.
     pub fn estimate(&self) -> Dur {
         self.estimate
@@ -131,6 +141,14 @@ mod tests {
         let mut e = DelayEstimator::new();
         e.observe(3000, 0, DT1);
         assert_eq!(e.observe(2000, 3500, DT2), Dur::from_millis(20));
+    }
+
+    #[test]
+    fn observations_at_times_take_the_intervals_between_them() {
+        // The worked example D_2 = Δt_2 + Δt_1/4 with BSRs at 20 ms and 60 ms.
+        let mut e = DelayEstimator::new();
+        assert_eq!(e.observe_at(Time(20_000_000), 3000, 0), Dur::from_millis(10));
+        assert_eq!(e.observe_at(Time(60_000_000), 4000, 1000), Dur::from_millis(45));
     }
 
     #[test]

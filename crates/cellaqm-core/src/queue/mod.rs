@@ -44,6 +44,7 @@ mod fq_codel;
 mod pdcp_discard;
 mod pie;
 mod raqm;
+mod receiver;
 mod registry;
 #[cfg(test)]
 mod rfc8033;
@@ -70,6 +71,7 @@ pub use fq_codel::{FqCodel, FqCodelParams};
 pub use pdcp_discard::{PdcpDiscard, PdcpDiscardParams};
 pub use pie::{Pie, PieParams};
 pub use raqm::{Raqm, RaqmParams, RaqmStats, Verdict};
+pub use receiver::ReceiverConfig;
 pub use taqm::{Taqm, TaqmParams};
 
 use crate::packet::Packet;
@@ -103,6 +105,8 @@ pub enum DropCause {
     TargetExceeded,
     /// At departure, the packet had been in the buffer too long (PDCP discard, T-AQM).
     Age,
+    /// A receiver-side filter at the far end of the link dropped it on delivery (R-AQM).
+    Receiver,
 }
 
 impl DropCause {
@@ -115,6 +119,7 @@ impl DropCause {
             DropCause::Expired => "expired",
             DropCause::TargetExceeded => "target_exceeded",
             DropCause::Age => "age",
+            DropCause::Receiver => "receiver",
         }
     }
 }

@@ -1,4 +1,5 @@
-//! Reading `queue = { scheme = "red", max_p = 0.1, ... }` from a scenario.
+//! Reading `queue = { scheme = "red", max_p = 0.1, ... }` (and a link's
+//! `receiver = { scheme = "raqm", ... }`) from a scenario.
 //!
 //! serde's derived internally-tagged enums lose the key path of an error
 //! inside the parameters, so the scheme is dispatched here by hand and each
@@ -25,22 +26,39 @@ pub(super) fn no_params(rest: &toml::Table) -> Result<(), String> {
     }
 }
 
+/// Reads a scheme table `{ scheme = "<name>", <parameters> }`: `read` reads
+/// the parameters of scheme `name`, or gives `None` for an unknown name;
+/// `names` lists the known ones for the error. Errors name the key
+/// (`scheme`, or the parameter) below the table.
+pub(super) fn scheme_table<'de, D, T>(
+    d: D,
+    names: &str,
+    read: impl FnOnce(&str, toml::Table) -> Option<Result<T, String>>,
+) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    let mut rest = toml::Table::deserialize(d)?;
+    let scheme = match rest.remove("scheme") {
+        Some(toml::Value::String(s)) => s,
+        Some(other) => {
+            let msg = format!("expected a scheme name ({names}), got {other}");
+            return Err(D::Error::custom(nested_error("scheme", &msg)));
+        }
+        None => return Err(D::Error::custom(nested_error("scheme", &format!("missing (one of {names})")))),
+    };
+    match read(&scheme, rest) {
+        Some(config) => config.map_err(D::Error::custom),
+        None => {
+            let msg = format!("unknown scheme \"{scheme}\" (one of {names})");
+            Err(D::Error::custom(nested_error("scheme", &msg)))
+        }
+    }
+}
+
 impl<'de> Deserialize<'de> for QueueConfig {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let mut rest = toml::Table::deserialize(d)?;
-        let scheme = match rest.remove("scheme") {
-            Some(toml::Value::String(s)) => s,
-            Some(other) => {
-                let msg = format!("expected a scheme name ({}), got {other}", registry::one_of());
-                return Err(D::Error::custom(nested_error("scheme", &msg)));
-            }
-            None => return Err(D::Error::custom(nested_error("scheme", &format!("missing (one of {})", registry::one_of())))),
-        };
-        let Some(registration) = registry::find(&scheme) else {
-            let msg = format!("unknown scheme \"{scheme}\" (one of {})", registry::one_of());
-            return Err(D::Error::custom(nested_error("scheme", &msg)));
-        };
-        (registration.read)(rest).map_err(D::Error::custom)
+        scheme_table(d, &registry::one_of(), |scheme, rest| registry::find(scheme).map(|r| (r.read)(rest)))
     }
 }
 

@@ -10,9 +10,12 @@
 //! else: deliver
 //! ```
 //! bsrSize is the queue size of the latest BSR and estimated_delay the
-//! estimate made when it arrived; before the first drop `now − lastDropTime`
-//! counts as infinite. There is no maxAgeThreshold. R-AQM is not a buffer,
-//! so it has its own interface rather than [`super::QueueDisc`].
+//! estimate made when it arrived: both are read from the eNodeB's estimator,
+//! which the BSRs feed ([`Raqm::on_deliver`] takes it). Before the first drop
+//! `now − lastDropTime` counts as infinite. There is no maxAgeThreshold.
+//! R-AQM is not a buffer, so it has its own interface rather than
+//! [`super::QueueDisc`]; in a scenario it is the `receiver` of the uplink
+//! (`crate::bsr`).
 //!
 //! Combined AQM = R-AQM at the eNodeB plus PDCP discard with a large
 //! threshold (0.8–1 s) at the UE buffer ([`super::PdcpDiscard`]): both are
@@ -70,44 +73,29 @@ pub struct RaqmStats {
     pub dropped_bytes: u64,
 }
 
-/// The receiver-side filter with its estimator.
+/// The receiver-side filter; the estimator it reads is the eNodeB's.
 #[derive(Clone, Debug)]
 pub struct Raqm {
     params: RaqmParams,
-    estimator: DelayEstimator,
-    last_bsr: Time,
     last_drop: Option<Time>,
     stats: RaqmStats,
 }
 
 impl Raqm {
     pub fn new(params: &RaqmParams) -> Raqm {
-        Raqm {
-            params: params.clone(),
-            estimator: DelayEstimator::new(),
-            last_bsr: Time::ZERO,
-            last_drop: None,
-            stats: RaqmStats::default(),
-        }
+        Raqm { params: params.clone(), last_drop: None, stats: RaqmStats::default() }
     }
 
-    /// A BSR arrives at `now` reporting `queue_bytes` in the UE buffer;
-    /// `received_bytes` were received from the UE since the previous BSR (or
-    /// since the start). Returns the new head-of-line delay estimate.
-    pub fn on_bsr(&mut self, now: Time, queue_bytes: u64, received_bytes: u64) -> Dur {
-        let dt = now.since(self.last_bsr);
-        self.last_bsr = now;
-        self.estimator.observe(queue_bytes, received_bytes, dt)
-    }
-
-    /// An RLC SDU `pkt` is about to be delivered to higher layers at `now`.
-    pub fn on_deliver(&mut self, now: Time, pkt: &Packet) -> Verdict {
+    /// An RLC SDU `pkt` is about to be delivered to higher layers at `now`;
+    /// `bsrs` is the estimator the BSRs received so far fed (its latest queue
+    /// size and estimate).
+    pub fn on_deliver(&mut self, now: Time, pkt: &Packet, bsrs: &DelayEstimator) -> Verdict {
         let p = &self.params;
-        if self.estimator.queue() < p.lower_drop_threshold.0 {
+        if bsrs.queue() < p.lower_drop_threshold.0 {
             return Verdict::Deliver;
         }
         let spaced = self.last_drop.is_none_or(|t| now.since(t) > p.min_inter_drop);
-        if self.estimator.estimate() > p.min_age && spaced {
+        if bsrs.estimate() > p.min_age && spaced {
             self.last_drop = Some(now);
             self.stats.drops += 1;
             self.stats.dropped_bytes += pkt.size as u64;
@@ -115,11 +103,6 @@ impl Raqm {
         } else {
             Verdict::Deliver
         }
-    }
-
-    /// The latest head-of-line delay estimate.
-    pub fn estimate(&self) -> Dur {
-        self.estimator.estimate()
     }
 
     pub fn stats(&self) -> RaqmStats {
@@ -139,32 +122,31 @@ mod tests {
 
     #[test]
     fn filter_decisions() {
-        let mut r = Raqm::new(&RaqmParams::default());
+        let (mut r, mut e) = (Raqm::new(&RaqmParams::default()), DelayEstimator::new());
         let p = pkt(1, 1500);
         // No BSR yet: bsrSize 0 < 7500 B.
-        assert_eq!(r.on_deliver(at(10), &p), Deliver);
+        assert_eq!(r.on_deliver(at(10), &p, &e), Deliver);
         // BSR at 600 ms: 100 kB queued, nothing received: estimate 300 ms.
-        assert_eq!(r.on_bsr(at(600), 100_000, 0), Dur::from_millis(300));
+        assert_eq!(e.observe_at(at(600), 100_000, 0), Dur::from_millis(300));
         // 300 ms > minAge, no drop yet: drop (lastDropTime = 610 ms).
-        assert_eq!(r.on_deliver(at(610), &p), Drop);
+        assert_eq!(r.on_deliver(at(610), &p, &e), Drop);
         // 1200 − 610 = 590 ≤ 600 ms: deliver.
-        assert_eq!(r.on_deliver(at(1200), &p), Deliver);
+        assert_eq!(r.on_deliver(at(1200), &p, &e), Deliver);
         // 1211 − 610 = 601 > 600 ms: drop again.
-        assert_eq!(r.on_deliver(at(1211), &p), Drop);
+        assert_eq!(r.on_deliver(at(1211), &p, &e), Drop);
         // A BSR below lowerDropThreshold (7000 B < 7500 B) blocks drops, although
         // the estimate (the head arrived in the last 700 ms: 350 ms) exceeds minAge.
-        assert_eq!(r.on_bsr(at(1300), 7000, 100_000), Dur::from_millis(350));
-        assert_eq!(r.on_deliver(at(2000), &p), Deliver);
+        assert_eq!(e.observe_at(at(1300), 7000, 100_000), Dur::from_millis(350));
+        assert_eq!(r.on_deliver(at(2000), &p, &e), Deliver);
         assert_eq!(r.stats(), RaqmStats { drops: 2, dropped_bytes: 3000 });
     }
 
     #[test]
     fn small_estimate_does_not_drop() {
-        let mut r = Raqm::new(&RaqmParams::default());
+        let (mut r, mut e) = (Raqm::new(&RaqmParams::default()), DelayEstimator::new());
         // 60 kbit exactly reported, estimate 100 ms ≤ 200 ms: deliver.
-        r.on_bsr(at(200), 7500, 0);
-        assert_eq!(r.estimate(), Dur::from_millis(100));
-        assert_eq!(r.on_deliver(at(210), &pkt(1, 1500)), Deliver);
+        assert_eq!(e.observe_at(at(200), 7500, 0), Dur::from_millis(100));
+        assert_eq!(r.on_deliver(at(210), &pkt(1, 1500), &e), Deliver);
     }
 
     #[test]

@@ -20,7 +20,7 @@ mod overrides;
 pub(crate) use messages::{describe, nested_error};
 pub use overrides::set_path_json;
 
-use crate::queue::QueueConfig;
+use crate::queue::{QueueConfig, ReceiverConfig};
 use crate::tcp::TcpConfig;
 use crate::time::Dur;
 use crate::traffic::TrafficConfig;
@@ -101,6 +101,15 @@ pub struct LinkConfig {
     pub loss: f64,
     /// The queue discipline managing the buffer.
     pub queue: QueueConfig,
+    /// Period of the Buffer Status Reports the sending end sends with its
+    /// departing packets (LTE's periodic BSR timer, TS 36.321 §5.4.5); absent:
+    /// none. Only `[uplink]`: the UE reports to the eNodeB ([`crate::bsr`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bsr_period: Option<Dur>,
+    /// A receiver-side filter at the far end (R-AQM at the eNodeB); needs
+    /// `bsr_period`. Only `[uplink]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub receiver: Option<ReceiverConfig>,
 }
 
 impl LinkConfig {
@@ -116,7 +125,31 @@ impl LinkConfig {
         if self.buffer_packets == Some(0) {
             return Err(format!("{key}.buffer_packets: a zero-sized buffer can hold no packet"));
         }
-        self.queue.validate(&format!("{key}.queue"))
+        self.queue.validate(&format!("{key}.queue"))?;
+        if self.bsr_period == Some(Dur::ZERO) {
+            return Err(format!("{key}.bsr_period: must be positive"));
+        }
+        if let Some(r) = &self.receiver {
+            if self.bsr_period.is_none() {
+                return Err(format!(
+                    "{key}.receiver: R-AQM needs {key}.bsr_period (it estimates the UE buffer's delay from its Buffer Status Reports)"
+                ));
+            }
+            r.validate(&format!("{key}.receiver"))?;
+        }
+        Ok(())
+    }
+
+    /// A link that is not the uplink has no Buffer Status Reports and no
+    /// receiver-side filter: those belong to the UE → eNodeB hop.
+    fn refuse_uplink_keys(&self, key: &str) -> Result<(), String> {
+        if self.bsr_period.is_some() {
+            return Err(format!("{key}.bsr_period: only [uplink] sends Buffer Status Reports (the UE's buffer, to the eNodeB)"));
+        }
+        if self.receiver.is_some() {
+            return Err(format!("{key}.receiver: only [uplink] has a receiver-side filter (R-AQM at the eNodeB, its far end)"));
+        }
+        Ok(())
     }
 }
 
@@ -129,6 +162,8 @@ impl Default for LinkConfig {
             buffer_packets: None,
             loss: 0.0,
             queue: QueueConfig::default(),
+            bsr_period: None,
+            receiver: None,
         }
     }
 }
@@ -212,7 +247,9 @@ impl Scenario {
         }
         self.tcp.validate()?;
         self.traffic.validate()?;
+        self.core.refuse_uplink_keys("core")?;
         self.core.validate("core")?;
+        self.bottleneck.refuse_uplink_keys("bottleneck")?;
         self.bottleneck.validate("bottleneck")?;
         self.uplink.validate("uplink")?;
         let full = self.tcp.full_packet();
@@ -307,6 +344,28 @@ mod tests {
             for rust in ["struct", "u32", "u64", "f64", "enum", "variant", "map"] {
                 assert!(!e.contains(rust), "{set}: {e}");
             }
+        }
+    }
+
+    #[test]
+    fn bsr_and_receiver_only_at_the_uplink_and_raqm_needs_bsrs() {
+        let raqm = "{ scheme = \"raqm\" }";
+        let s = Scenario::from_toml_str(MINIMAL, &["uplink.bsr_period=20ms".into(), format!("uplink.receiver={raqm}")]).unwrap();
+        assert_eq!(s.uplink.bsr_period, Some(Dur::from_millis(20)));
+        assert!(s.uplink.receiver.is_some());
+        assert_eq!(
+            err(MINIMAL, &[&format!("uplink.receiver={raqm}")]),
+            "uplink.receiver: R-AQM needs uplink.bsr_period (it estimates the UE buffer's delay from its Buffer Status Reports)"
+        );
+        assert_eq!(err(MINIMAL, &["uplink.bsr_period=0ms"]), "uplink.bsr_period: must be positive");
+        assert!(err(MINIMAL, &["uplink.bsr_period=20"]).starts_with("uplink.bsr_period: expected a string with a unit"));
+        for key in ["bottleneck", "core"] {
+            let e = err(MINIMAL, &[&format!("{key}.bsr_period=20ms")]);
+            assert_eq!(e, format!("{key}.bsr_period: only [uplink] sends Buffer Status Reports (the UE's buffer, to the eNodeB)"));
+            let e = err(MINIMAL, &[&format!("{key}.bsr_period=20ms"), &format!("{key}.receiver={raqm}")]);
+            assert!(e.starts_with(&format!("{key}.bsr_period: only [uplink]")), "{e}");
+            let e = err(MINIMAL, &[&format!("{key}.receiver={raqm}")]);
+            assert_eq!(e, format!("{key}.receiver: only [uplink] has a receiver-side filter (R-AQM at the eNodeB, its far end)"));
         }
     }
 
