@@ -5,12 +5,14 @@
 
 mod downloads;
 mod histogram;
+mod occupancy;
 mod trace;
 
 pub use downloads::{
     quantile, DatagramSummary, Download, DownloadStats, DownloadSummary, SessionSummary, TimeStats, TrafficLog,
 };
 pub use histogram::Histogram;
+pub use occupancy::{Occupancy, OccupancyLog, OccupancyStats};
 pub use trace::{CwndTrace, DeliveredTrace, DropTrace, QueueTrace, Trace};
 
 use crate::link::LinkStats;
@@ -55,6 +57,10 @@ pub struct LinkSummary {
     pub mean_queue_bytes: f64,
     /// Time-average packets waiting in the buffer.
     pub mean_queue_packets: f64,
+    /// Time percentiles of the bytes waiting (null for an unmanaged link, see [`OccupancyStats`]).
+    pub queue_bytes: OccupancyStats,
+    /// Time percentiles of the packets waiting.
+    pub queue_packets: OccupancyStats,
     pub packets_sent: u64,
     pub bytes_sent: u64,
     /// Drops by cause.
@@ -70,6 +76,8 @@ impl LinkSummary {
             utilisation: stats.busy.0 as f64 / d,
             mean_queue_bytes: stats.queue_byte_ns as f64 / d,
             mean_queue_packets: stats.queue_packet_ns as f64 / d,
+            queue_bytes: OccupancyStats::from_histogram(stats.occupancy.as_ref().map(Occupancy::bytes)),
+            queue_packets: OccupancyStats::from_histogram(stats.occupancy.as_ref().map(Occupancy::packets)),
             packets_sent: stats.packets_sent,
             bytes_sent: stats.bytes_sent,
             drops: drops.iter().map(|(c, n)| (c.name(), *n)).collect(),
