@@ -22,24 +22,29 @@ use crate::time::Time;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// One-way delay statistics in milliseconds.
+/// One-way delay statistics in milliseconds; each is `None` (null in
+/// summary.json) when no packet was measured (`count` 0): there is no value,
+/// and 0 would read as the best one.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct DelayStats {
     /// Number of packets measured.
     pub count: u64,
-    pub mean: f64,
-    pub p50: f64,
-    pub p95: f64,
-    pub p99: f64,
-    pub max: f64,
+    pub mean: Option<f64>,
+    pub p50: Option<f64>,
+    pub p95: Option<f64>,
+    pub p99: Option<f64>,
+    pub max: Option<f64>,
 }
 
 impl DelayStats {
     pub fn from_histogram(h: &Histogram) -> DelayStats {
-        let ms = |ns: u64| ns as f64 * 1e-6;
+        if h.count() == 0 {
+            return DelayStats::default();
+        }
+        let ms = |ns: u64| Some(ns as f64 * 1e-6);
         DelayStats {
             count: h.count(),
-            mean: h.mean() * 1e-6,
+            mean: Some(h.mean() * 1e-6),
             p50: ms(h.quantile(0.50)),
             p95: ms(h.quantile(0.95)),
             p99: ms(h.quantile(0.99)),
