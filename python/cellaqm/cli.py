@@ -112,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--out",
         metavar="DIR",
-        help="also write DIR/summary.json, DIR/flows.csv and DIR/downloads.csv (with --packets "
+        help="also write DIR/summary.json, DIR/flows.csv, DIR/downloads.csv and DIR/occupancy.csv (with --packets "
         "DIR/packets.parquet, with --trace DIR/trace/{cwnd,queue,drops,delivered}.parquet; "
         ".csv without pyarrow); DIR is created if needed",
     )

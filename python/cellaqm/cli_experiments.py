@@ -82,7 +82,8 @@ def add_parsers(commands: Any) -> None:
     sw.add_argument("--resume", action="store_true",
                     help="finish the sweep already in DIR: run only the runs missing there")
     sw.add_argument("--packets", action="store_true",
-                    help="keep every run's delivered packets (DIR/detail/, for packet-delay CDFs)")
+                    help="keep every run's delivered packets and buffer occupancy distributions "
+                         "(DIR/detail/, for packet-delay and queue-occupancy CDFs)")
     sw.add_argument("--dry-run", action="store_true", help="check the file and list the plan; run nothing")
     sw.add_argument("--quiet", action="store_true", help="no progress bar")
 
