@@ -113,9 +113,9 @@ def test_to_dir(scenario_file, tmp_path):
     res = cellaqm.run(scenario_file, packets=True)
     written = res.to_dir(tmp_path / "out")
     names = sorted(p.name for p in written)
-    assert names[:3] in (
-        ["downloads.csv", "flows.csv", "packets.csv"],
-        ["downloads.csv", "flows.csv", "packets.parquet"],
+    assert names[:4] in (
+        ["downloads.csv", "flows.csv", "occupancy.csv", "packets.csv"],
+        ["downloads.csv", "flows.csv", "occupancy.csv", "packets.parquet"],
     )
     assert "summary.json" in names
     assert json.loads((tmp_path / "out" / "summary.json").read_text()) == res.summary
@@ -125,7 +125,7 @@ def test_to_dir(scenario_file, tmp_path):
 
 def test_to_dir_without_packets(scenario_file, tmp_path):
     written = cellaqm.run(scenario_file).to_dir(tmp_path)
-    assert sorted(p.name for p in written) == ["downloads.csv", "flows.csv", "summary.json"]
+    assert sorted(p.name for p in written) == ["downloads.csv", "flows.csv", "occupancy.csv", "summary.json"]
 
 
 def test_downloads_dataframe(tmp_path):

@@ -27,9 +27,10 @@ def run(
 
     Returns a dict with ``summary_json`` (str), ``flows_json`` (str),
     ``downloads_json`` (str), ``seed`` (int), ``packets`` (None, or a dict mapping column name to
-    ``(numpy dtype str, bytes)``) and ``trace`` (None, or a dict of tables ``cwnd``, ``queue``,
+    ``(numpy dtype str, bytes)``), ``trace`` (None, or a dict of tables ``cwnd``, ``queue``,
     ``drops``, ``delivered``, ``bsr``, each mapping column name to ``(numpy dtype str, bytes)`` or, for
-    text columns, a list of str).
+    text columns, a list of str) and ``occupancy`` (the buffers' occupancy distributions:
+    ``buffer`` and ``unit`` as lists of str, ``value`` and ``time_s`` as ``(numpy dtype str, bytes)``).
     """
 
 def validate(

@@ -112,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--out",
         metavar="DIR",
-        help="also write DIR/summary.json, DIR/flows.csv and DIR/downloads.csv (with --packets "
+        help="also write DIR/summary.json, DIR/flows.csv, DIR/downloads.csv and DIR/occupancy.csv (with --packets "
         "DIR/packets.parquet, with --trace DIR/trace/{cwnd,queue,drops,delivered,bsr}.parquet; "
         ".csv without pyarrow); DIR is created if needed",
     )
@@ -195,6 +195,11 @@ def _link_rows(prefix: str, link: dict[str, Any], with_drops: bool) -> list[tupl
         rows.append((f"{prefix} mean queue", _num(float(link["mean_queue_bytes"]), 0), "bytes"))
     if _is_number(link.get("mean_queue_packets")):
         rows.append((f"{prefix} mean queue", _num(float(link["mean_queue_packets"]), 2), "packets"))
+    occupancy = link.get("queue_bytes")
+    if isinstance(occupancy, dict):  # time percentiles; null for an unmanaged link
+        for stat in ("p50", "p95", "max"):
+            if _is_number(occupancy.get(stat)):
+                rows.append((f"{prefix} queue {stat} over time", _num(occupancy[stat]), "bytes"))
     if _is_number(link.get("marked")) and link["marked"]:
         rows.append((f"{prefix} ECN marks", _num(link["marked"]), "packets"))
     if with_drops and isinstance(link.get("drops"), dict):

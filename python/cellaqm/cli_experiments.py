@@ -40,6 +40,7 @@ _PLOT_EPILOG = """\
 examples:
   cellaqm plot results/buffer-sizes --metric goodput_bps --x bottleneck.buffer --hue tcp.recovery
   cellaqm plot results/buffer-sizes --kind cdf --metric packet_delay_ms --hue bottleneck.buffer
+  cellaqm plot results/buffer-sizes --kind cdf --metric bottleneck_queue_bytes --hue bottleneck.buffer
   cellaqm plot results/buffer-sizes --metric delay_ms_p95 --out figs/delay.svg
   cellaqm run scenarios/default.toml --trace --out results/default && cellaqm plot results/default --kind trace
   cellaqm plot results/default --kind trace --span 10:30 --out figs/trace.png
@@ -82,7 +83,8 @@ def add_parsers(commands: Any) -> None:
     sw.add_argument("--resume", action="store_true",
                     help="finish the sweep already in DIR: run only the runs missing there")
     sw.add_argument("--packets", action="store_true",
-                    help="keep every run's delivered packets (DIR/detail/, for packet-delay CDFs)")
+                    help="keep every run's delivered packets and buffer occupancy distributions "
+                         "(DIR/detail/, for packet-delay and queue-occupancy CDFs)")
     sw.add_argument("--dry-run", action="store_true", help="check the file and list the plan; run nothing")
     sw.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -113,11 +115,12 @@ def add_parsers(commands: Any) -> None:
         help="bar chart with CI whiskers, or CDF, of a metric; or one run's trace (PNG/SVG)",
         description=(
             "Draw a figure of the runs in DIR: bars (mean ± CI per level of --x, grouped by\n"
-            "--hue) or CDFs per level of --hue (packet_delay_ms needs a sweep run with\n"
-            "--packets). With --kind trace, DIR is the output directory of one run recorded\n"
-            "with 'cellaqm run FILE --trace --out DIR': cwnd, queue, drops and delivered\n"
-            "sequence numbers against time. Writes PATH.png and PATH.svg (or just PATH if\n"
-            "it ends in .png/.svg)."
+            "--hue) or CDFs per level of --hue (packet_delay_ms and the queue occupancy,\n"
+            "bottleneck_queue_bytes / _packets and uplink_queue_bytes / _packets, need a\n"
+            "sweep run with --packets). With --kind trace, DIR is the output directory of\n"
+            "one run recorded with 'cellaqm run FILE --trace --out DIR': cwnd, queue, drops\n"
+            "and delivered sequence numbers against time. Writes PATH.png and PATH.svg (or\n"
+            "just PATH if it ends in .png/.svg)."
         ),
         epilog=_PLOT_EPILOG,
         formatter_class=fmt,
@@ -275,9 +278,9 @@ def cmd_plot(args: argparse.Namespace) -> int:
             if args.x and args.hue:
                 raise TableError("a CDF has one grouping factor: give --hue (or --x), not both")
             metric = normalize_metric(args.metric)
-            packets = Store(args.dir).packets(df["run_id"]) if metric == plot.PACKET_DELAY else None
-            fig, notes = plot.cdf(df, metric, hue=args.hue or args.x, where=where, packets=packets,
-                                  title=args.title)
+            kind = plot.detail_kind(metric)
+            detail = {kind: Store(args.dir).detail(df["run_id"], kind)} if kind else {}
+            fig, notes = plot.cdf(df, metric, hue=args.hue or args.x, where=where, title=args.title, **detail)
     except TableError as exc:
         raise UsageError(str(exc)) from None
     for note in notes:

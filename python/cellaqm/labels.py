@@ -45,6 +45,9 @@ _LINK = {
     "packets_sent": ("packets sent", "count"),
     "bytes_sent": ("data sent", "bytes"),
     "marked": ("ECN marks", "packets"),
+    # The occupancy CDFs of `cellaqm plot --kind cdf` (cellaqm.plot.OCCUPANCY).
+    "queue_bytes": ("queue occupancy", "bytes"),
+    "queue_packets": ("queue occupancy", "packets"),
 }
 
 #: Fields of the radio summary (``radio_…``).
@@ -153,6 +156,11 @@ def _describe(column: str) -> Optional[tuple[str, str]]:
             if field in _LINK:
                 label, unit = _LINK[field]
                 return f"{link} {label}", unit
+            # Time percentiles of the occupancy (`bottleneck_queue_bytes_p95`): the queue the
+            # buffer was at or below for that fraction of the time.
+            occupancy, _, stat = field.rpartition("_")
+            if occupancy in ("queue_bytes", "queue_packets") and stat in _STATS:
+                return f"{link} queue {stat} over time", _LINK[occupancy][1]
     if column.startswith("radio_"):
         return _RADIO.get(column[len("radio_"):])
     if column.startswith("ledger_") and column.endswith("_bytes"):

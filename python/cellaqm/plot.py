@@ -3,8 +3,10 @@
 - :func:`bar`: mean of a metric per level of ``x`` (grouped by ``hue``) with
   Student-t confidence-interval whiskers.
 - :func:`cdf`: empirical CDFs per level of ``hue``: of the one-way delay of
-  every delivered packet (``packet_delay_ms``, from the per-run detail files
-  of a sweep run with ``packets = true``), or of any metric across runs.
+  every delivered packet (``packet_delay_ms``) or of a buffer's occupancy
+  weighted by time (``bottleneck_queue_bytes``, ...: :data:`OCCUPANCY`), both
+  from the per-run detail files of a sweep run with ``packets = true``; or of
+  any metric across runs.
 - :func:`trace`: the time series of one run recorded with ``--trace``
   (``cellaqm run FILE --trace --out DIR``): congestion windows, buffer
   occupancy, drops and delivered sequence numbers against time.
@@ -26,6 +28,9 @@ from cellaqm.table import TableError, apply_where, check_metric, missing_notes
 from cellaqm.stats import cell_stats
 
 PACKET_DELAY = "packet_delay_ms"
+#: Occupancy CDF metrics → (buffer, unit) of the runs' occupancy detail (:attr:`cellaqm.RunResult.occupancy`).
+OCCUPANCY = {f"{buffer}_queue_{unit}": (buffer, unit) for buffer in ("bottleneck", "uplink")
+             for unit in ("bytes", "packets")}
 KINDS = ("bar", "cdf", "trace")
 #: Flows drawn in a trace figure when none are chosen (the first ones with data).
 TRACE_MAX_FLOWS = 8
@@ -107,9 +112,27 @@ def bar(
     return fig, notes
 
 
-def _ecdf(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    v = np.sort(values)
-    return v, np.arange(1, v.size + 1) / max(v.size, 1)
+def detail_kind(metric: str) -> Optional[str]:
+    """The detail files a CDF of ``metric`` reads (``packets``, ``occupancy``), or None (the runs' rows)."""
+    if metric == PACKET_DELAY:
+        return "packets"
+    return "occupancy" if metric in OCCUPANCY else None
+
+
+def _ecdf(values: np.ndarray, weights: Optional[np.ndarray] = None) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted values and the fraction of the total weight (default: 1 each) at or below each."""
+    order = np.argsort(values, kind="stable")
+    w = np.ones(values.size) if weights is None else weights[order]
+    return values[order], np.cumsum(w) / max(w.sum(), 1e-300)
+
+
+def _occupancy(tables: list[pd.DataFrame], buffer: str, unit: str) -> tuple[np.ndarray, np.ndarray]:
+    """The backlogs of ``buffer`` in ``unit`` held in these runs and the total time at each."""
+    rows = [t[(t["buffer"] == buffer) & (t["unit"] == unit)] for t in tables]
+    if not rows:
+        return np.array([]), np.array([])
+    pooled = pd.concat(rows).groupby("value", sort=True)["time_s"].sum()
+    return pooled.index.to_numpy(dtype=float), pooled.to_numpy(dtype=float)
 
 
 def cdf(
@@ -119,56 +142,72 @@ def cdf(
     where: Optional[Mapping[str, str]] = None,
     packets: Optional[Mapping[str, pd.DataFrame]] = None,
     title: Optional[str] = None,
+    occupancy: Optional[Mapping[str, pd.DataFrame]] = None,
 ):
-    """Empirical CDF per level of ``hue``: of every packet's delay, or of a metric across runs.
+    """Empirical CDF per level of ``hue``: of every packet's delay, of a buffer's occupancy, or of a metric across runs.
 
     ``metric`` is :data:`PACKET_DELAY` (needs ``packets``: run id → packet
-    DataFrame, see :meth:`cellaqm.store.Store.packets`) or a metric column.
-    Returns ``(figure, notes)``.
+    DataFrame, see :meth:`cellaqm.store.Store.packets`), one of
+    :data:`OCCUPANCY` (needs ``occupancy``: run id → occupancy DataFrame,
+    :meth:`cellaqm.store.Store.occupancy`; the CDF is the fraction of the
+    time of all the level's runs the buffer held at most that backlog) or a
+    metric column. Returns ``(figure, notes)``.
     """
     plt = _pyplot()
     where = dict(where or {})
     df = apply_where(df, where)
-    if metric != PACKET_DELAY:
+    kind = detail_kind(metric)
+    if kind is None:
         metric = check_metric(df, metric)
     hue, _, notes = _pick(df, hue, None, two=False)
-    if metric != PACKET_DELAY:
+    detail = {"packets": packets, "occupancy": occupancy}.get(kind or "")
+    if kind is None:
         notes += missing_notes(df, metric)
-    fig, ax = plt.subplots(figsize=(5.5, 3.6), layout="constrained")
+    elif not detail:
+        raise TableError(f"no {'packet' if kind == 'packets' else 'occupancy'} detail in this sweep: "
+                         "run it with packets = true (sweep file) or cellaqm sweep --packets")
     levels = list(df[hue].cat.remove_unused_categories().cat.categories) if hue else [None]
-    if metric == PACKET_DELAY:
-        if not packets:
-            raise TableError("no packet detail in this sweep: run it with packets = true "
-                             "(sweep file) or cellaqm sweep --packets")
-        xlabel = "one-way packet delay (ms)"
-        scale = 1.0
-    else:
-        _, _, scale = metric_unit(metric, df[metric])
-        xlabel = axis_label(metric, df[metric])
-    drawn = 0
+    curves = []
     for lv in levels:
         part = df if lv is None else df[df[hue] == lv]
-        if metric == PACKET_DELAY:
-            assert packets is not None
-            chunks = [packets[r]["delay_s"].to_numpy(dtype=float) * 1e3 for r in part["run_id"] if r in packets]
-            values = np.concatenate(chunks) if chunks else np.array([])
+        weights = None
+        if kind is not None:
+            assert detail is not None
+            tables = [detail[r] for r in part["run_id"] if r in detail]
+            if kind == "packets":
+                values = np.concatenate([t["delay_s"].to_numpy(dtype=float) * 1e3 for t in tables] or [np.array([])])
+            else:
+                values, weights = _occupancy(tables, *OCCUPANCY[metric])
         else:
-            values = part[metric].to_numpy(dtype=float) * scale
-        values = values[~np.isnan(values)]
-        if values.size == 0:
-            continue
-        xs, ys = _ecdf(values)
+            values = part[metric].to_numpy(dtype=float)
+        keep = ~np.isnan(values)
+        if keep.any():
+            curves.append((lv, values[keep], None if weights is None else weights[keep]))
+    if not curves:
+        runs = "no run" if kind is None else f"no run with {kind} detail"
+        raise TableError(f"nothing to plot: {runs} matches with a value of {metric}")
+    if kind == "packets":
+        xlabel, scale = "one-way packet delay (ms)", 1.0
+    else:
+        observed = np.concatenate([c[1] for c in curves])
+        # An occupancy's unit follows its largest backlog (the buffer may be empty most of the time).
+        sized = [observed.max()] if kind else observed
+        _, _, scale = metric_unit(metric, sized)
+        xlabel = axis_label(metric, sized)
+    fig, ax = plt.subplots(figsize=(5.5, 3.6), layout="constrained")
+    for lv, values, weights in curves:
+        xs, ys = _ecdf(values * scale, weights)
         ax.step(xs, ys, where="post", label=None if lv is None else str(lv))
-        drawn += 1
-    if not drawn:
-        raise TableError(f"nothing to plot: no run (or no packet detail) matches with a value of {metric}")
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("fraction of packets" if metric == PACKET_DELAY else "fraction of runs")
+    ylabel, what = {
+        "packets": ("fraction of packets", "CDF over all delivered packets of all runs"),
+        "occupancy": ("fraction of time", "time-weighted CDF over all runs"),
+    }.get(kind or "", ("fraction of runs", "CDF over runs"))
+    ax.set_ylabel(ylabel)
     ax.set_ylim(0, 1.02)
     ax.grid(alpha=0.3)
     if hue:
         ax.legend(title=hue, fontsize="small", title_fontsize="small")
-    what = "CDF over all delivered packets of all runs" if metric == PACKET_DELAY else "CDF over runs"
     ax.set_title(title or _title(df, where, what), fontsize="medium")
     return fig, notes
 

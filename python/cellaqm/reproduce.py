@@ -227,7 +227,7 @@ def _one(case: Case, scheme: str, seed: int, duration_s: float) -> dict[str, Any
     s = res.summary
     return {
         "case": case, "scheme": scheme, "seed": seed,
-        "p95_ms": float(s["delay_ms"]["p95"]),
+        "p95_ms": math.nan if s["delay_ms"]["p95"] is None else float(s["delay_ms"]["p95"]),  # null: no packet
         "goodput_kbps": _kbps(s["downloads"]["mean_goodput_bps"]),
         "wall_s": time.perf_counter() - t0,
     }

@@ -20,6 +20,9 @@ DOWNLOAD_COLUMNS = (
     "request_s", "completion_s", "time_s", "goodput_bps", "rtos",
 )
 
+#: Columns of :attr:`RunResult.occupancy`, in order.
+OCCUPANCY_COLUMNS = ("buffer", "unit", "value", "time_s")
+
 #: Columns of :attr:`RunResult.packets`, in order.
 PACKET_COLUMNS = ("uid", "flow", "sent_s", "received_s", "delay_s", "size", "retransmission")
 
@@ -52,7 +55,7 @@ class TraceNotRecordedError(RuntimeError):
 
 
 class RunResult:
-    """One run: ``summary`` (dict), ``flows``, ``downloads`` and ``packets`` (DataFrames).
+    """One run: ``summary`` (dict), ``flows``, ``downloads``, ``occupancy`` and ``packets`` (DataFrames).
 
     ``packets`` exists only when the run was started with ``packets=True``
     (CLI: ``--packets``); otherwise reading it raises
@@ -68,6 +71,7 @@ class RunResult:
         packet_columns: Optional[Mapping[str, np.ndarray]] = None,
         downloads: Optional[list[dict[str, Any]]] = None,
         trace_columns: Optional[Mapping[str, Mapping[str, Any]]] = None,
+        occupancy_columns: Optional[Mapping[str, Any]] = None,
     ) -> None:
         self.summary = summary
         self.seed = seed
@@ -79,20 +83,19 @@ class RunResult:
         self._packets: Optional[pd.DataFrame] = None
         self._trace_columns = trace_columns
         self._trace: Optional[dict[str, pd.DataFrame]] = None
+        self._occupancy_columns = occupancy_columns or {}
+        self._occupancy: Optional[pd.DataFrame] = None
 
     @classmethod
     def from_core(cls, raw: Mapping[str, Any]) -> RunResult:
         """Build from the dict returned by ``cellaqm._core.run``."""
         columns = None
         if raw.get("packets") is not None:
-            columns = {
-                name: np.frombuffer(buf, dtype=np.dtype(dtype))
-                for name, (dtype, buf) in raw["packets"].items()
-            }
+            columns = {name: core_column(value) for name, value in raw["packets"].items()}
         trace = None
         if raw.get("trace") is not None:
             trace = {
-                table: {name: _core_column(value) for name, value in cols.items()}
+                table: {name: core_column(value) for name, value in cols.items()}
                 for table, cols in raw["trace"].items()
             }
         return cls(
@@ -102,6 +105,7 @@ class RunResult:
             packet_columns=columns,
             downloads=json.loads(raw.get("downloads_json", "[]")),
             trace_columns=trace,
+            occupancy_columns={name: core_column(v) for name, v in raw.get("occupancy", {}).items()},
         )
 
     @property
@@ -122,6 +126,23 @@ class RunResult:
         if self._downloads is None:
             self._downloads = pd.DataFrame.from_records(self._download_records, columns=DOWNLOAD_COLUMNS)
         return self._downloads
+
+    @property
+    def occupancy(self) -> pd.DataFrame:
+        """How long each managed buffer held each backlog: its time-weighted occupancy distribution.
+
+        Columns: ``buffer`` (``bottleneck``, the PDCP buffer with ``[radio]``;
+        ``uplink`` when its buffer is managed), ``unit`` (``bytes`` or
+        ``packets``), ``value`` (the backlog, exact below 1024, else to 0.1%)
+        and ``time_s`` (the time the buffer held it); one row per backlog
+        held, increasing, per buffer and unit. The ``time_s`` of a buffer and
+        unit sum to the run's duration; their cumulative sum over it is the
+        CDF of the occupancy (fraction of time at or below ``value``), from
+        which the summary's ``queue_bytes`` / ``queue_packets`` percentiles are read.
+        """
+        if self._occupancy is None:
+            self._occupancy = occupancy_frame(self._occupancy_columns)
+        return self._occupancy
 
     @property
     def has_packets(self) -> bool:
@@ -178,7 +199,7 @@ class RunResult:
         return {k: v for k, v in self.summary.items() if k not in WALL_TIME_KEYS}
 
     def to_dir(self, path: Union[str, Path]) -> list[Path]:
-        """Write ``summary.json``, ``flows.csv``, ``downloads.csv`` and, if recorded, packets and trace.
+        """Write ``summary.json``, ``flows.csv``, ``downloads.csv``, ``occupancy.csv`` and, if recorded, packets and trace.
 
         Packets go to ``packets.parquet`` when pyarrow (or fastparquet) is
         installed, else to ``packets.csv``; the trace to ``trace/cwnd.parquet``,
@@ -199,6 +220,9 @@ class RunResult:
         downloads_path = out / "downloads.csv"
         self.downloads.to_csv(downloads_path, index=False)
         written.append(downloads_path)
+        occupancy_path = out / "occupancy.csv"
+        self.occupancy.to_csv(occupancy_path, index=False)
+        written.append(occupancy_path)
         if self.has_packets:
             if _have_parquet():
                 packets_path = out / "packets.parquet"
@@ -231,12 +255,23 @@ class RunResult:
 _U64_MAX = np.uint64(2**64 - 1)
 
 
-def _core_column(value: Any) -> Any:
+def core_column(value: Any) -> Any:
     """A column from the core: ``(dtype, bytes)`` → numpy array; a list of str stays a list."""
     if isinstance(value, tuple):
         dtype, buf = value
         return np.frombuffer(buf, dtype=np.dtype(dtype))
     return list(value)
+
+
+def occupancy_frame(columns: Mapping[str, Any]) -> pd.DataFrame:
+    """The DataFrame of :attr:`RunResult.occupancy` from its columns (empty, with the columns, when none)."""
+    data = {
+        "buffer": pd.Series(columns.get("buffer", []), dtype="str"),
+        "unit": pd.Series(columns.get("unit", []), dtype="str"),
+        "value": np.asarray(columns.get("value", []), dtype=np.uint64),
+        "time_s": np.asarray(columns.get("time_s", []), dtype=np.float64),
+    }
+    return pd.DataFrame(data, columns=list(OCCUPANCY_COLUMNS))
 
 
 def trace_frame(table: str, columns: Mapping[str, Any]) -> pd.DataFrame:

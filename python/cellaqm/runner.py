@@ -19,11 +19,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
-import numpy as np
 import pandas as pd
 
 from cellaqm import _core
-from cellaqm.store import Store, build_row, packets_table
+from cellaqm.result import core_column
+from cellaqm.store import DETAIL_KINDS, Store, build_row, columns_table
 from cellaqm.sweepfile import SweepLike, SweepPlan, load_plan
 
 BACKENDS = ("local", "ray")
@@ -43,18 +43,18 @@ def default_jobs() -> int:
 def execute(task: Mapping[str, Any]) -> dict[str, Any]:
     """Simulate one run; never raises. ``task``: run_id, scenario_json, seed, packets.
 
-    Returns ``run_id``, ``summary_json`` (or ``error``), ``run_wall_s`` and
-    ``packets`` (name → numpy array, or None).
+    Returns ``run_id``, ``summary_json`` (or ``error``), ``run_wall_s`` and,
+    when ``packets`` (the detail) is asked for, ``packets`` and ``occupancy``
+    (column name → numpy array or list of str; else None).
     """
     start = time.perf_counter()
-    out: dict[str, Any] = {"run_id": task["run_id"], "packets": None}
+    out: dict[str, Any] = {"run_id": task["run_id"], "packets": None, "occupancy": None}
     try:
         raw = _core.run(task["scenario_json"], "json", int(task["seed"]), [], bool(task["packets"]))
         out["summary_json"] = raw["summary_json"]
         if raw.get("packets") is not None:
-            out["packets"] = {
-                name: np.frombuffer(buf, dtype=np.dtype(dtype)) for name, (dtype, buf) in raw["packets"].items()
-            }
+            out["packets"] = {name: core_column(value) for name, value in raw["packets"].items()}
+            out["occupancy"] = {name: core_column(value) for name, value in raw["occupancy"].items()}
     except Exception as exc:  # noqa: BLE001 - a failed run is recorded, the sweep goes on
         out["error"] = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
         out["traceback"] = traceback.format_exc()
@@ -71,8 +71,8 @@ def store_outcome(store: Store, entry: Mapping[str, Any], outcome: Mapping[str, 
         return str(outcome["error"])
     try:
         row = build_row(entry, json.loads(outcome["summary_json"]), outcome["run_wall_s"], version)
-        packets = packets_table(outcome["packets"]) if outcome.get("packets") is not None else None
-        store.write_run(row, packets)
+        detail = {kind: columns_table(outcome[kind]) for kind in DETAIL_KINDS if outcome.get(kind) is not None}
+        store.write_run(row, detail)
     except OSError:
         raise  # the store cannot be written: stop the sweep
     except Exception as exc:  # noqa: BLE001

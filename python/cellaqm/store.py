@@ -4,7 +4,8 @@ Layout of a sweep directory ``DIR``::
 
     DIR/sweep.json              the plan: factors and their level order, every run's id, levels, seed
     DIR/runs/<run_id>.parquet   one row per finished run (factors, rep, seed, metrics, wall time, version)
-    DIR/detail/<run_id>.packets.parquet   delivered packets of the run (sweeps with packets = true)
+    DIR/detail/<run_id>.packets.parquet     delivered packets of the run (sweeps with packets = true)
+    DIR/detail/<run_id>.occupancy.parquet   its buffers' occupancy distributions (same sweeps)
     DIR/failed/<run_id>.json    a run that failed: its levels, seed and error
     DIR/results.parquet         all finished runs of the plan in one file, written when a sweep ends
 
@@ -33,6 +34,9 @@ RUNS = "runs"
 DETAIL = "detail"
 FAILED = "failed"
 RESULTS = "results.parquet"
+#: The detail files of a run (sweeps with packets = true): delivered packets
+#: (:attr:`cellaqm.RunResult.packets`) and occupancy distributions (:attr:`cellaqm.RunResult.occupancy`).
+DETAIL_KINDS = ("packets", "occupancy")
 
 #: Columns that measure the host, not the simulation (they differ between identical runs).
 WALL_COLUMNS = ("wall_s", "sim_seconds_per_wall_second", "events_per_second", "run_wall_s")
@@ -173,23 +177,25 @@ class Store:
     def run_path(self, run_id: str) -> Path:
         return self.runs_dir / f"{run_id}.parquet"
 
-    def detail_path(self, run_id: str) -> Path:
-        return self.detail_dir / f"{run_id}.packets.parquet"
+    def detail_path(self, run_id: str, kind: str = "packets") -> Path:
+        """The detail file ``kind`` (one of :data:`DETAIL_KINDS`) of a run."""
+        return self.detail_dir / f"{run_id}.{kind}.parquet"
 
     def finished_ids(self, need_detail: bool = False) -> set[str]:
         if not self.runs_dir.is_dir():
             return set()
         ids = {p.name[: -len(".parquet")] for p in self.runs_dir.glob("*.parquet") if not p.name.startswith(".")}
         if need_detail:
-            ids = {i for i in ids if self.detail_path(i).exists()}
+            ids = {i for i in ids if all(self.detail_path(i, kind).exists() for kind in DETAIL_KINDS)}
         return ids
 
-    def write_run(self, row: Mapping[str, Any], packets: Optional[pa.Table] = None) -> None:
-        """Store one finished run (the detail file first: a row implies its detail)."""
+    def write_run(self, row: Mapping[str, Any], detail: Optional[Mapping[str, pa.Table]] = None) -> None:
+        """Store one finished run, with its detail tables (kind → table) first: a row implies its detail."""
         run_id = str(row["run_id"])
-        if packets is not None:
+        if detail:
             self.detail_dir.mkdir(exist_ok=True)
-            write_table_atomic(self.detail_path(run_id), packets)
+            for kind, table in detail.items():
+                write_table_atomic(self.detail_path(run_id, kind), table)
         write_table_atomic(self.run_path(run_id), pa.Table.from_pylist([dict(row)]), lean=True)
         failed = self.failed_dir / f"{run_id}.json"
         if failed.exists():
@@ -286,14 +292,22 @@ class Store:
         write_table_atomic(self.root / RESULTS, pa.Table.from_pandas(df, preserve_index=False))
         return df
 
-    def packets(self, run_ids: Iterable[str]) -> dict[str, pd.DataFrame]:
-        """Detail (delivered packets) of the given runs that have it."""
+    def detail(self, run_ids: Iterable[str], kind: str) -> dict[str, pd.DataFrame]:
+        """Detail ``kind`` (``packets`` or ``occupancy``) of the given runs that have it."""
         out = {}
         for rid in run_ids:
-            p = self.detail_path(rid)
+            p = self.detail_path(rid, kind)
             if p.exists():
                 out[rid] = pq.read_table(p).to_pandas()
         return out
+
+    def packets(self, run_ids: Iterable[str]) -> dict[str, pd.DataFrame]:
+        """Delivered packets of the given runs that have them (:attr:`cellaqm.RunResult.packets`)."""
+        return self.detail(run_ids, "packets")
+
+    def occupancy(self, run_ids: Iterable[str]) -> dict[str, pd.DataFrame]:
+        """Occupancy distributions of the given runs that have them (:attr:`cellaqm.RunResult.occupancy`)."""
+        return self.detail(run_ids, "occupancy")
 
 
 def _read_one(path: Path) -> pa.Table:
@@ -315,6 +329,6 @@ def read_rows(paths: Iterable[Path]) -> pd.DataFrame:
     return pa.concat_tables(tables, promote_options="permissive").to_pandas()
 
 
-def packets_table(columns: Mapping[str, Any]) -> pa.Table:
-    """A pyarrow table from the core's packet columns (name → numpy array)."""
+def columns_table(columns: Mapping[str, Any]) -> pa.Table:
+    """A pyarrow table from the core's columns (name → numpy array or list of str)."""
     return pa.table({name: pa.array(values) for name, values in columns.items()})

@@ -7,7 +7,7 @@ A sweep file is TOML (or the same structure as a dict)::
     replications = 10                  # runs per factor combination
     seed = 1                           # base seed (default: the base scenario's `seed`, else 1)
     independent = false                # false: common random numbers, replication r uses seed + r
-    packets = false                    # also keep every run's delivered packets (detail files)
+    packets = false                    # also keep every run's delivered packets and occupancy (detail files)
 
     [set]                              # fixed overrides for every run (--set paths)
     duration = "20s"

@@ -52,7 +52,7 @@ def missing_notes(df: pd.DataFrame, col: str) -> list[str]:
     n = int(df[col].isna().sum())
     if not n:
         return []
-    return [f"{n} of {len(df)} runs have no value of {col} (e.g. no download finished): "
+    return [f"{n} of {len(df)} runs have no value of {col} (e.g. no download finished, no packet measured): "
             "left out of the means, CIs and n"]
 
 

@@ -25,6 +25,7 @@
 //! `receiver`).
 
 use crate::bsr::Bsr;
+use crate::metrics::Occupancy;
 use crate::packet::Packet;
 use crate::queue::{AnyQueue, DropCause, Dropped, Limits, QueueConfig, QueueCtx, QueueDisc, Verdict};
 use crate::rng::{self, Rng};
@@ -34,7 +35,7 @@ use rand::Rng as _;
 use std::collections::VecDeque;
 
 /// Time-integrated counters of a link.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct LinkStats {
     /// Time the transmitter was busy.
     pub busy: Dur,
@@ -45,6 +46,9 @@ pub struct LinkStats {
     pub queue_byte_ns: u128,
     /// ∫ queued packets dt, in packet·nanoseconds.
     pub queue_packet_ns: u128,
+    /// How long the queue held each backlog; tracked on a managed link only
+    /// (an unmanaged one books each packet's wait on arrival, in advance).
+    pub occupancy: Option<Occupancy>,
 }
 
 pub struct Link {
@@ -106,7 +110,7 @@ impl Link {
             in_service: None,
             free_at: (!managed).then_some(Time::ZERO),
             delay_line: VecDeque::new(),
-            stats: LinkStats::default(),
+            stats: LinkStats { occupancy: managed.then(Occupancy::default), ..LinkStats::default() },
             last_change: Time::ZERO,
             bsr: cfg.bsr_period.map(|period| Bsr::new(period, cfg.receiver.as_ref())),
         }
@@ -118,9 +122,13 @@ impl Link {
 
     /// Accumulates the backlog integrals up to `now`; call before every backlog change.
     fn account(&mut self, now: Time) {
-        let dt = now.since(self.last_change).0 as u128;
-        self.stats.queue_byte_ns += self.queue.bytes() as u128 * dt;
-        self.stats.queue_packet_ns += self.queue.packets() as u128 * dt;
+        let dt = now.since(self.last_change).0;
+        let (bytes, packets) = (self.queue.bytes(), self.queue.packets() as u64);
+        self.stats.queue_byte_ns += bytes as u128 * dt as u128;
+        self.stats.queue_packet_ns += packets as u128 * dt as u128;
+        if let Some(o) = &mut self.stats.occupancy {
+            o.hold(bytes, packets, dt);
+        }
         self.last_change = now;
     }
 
@@ -241,7 +249,7 @@ impl Link {
     /// Counters up to `now` (closes the backlog integrals at `now`).
     pub fn stats(&mut self, now: Time) -> LinkStats {
         self.account(now);
-        let mut s = self.stats;
+        let mut s = self.stats.clone();
         if let Some((_, started)) = self.in_service {
             s.busy += now.since(started);
         }
@@ -330,11 +338,20 @@ mod tests {
             let unmanaged = drive(Link::new(&cfg, 9, "l", false), &arrivals, probe);
             prop_assert_eq!(&managed.0, &unmanaged.0);
             prop_assert_eq!(&managed.1, &unmanaged.1);
-            let (m, u) = (managed.2, unmanaged.2);
+            let (m, u) = (&managed.2, &unmanaged.2);
             prop_assert_eq!(
                 (m.busy, m.packets_sent, m.bytes_sent, m.queue_byte_ns, m.queue_packet_ns),
                 (u.busy, u.packets_sent, u.bytes_sent, u.queue_byte_ns, u.queue_packet_ns)
             );
+            // The managed link's occupancy distribution covers the time up to
+            // the probe and has the backlog integrals as its mean.
+            let occ = m.occupancy.as_ref().expect("a managed link tracks its occupancy");
+            prop_assert!(u.occupancy.is_none());
+            for (h, integral) in [(occ.bytes(), m.queue_byte_ns), (occ.packets(), m.queue_packet_ns)] {
+                prop_assert_eq!(h.count(), probe.0);
+                let mean = h.mean() * probe.0 as f64;
+                prop_assert!((mean - integral as f64).abs() <= 1e-9 * integral as f64, "{} vs {}", mean, integral);
+            }
         }
     }
 }

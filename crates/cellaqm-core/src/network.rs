@@ -24,10 +24,10 @@
 //! the last hop it is handed to the endpoint at that end.
 
 use crate::engine::EventQueue;
-use crate::link::{Link, Wake};
+use crate::link::{Link, LinkStats, Wake};
 use crate::metrics::{
     DatagramSummary, DelayStats, Download, DownloadSummary, FlowSummary, Histogram, Ledger,
-    LinkSummary, PacketLog, SessionSummary, Summary, Trace, TrafficLog,
+    LinkSummary, OccupancyLog, PacketLog, SessionSummary, Summary, Trace, TrafficLog,
 };
 use crate::packet::{flags, Dir, FlowId, Packet, Transport};
 use crate::queue::{AckDelay, DropCause, Dropped, QueueDisc};
@@ -56,6 +56,9 @@ pub struct RunResult {
     pub downloads: Vec<Download>,
     pub packets: Option<PacketLog>,
     pub trace: Option<Trace>,
+    /// How long each managed buffer held each backlog (the bottleneck, the
+    /// PDCP buffer with `[radio]`, and a managed uplink); always recorded.
+    pub occupancy: OccupancyLog,
 }
 
 impl RunResult {
@@ -753,18 +756,24 @@ impl Network {
             d.download = i as u32;
         }
 
-        let link_summary = |net: &mut Network, id: LinkId| {
-            let stats = net.links[id as usize].stats(end);
-            let marked = net.links[id as usize].queue().stats().marked;
-            LinkSummary::new(&stats, &net.drops[id as usize], marked, end)
+        // A link's counters and ECN marks; with a radio bearer the bottleneck is its PDCP buffer.
+        let link_stats = |net: &mut Network, id: LinkId| match (&mut net.radio, id) {
+            (Some(r), LinkId::Bottleneck) => (r.link_stats(end), r.pdcp().queue().stats().marked),
+            _ => {
+                let link = &mut net.links[id as usize];
+                (link.stats(end), link.queue().stats().marked)
+            }
         };
-        let mut bottleneck = link_summary(&mut self, LinkId::Bottleneck);
-        let radio = self.radio.as_mut().map(|r| {
-            let marked = r.pdcp().queue().stats().marked;
-            bottleneck = LinkSummary::new(&r.link_stats(end), &self.drops[LinkId::Bottleneck as usize], marked, end);
-            r.summary(end)
-        });
-        let uplink = link_summary(&mut self, LinkId::Uplink);
+        let (bottleneck, uplink) = (link_stats(&mut self, LinkId::Bottleneck), link_stats(&mut self, LinkId::Uplink));
+        let radio = self.radio.as_mut().map(|r| r.summary(end));
+        let mut occupancy = OccupancyLog::default();
+        let mut summarise = |id: LinkId, (stats, marked): (LinkStats, u64)| {
+            if let Some(o) = &stats.occupancy {
+                occupancy.push(id.name(), o);
+            }
+            LinkSummary::new(&stats, &self.drops[id as usize], marked, end)
+        };
+        let (bottleneck, uplink) = (summarise(LinkId::Bottleneck, bottleneck), summarise(LinkId::Uplink, uplink));
         let bsr = self.links[LinkId::Uplink as usize].bsr().map(|b| {
             if let Some(t) = &mut self.trace {
                 t.bsr = b.take_trace().expect("recorded with the trace");
@@ -828,6 +837,7 @@ impl Network {
             downloads,
             packets: self.packets,
             trace: self.trace,
+            occupancy,
         }
     }
 }

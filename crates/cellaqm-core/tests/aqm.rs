@@ -29,7 +29,7 @@ fn p95_delay_ms(queue: &str) -> (f64, f64) {
         "#
     ));
     let r = run_seed(&s, 1);
-    (r.summary.delay_ms.p95, r.summary.goodput_bps)
+    (r.summary.delay_ms.p95.expect("packets delivered"), r.summary.goodput_bps)
 }
 
 #[test]
@@ -80,7 +80,7 @@ fn ack_delay_moves_queueing_from_the_buffer_to_the_ack_path() {
             "#
         ));
         let r = run_seed(&s, 1);
-        (r.summary.delay_ms.mean, r.summary.goodput_bps)
+        (r.summary.delay_ms.mean.expect("packets delivered"), r.summary.goodput_bps)
     };
     let (plain_delay, plain_goodput) = run("");
     let (held_delay, held_goodput) = run("[ack_delay]\nmode = \"fixed\"\nmin_th = 0\nmin_d = \"100ms\"");

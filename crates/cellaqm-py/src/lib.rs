@@ -126,9 +126,11 @@ fn set_path(doc_json: &str, path: &str, value_json: &str) -> PyResult<String> {
 /// (`fmt="json"`); `sets` are `key.path=value` overrides applied on top;
 /// `seed=None` uses the scenario's own seed. Returns a dict with
 /// `summary_json` (str), `flows_json` (str), `downloads_json` (str), `seed` (int), `packets`
-/// (None, or a dict mapping column name to `(numpy dtype str, bytes)`) and `trace` (None, or a
+/// (None, or a dict mapping column name to `(numpy dtype str, bytes)`), `trace` (None, or a
 /// dict of tables `cwnd`, `queue`, `drops`, `delivered`, `bsr`, each mapping column name to
-/// `(numpy dtype str, bytes)` or, for text columns, a list of str).
+/// `(numpy dtype str, bytes)` or, for text columns, a list of str) and `occupancy` (the
+/// buffers' occupancy distributions: columns `buffer`, `unit` (lists of str), `value`,
+/// `time_s`).
 #[pyfunction]
 #[pyo3(signature = (scenario_text, fmt = "toml", seed = None, sets = Vec::new(), record_packets = false, trace = false))]
 fn run<'py>(
@@ -171,6 +173,13 @@ fn run<'py>(
         None => out.set_item("trace", py.None())?,
         Some(t) => out.set_item("trace", trace_tables(py, t)?)?,
     }
+    let occ = &result.occupancy;
+    let cols = PyDict::new(py);
+    cols.set_item("buffer", strings(py, &occ.buffer)?)?;
+    cols.set_item("unit", strings(py, &occ.unit)?)?;
+    cols.set_item("value", ("<u8", column(py, &occ.value, u64::to_le_bytes)))?;
+    cols.set_item("time_s", ("<f8", column(py, &occ.time_s, f64::to_le_bytes)))?;
+    out.set_item("occupancy", cols)?;
     Ok(out)
 }
 

@@ -1,9 +1,13 @@
-//! A log-linear histogram of non-negative integers (nanoseconds), for
+//! A log-linear histogram of non-negative integers (nanoseconds, bytes), for
 //! percentiles in memory that does not grow with the number of samples.
 //!
 //! Values below 2^10 have a bucket each; above, every power of two is split
 //! into 2^10 buckets, so a reported percentile is within 0.1% of the true
 //! sample value. Mean and maximum are exact.
+//!
+//! A sample counts once ([`Histogram::record`]) or with a weight
+//! ([`Histogram::add`]), such as the time a buffer held a given backlog:
+//! then the quantiles are time quantiles (see [`super::Occupancy`]).
 
 const SUB_BITS: u32 = 10;
 const SUB: u64 = 1 << SUB_BITS;
@@ -39,16 +43,24 @@ fn value(i: usize) -> u64 {
 
 impl Histogram {
     pub fn record(&mut self, v: u64) {
+        self.add(v, 1);
+    }
+
+    /// Records `v` with weight `w` (> 0), as `w` samples of `v`.
+    #[inline]
+    pub fn add(&mut self, v: u64, w: u64) {
+        debug_assert!(w > 0, "a sample of no weight");
         let i = index(v);
         if i >= self.counts.len() {
             self.counts.resize(i + 1, 0);
         }
-        self.counts[i] += 1;
-        self.n += 1;
-        self.sum += v as u128;
+        self.counts[i] += w;
+        self.n += w;
+        self.sum += v as u128 * w as u128;
         self.max = self.max.max(v);
     }
 
+    /// The number of samples (the total weight).
     pub fn count(&self) -> u64 {
         self.n
     }
@@ -65,6 +77,16 @@ impl Histogram {
         self.max
     }
 
+    /// The value bucket `i` stands for: its midpoint, or the exact maximum in
+    /// the maximum's bucket (so that the top of the distribution is the maximum).
+    fn reported(&self, i: usize) -> u64 {
+        if i == index(self.max) {
+            self.max
+        } else {
+            value(i)
+        }
+    }
+
     /// The `q`-quantile (0 < q ≤ 1): the smallest recorded value with at least
     /// `ceil(q·n)` samples at or below it, to bucket precision.
     pub fn quantile(&self, q: f64) -> u64 {
@@ -76,10 +98,16 @@ impl Histogram {
         for (i, &c) in self.counts.iter().enumerate() {
             seen += c;
             if seen >= rank {
-                return value(i).min(self.max);
+                return self.reported(i);
             }
         }
         self.max
+    }
+
+    /// The non-empty buckets in increasing order: (value, weight), the value
+    /// as [`Histogram::quantile`] reports it.
+    pub fn buckets(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.counts.iter().enumerate().filter(|&(_, &c)| c > 0).map(|(i, &c)| (self.reported(i), c))
     }
 }
 
@@ -96,6 +124,23 @@ mod tests {
         for v in 1000..5000u64 {
             assert!(index(v + 1) == index(v) || index(v + 1) == index(v) + 1);
         }
+    }
+
+    #[test]
+    fn weights_count_as_that_many_samples_and_the_top_is_the_maximum() {
+        let (mut counted, mut weighted) = (Histogram::default(), Histogram::default());
+        for (v, w) in [(5u64, 3u64), (19_500, 2), (700, 4)] {
+            weighted.add(v, w);
+            (0..w).for_each(|_| counted.record(v));
+        }
+        for q in [0.1, 0.3, 0.5, 0.7, 0.9, 1.0] {
+            assert_eq!(weighted.quantile(q), counted.quantile(q), "{q}");
+        }
+        assert_eq!((weighted.count(), weighted.mean()), (counted.count(), counted.mean()));
+        // 19 500 shares its bucket (midpoint 19 496) with others: reported exactly, as the maximum.
+        assert_eq!(value(index(19_500)), 19_496);
+        assert_eq!(weighted.buckets().collect::<Vec<_>>(), [(5, 3), (700, 4), (19_500, 2)]);
+        assert_eq!(weighted.quantile(0.99), 19_500);
     }
 
     #[test]

@@ -5,12 +5,14 @@
 
 mod downloads;
 mod histogram;
+mod occupancy;
 mod trace;
 
 pub use downloads::{
     quantile, DatagramSummary, Download, DownloadStats, DownloadSummary, SessionSummary, TimeStats, TrafficLog,
 };
 pub use histogram::Histogram;
+pub use occupancy::{Occupancy, OccupancyLog, OccupancyStats};
 pub use trace::{BsrTrace, CwndTrace, DeliveredTrace, DropTrace, QueueTrace, Trace};
 
 use crate::link::LinkStats;
@@ -20,24 +22,29 @@ use crate::time::Time;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// One-way delay statistics in milliseconds.
+/// One-way delay statistics in milliseconds; each is `None` (null in
+/// summary.json) when no packet was measured (`count` 0): there is no value,
+/// and 0 would read as the best one.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct DelayStats {
     /// Number of packets measured.
     pub count: u64,
-    pub mean: f64,
-    pub p50: f64,
-    pub p95: f64,
-    pub p99: f64,
-    pub max: f64,
+    pub mean: Option<f64>,
+    pub p50: Option<f64>,
+    pub p95: Option<f64>,
+    pub p99: Option<f64>,
+    pub max: Option<f64>,
 }
 
 impl DelayStats {
     pub fn from_histogram(h: &Histogram) -> DelayStats {
-        let ms = |ns: u64| ns as f64 * 1e-6;
+        if h.count() == 0 {
+            return DelayStats::default();
+        }
+        let ms = |ns: u64| Some(ns as f64 * 1e-6);
         DelayStats {
             count: h.count(),
-            mean: h.mean() * 1e-6,
+            mean: Some(h.mean() * 1e-6),
             p50: ms(h.quantile(0.50)),
             p95: ms(h.quantile(0.95)),
             p99: ms(h.quantile(0.99)),
@@ -55,6 +62,10 @@ pub struct LinkSummary {
     pub mean_queue_bytes: f64,
     /// Time-average packets waiting in the buffer.
     pub mean_queue_packets: f64,
+    /// Time percentiles of the bytes waiting (null for an unmanaged link, see [`OccupancyStats`]).
+    pub queue_bytes: OccupancyStats,
+    /// Time percentiles of the packets waiting.
+    pub queue_packets: OccupancyStats,
     pub packets_sent: u64,
     pub bytes_sent: u64,
     /// Drops by cause.
@@ -70,6 +81,8 @@ impl LinkSummary {
             utilisation: stats.busy.0 as f64 / d,
             mean_queue_bytes: stats.queue_byte_ns as f64 / d,
             mean_queue_packets: stats.queue_packet_ns as f64 / d,
+            queue_bytes: OccupancyStats::from_histogram(stats.occupancy.as_ref().map(Occupancy::bytes)),
+            queue_packets: OccupancyStats::from_histogram(stats.occupancy.as_ref().map(Occupancy::packets)),
             packets_sent: stats.packets_sent,
             bytes_sent: stats.bytes_sent,
             drops: drops.iter().map(|(c, n)| (c.name(), *n)).collect(),

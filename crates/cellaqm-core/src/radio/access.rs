@@ -16,6 +16,7 @@
 use super::dch::{Dch, DchConfig};
 use super::hsdpa::{Hsdpa, HsdpaConfig};
 use super::pdcp::{ecn_marks, Feed, Pdcp, SduStore};
+use crate::metrics::Occupancy;
 use crate::packet::Packet;
 use crate::queue::{DropCause, Dropped, Limits, QueueConfig};
 use crate::rlc::{AmEntity, Delivery, Pdu, Release, RlcConfig};
@@ -199,6 +200,8 @@ pub struct RadioAccess {
     pdus: Vec<Pdu>,
     released: Vec<Release>,
     stats: RadioStats,
+    /// How long the PDCP buffer held each backlog.
+    occupancy: Occupancy,
     last_change: Time,
 }
 
@@ -243,15 +246,18 @@ impl RadioAccess {
             pdus: Vec::new(),
             released: Vec::new(),
             stats: RadioStats::default(),
+            occupancy: Occupancy::default(),
             last_change: Time::ZERO,
         }
     }
 
-    /// Accumulates the PDCP backlog integrals up to `now`.
+    /// Accumulates the PDCP backlog integrals and occupancy up to `now`.
     fn account(&mut self, now: Time) {
-        let dt = now.since(self.last_change).0 as u128;
-        self.stats.queue_byte_ns += self.pdcp.bytes() as u128 * dt;
-        self.stats.queue_packet_ns += self.pdcp.packets() as u128 * dt;
+        let dt = now.since(self.last_change).0;
+        let (bytes, packets) = (self.pdcp.bytes(), self.pdcp.packets() as u64);
+        self.stats.queue_byte_ns += bytes as u128 * dt as u128;
+        self.stats.queue_packet_ns += packets as u128 * dt as u128;
+        self.occupancy.hold(bytes, packets, dt);
         self.last_change = now;
     }
 
@@ -500,6 +506,7 @@ impl RadioAccess {
             bytes_sent: s.bytes_delivered,
             queue_byte_ns: s.queue_byte_ns,
             queue_packet_ns: s.queue_packet_ns,
+            occupancy: Some(self.occupancy.clone()),
         }
     }
 
