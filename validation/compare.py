@@ -130,6 +130,7 @@ def scenario(row: dict[str, Any], seed: int) -> dict[str, Any]:
         "seed": seed,
         "tcp": {
             "recovery": "sack" if row["sack"] else "newreno",
+            "recovery_window": "prr",
             "mss": f"{MSS}B",
             "header": f"{HEADER}B",
             "initial_window": IW,

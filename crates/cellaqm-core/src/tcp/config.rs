@@ -18,6 +18,21 @@ pub enum Recovery {
     Sack,
 }
 
+/// How much fast recovery sends in answer to each ACK (which segments go is
+/// `Recovery`'s choice either way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RecoveryWindow {
+    /// The rules of the recovery algorithm itself: without SACK, RFC 5681 §3.2 window
+    /// inflation by one SMSS per duplicate ACK (with RFC 6582 deflation on partial ACKs);
+    /// with SACK, RFC 6675 §5 (C): send while cwnd − pipe ≥ 1 SMSS.
+    Rfc,
+    /// Proportional Rate Reduction with the Slow Start Reduction Bound (RFC 6937, PRR-SSRB):
+    /// the flight shrinks from its size at the loss to ssthresh in proportion to the data
+    /// delivered, and grows back towards ssthresh by at most one SMSS more than delivered per ACK.
+    Prr,
+}
+
 /// When the retransmission timer restarts around loss recovery.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -100,6 +115,8 @@ pub const MAX_WINDOW: u64 = 1 << 30;
 pub struct TcpConfig {
     /// Loss recovery: `"reno"`, `"newreno"` or `"sack"`.
     pub recovery: Recovery,
+    /// How much fast recovery sends per ACK: `"rfc"` (inflation / cwnd − pipe) or `"prr"` (RFC 6937).
+    pub recovery_window: RecoveryWindow,
     /// Maximum segment size: payload bytes per full segment.
     pub mss: Bytes,
     /// TCP/IP header bytes added to every packet (40 for TCP/IPv4, 60 for TCP/IPv6 as in the WCDMA study).
@@ -132,6 +149,7 @@ impl Default for TcpConfig {
     fn default() -> Self {
         TcpConfig {
             recovery: Recovery::NewReno,
+            recovery_window: RecoveryWindow::Rfc,
             mss: Bytes(1460),
             header: Bytes(40),
             initial_window: 3,

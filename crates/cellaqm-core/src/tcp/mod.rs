@@ -13,13 +13,15 @@
 //!
 //! Files: `endpoint` (handshake, dispatch), `sender` (send half: segments,
 //! window, retransmission timer), `recovery` (fast retransmit/recovery for
-//! Reno, NewReno and SACK; ECN-Echo), `scoreboard` (SACK scoreboard), `rtt`
+//! Reno, NewReno and SACK; ECN-Echo), `prr` (Proportional Rate Reduction:
+//! how much recovery sends per ACK), `scoreboard` (SACK scoreboard), `rtt`
 //! (RTO estimator), `congestion` (controller interface) with `reno`,
 //! `receiver` (receive half: reassembly, ACKs, SACK blocks) and `ranges`.
 
 mod config;
 mod congestion;
 mod endpoint;
+mod prr;
 mod ranges;
 mod receiver;
 mod recovery;
@@ -31,7 +33,7 @@ mod sender;
 #[cfg(test)]
 mod tests;
 
-pub use config::{Recovery, RtoRestart, RttSamples, TcpConfig, Window, MAX_IP_PACKET, MAX_WINDOW};
+pub use config::{Recovery, RecoveryWindow, RtoRestart, RttSamples, TcpConfig, Window, MAX_IP_PACKET, MAX_WINDOW};
 pub use endpoint::Endpoint;
 
 /// Which end of the connection: the client opens it actively.

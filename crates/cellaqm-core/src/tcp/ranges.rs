@@ -1,10 +1,19 @@
 //! Sets of sequence ranges, as kept by SACK (RFC 2018) on both sides.
 //!
 //! Ranges `[start, end)` are stored sorted, disjoint and non-touching: an
-//! inserted range merges with every range it overlaps or abuts.
+//! inserted range merges with every range it overlaps or abuts. The number of
+//! values covered is kept up to date, so reading it costs nothing.
 
 #[derive(Debug, Default, PartialEq, Eq)]
-pub(super) struct RangeSet(Vec<(u64, u64)>);
+pub(super) struct RangeSet {
+    ranges: Vec<(u64, u64)>,
+    /// Sum of the ranges' lengths.
+    covered: u64,
+}
+
+fn len((start, end): (u64, u64)) -> u64 {
+    end - start
+}
 
 impl RangeSet {
     pub fn insert(&mut self, start: u64, end: u64) {
@@ -12,54 +21,63 @@ impl RangeSet {
             return;
         }
         // The ranges it overlaps or abuts are a contiguous run [first, last).
-        let first = self.0.partition_point(|&(_, e)| e < start);
-        let last = self.0.partition_point(|&(s, _)| s <= end);
-        let merged = match self.0.get(first..last) {
+        let first = self.ranges.partition_point(|&(_, e)| e < start);
+        let last = self.ranges.partition_point(|&(s, _)| s <= end);
+        let merged = match self.ranges.get(first..last) {
             Some([a, .., b]) | Some([a @ b]) => (start.min(a.0), end.max(b.1)),
             _ => (start, end),
         };
+        self.covered += len(merged);
         match last - first {
-            0 => self.0.insert(first, merged),
+            0 => self.ranges.insert(first, merged),
             _ => {
-                self.0[first] = merged;
-                self.0.drain(first + 1..last);
+                self.covered -= self.ranges[first..last].iter().copied().map(len).sum::<u64>();
+                self.ranges[first] = merged;
+                self.ranges.drain(first + 1..last);
             }
         }
     }
 
     /// Drops everything below `seq`.
     pub fn remove_below(&mut self, seq: u64) {
-        let gone = self.0.partition_point(|&(_, e)| e <= seq);
-        self.0.drain(..gone);
-        if let Some(first) = self.0.first_mut() {
+        let gone = self.ranges.partition_point(|&(_, e)| e <= seq);
+        self.covered -= self.ranges.drain(..gone).map(len).sum::<u64>();
+        if let Some(first) = self.ranges.first_mut() {
+            self.covered -= seq.saturating_sub(first.0);
             first.0 = first.0.max(seq);
         }
     }
 
     pub fn clear(&mut self) {
-        self.0.clear();
+        self.ranges.clear();
+        self.covered = 0;
+    }
+
+    /// How many values the ranges cover.
+    pub fn covered(&self) -> u64 {
+        self.covered
     }
 
     /// The range holding `seq`.
     pub fn containing(&self, seq: u64) -> Option<(u64, u64)> {
-        let i = self.0.partition_point(|&(_, e)| e <= seq);
-        self.0.get(i).copied().filter(|&(s, _)| s <= seq)
+        let i = self.ranges.partition_point(|&(_, e)| e <= seq);
+        self.ranges.get(i).copied().filter(|&(s, _)| s <= seq)
     }
 
     pub fn first(&self) -> Option<(u64, u64)> {
-        self.0.first().copied()
+        self.ranges.first().copied()
     }
 
     pub fn last(&self) -> Option<(u64, u64)> {
-        self.0.last().copied()
+        self.ranges.last().copied()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.ranges.is_empty()
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.0.iter().copied()
+        self.ranges.iter().copied()
     }
 }
 
@@ -75,10 +93,13 @@ mod tests {
         r.insert(20, 25);
         r.insert(50, 60);
         assert_eq!(r.iter().collect::<Vec<_>>(), vec![(10, 25), (30, 40), (50, 60)]);
+        assert_eq!(r.covered(), 15 + 10 + 10);
         r.insert(24, 55);
         assert_eq!(r.iter().collect::<Vec<_>>(), vec![(10, 60)]);
+        assert_eq!(r.covered(), 50);
         r.remove_below(15);
         assert_eq!(r.first(), Some((15, 60)));
+        assert_eq!(r.covered(), 45);
         assert_eq!(r.containing(59), Some((15, 60)));
         assert_eq!(r.containing(60), None);
     }
@@ -101,6 +122,7 @@ mod tests {
                 proptest::prop_assert!(ranges.windows(2).all(|w| w[0].1 < w[1].0), "sorted, disjoint, not touching: {:?}", ranges);
                 let covered: std::collections::BTreeSet<u64> = ranges.iter().flat_map(|&(s, e)| s..e).collect();
                 proptest::prop_assert_eq!(&covered, &plain);
+                proptest::prop_assert_eq!(r.covered(), plain.len() as u64);
                 for x in 0..75 {
                     proptest::prop_assert_eq!(r.containing(x).is_some(), plain.contains(&x));
                 }

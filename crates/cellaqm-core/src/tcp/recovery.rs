@@ -1,18 +1,25 @@
-//! Loss recovery and congestion signals (RFC 5681 §3.2, RFC 6582, RFC 6675, RFC 3168 §6.1.2).
+//! Loss recovery and congestion signals (RFC 5681 §3.2, RFC 6582, RFC 6675, RFC 6937, RFC 3168 §6.1.2).
 //!
 //! Three duplicate ACKs (or, with SACK, a lost hole per IsLost) trigger fast
-//! retransmit: ssthresh = max(FlightSize/2, 2·SMSS). Reno inflates cwnd per
-//! duplicate ACK and leaves recovery on the first new ACK; NewReno stays until
-//! everything outstanding at its start is acknowledged, retransmitting one
-//! segment per partial ACK; SACK recovery sends while cwnd − pipe ≥ SMSS,
-//! choosing segments by NextSeg. An ECN-Echo reduces cwnd the same way without
-//! a retransmission. The window is reduced at most once per window of data:
-//! not again until `snd_una` passes `recover` (RFC 6582 §3.2 (2), RFC 6675
-//! §5.1; as ns-2's `bug_fix_`, Reno obeys it too).
+//! retransmit: ssthresh = max(FlightSize/2, 2·SMSS). Reno leaves recovery on
+//! the first new ACK; NewReno stays until everything outstanding at its start
+//! is acknowledged, retransmitting one segment per partial ACK; SACK recovery
+//! chooses the segments to send by NextSeg. How much recovery sends is
+//! `recovery_window`'s: with `"rfc"`, Reno and NewReno inflate cwnd by one SMSS
+//! per duplicate ACK (deflating on partial ACKs) and SACK sends while
+//! cwnd − pipe ≥ SMSS; with `"prr"`, each ACK in recovery allows the sndcnt of
+//! RFC 6937 (`prr.rs`) and cwnd is left at ssthresh. The fast retransmission
+//! and NewReno's partial-ACK retransmissions are sent whatever the rule
+//! allows, and under PRR they count in prr_out like any other segment. An
+//! ECN-Echo reduces cwnd the same way without a retransmission. The window is
+//! reduced at most once per window of data: not again until `snd_una` passes
+//! `recover` (RFC 6582 §3.2 (2), RFC 6675 §5.1; as ns-2's `bug_fix_`, Reno
+//! obeys it too).
 
+use super::prr::Prr;
 use super::scoreboard::DUP_THRESH;
 use super::sender::Sender;
-use super::{Recovery, RtoRestart};
+use super::{Recovery, RecoveryWindow, RtoRestart};
 use crate::packet::{Packet, TcpHeader};
 use crate::time::Time;
 
@@ -23,13 +30,20 @@ pub(super) struct LossRecovery {
     /// RFC 6582 `recover` / RFC 6675 RecoveryPoint, as an exclusive end:
     /// `snd_max` when the window was last reduced.
     recover: u64,
-    dupacks: u64,
-    /// RFC 6675 HighRxt (exclusive end): retransmissions of this recovery reached here.
+    /// Duplicate ACKs since `snd_una` last advanced (RFC 5681 §3.2 DupThresh).
+    pub dupacks: u64,
+    /// Bytes reported delivered by duplicate ACKs, one SMSS each, and not yet covered by
+    /// the cumulative ACK: what a sender without SACK knows of SACKd (see `Sender::sackd`).
+    pub dupacked: u64,
+    /// RFC 6675 HighRxt (exclusive end): retransmissions of this recovery reached here
+    /// (without SACK: the end of the latest fast or partial-ACK retransmission).
     high_rxt: u64,
     /// RFC 6675 RescueRxt (exclusive end).
     rescue_rxt: u64,
     /// Partial ACKs so far in this recovery.
     partial_acks: u32,
+    /// RFC 6937 state, with `recovery_window = "prr"`.
+    pub prr: Prr,
 }
 
 impl LossRecovery {
@@ -51,10 +65,58 @@ enum Rule {
 }
 
 impl Sender {
-    /// `acked` bytes newly acknowledged (`snd_una` already advanced). Returns
-    /// whether the ACK restarts the retransmission timer.
-    pub(super) fn on_new_ack(&mut self, now: Time, acked: u64, handshake: bool, out: &mut Vec<Packet>) -> bool {
-        self.recovery.dupacks = 0;
+    /// Recovery is on and PRR (RFC 6937) sets how much it sends.
+    pub(super) fn prr_active(&self) -> bool {
+        self.recovery.active && self.recovery_window == RecoveryWindow::Prr
+    }
+
+    /// RFC 6937 §2 SACKd: bytes above `snd_una` the receiver is known to hold. Without
+    /// SACK, RFC 6937 §2 estimates DeliveredData as one SMSS per duplicate ACK and, on a
+    /// partial or full ACK, as the change in `snd_una` less one SMSS per preceding duplicate
+    /// ACK. SACKd is estimated accordingly as `recovery.dupacked`: one SMSS per duplicate
+    /// ACK, less what cumulative ACKs have since covered. DeliveredData = the change in
+    /// `snd_una` plus the change in SACKd then follows the RFC's estimate, and where a
+    /// partial ACK covers fewer bytes than the duplicates before it reported (those came
+    /// from data above the next hole), the rest stays counted as delivered instead of
+    /// being counted again later: DeliveredData adds up to the progress of `snd_una`, as
+    /// RFC 6937 §2 requires of it.
+    pub(super) fn sackd(&self) -> u64 {
+        match self.kind {
+            Recovery::Sack => self.scoreboard.sacked_bytes(),
+            Recovery::Reno | Recovery::NewReno => self.recovery.dupacked,
+        }
+    }
+
+    /// RFC 6675 SetPipe() during recovery: bytes not SACKed and not lost, plus those
+    /// retransmitted. With SACK, from the scoreboard. Without, from what a NewReno sender
+    /// knows: duplicate ACKs reported segments that left the network (SACKd above), and
+    /// the first unacknowledged segment is lost (RFC 6582 retransmits it on entry and on
+    /// every partial ACK) until its retransmission is sent, when it counts once again:
+    /// pipe = FlightSize − SACKd − (SMSS while that retransmission is still to go), at least 0.
+    fn pipe(&self) -> u64 {
+        if self.kind == Recovery::Sack {
+            return self.scoreboard.pipe(self.snd_una, self.snd_max, self.recovery.high_rxt, self.mss);
+        }
+        let lost = if self.recovery.high_rxt > self.snd_una { 0 } else { self.mss };
+        (self.snd_max - self.snd_una).saturating_sub(self.sackd() + lost)
+    }
+
+    /// RFC 6937 §3 on an ACK in recovery that reports `delivered` bytes (DeliveredData).
+    pub(super) fn prr_on_ack(&mut self, delivered: u64) {
+        let pipe = self.pipe();
+        self.recovery.prr.on_ack(delivered, pipe, self.cc.ssthresh(), self.mss);
+    }
+
+    /// RFC 5681 §3.2 window inflation and RFC 6582 deflation set the amount sent:
+    /// no SACK and `recovery_window = "rfc"`.
+    fn inflates(&self) -> bool {
+        self.kind != Recovery::Sack && self.recovery_window == RecoveryWindow::Rfc
+    }
+
+    /// `acked` bytes newly acknowledged (`snd_una` already advanced), `delivered` bytes
+    /// reported delivered (RFC 6937 DeliveredData). Returns whether the ACK restarts the
+    /// retransmission timer.
+    pub(super) fn on_new_ack(&mut self, now: Time, acked: u64, delivered: u64, handshake: bool, out: &mut Vec<Packet>) -> bool {
         if !self.recovery.active {
             if !handshake {
                 self.cc.on_ack(now, acked);
@@ -62,13 +124,20 @@ impl Sender {
         } else if self.snd_una >= self.recovery.recover || self.kind == Recovery::Reno {
             // RFC 5681 §3.2 (6): Reno deflates on the first new ACK; RFC 6582 §3.2 (3): a full
             // ACK ends NewReno (cwnd = ssthresh); RFC 6675 §5 (A): ACK beyond RecoveryPoint.
+            // With PRR too, recovery ends with cwnd = ssthresh.
             self.recovery.active = false;
             self.cc.set_window(self.cc.ssthresh());
         } else {
+            if self.recovery_window == RecoveryWindow::Prr {
+                self.prr_on_ack(delivered);
+            }
             if self.kind == Recovery::NewReno {
-                // RFC 6582 §3.2 (5) partial ACK: retransmit the first unacknowledged segment, deflate
-                // by the amount acknowledged and add back one SMSS if at least one SMSS was.
-                self.send_at(now, self.snd_una, out);
+                // RFC 6582 §3.2 (5) partial ACK: retransmit the first unacknowledged segment.
+                self.recovery.high_rxt = self.send_at(now, self.snd_una, out);
+            }
+            if self.inflates() {
+                // RFC 6582 §3.2 (5): deflate by the amount acknowledged and add back one
+                // SMSS if at least one SMSS was.
                 let add_back = if acked >= self.mss { self.mss } else { 0 };
                 self.cc.set_window(self.cc.window().saturating_sub(acked) + add_back);
             }
@@ -78,51 +147,63 @@ impl Sender {
         true
     }
 
-    pub(super) fn on_dupack(&mut self, now: Time, out: &mut Vec<Packet>) {
+    /// A duplicate ACK (already counted in `recovery.dupacks`) reporting `delivered` bytes.
+    pub(super) fn on_dupack(&mut self, now: Time, delivered: u64, out: &mut Vec<Packet>) {
         if self.recovery.active {
-            if self.kind != Recovery::Sack {
+            if self.recovery_window == RecoveryWindow::Prr {
+                self.prr_on_ack(delivered);
+            } else if self.inflates() {
                 self.cc.set_window(self.cc.window() + self.mss); // RFC 5681 §3.2 (4)
             }
             return;
         }
-        self.recovery.dupacks += 1;
         // RFC 5681 §3.2 (2): the third duplicate; RFC 6675 §5 (2): or IsLost(HighACK + 1).
         let lost = self.recovery.dupacks >= DUP_THRESH
             || (self.kind == Recovery::Sack && self.scoreboard.is_lost(self.snd_una, self.mss));
         if lost && self.snd_una >= self.recovery.recover {
             // RFC 6582 §3.2 (2): not again for losses in the window already reduced for.
-            self.enter_recovery(now, out);
+            self.enter_recovery(now, delivered, out);
         }
     }
 
-    fn enter_recovery(&mut self, now: Time, out: &mut Vec<Packet>) {
+    fn enter_recovery(&mut self, now: Time, delivered: u64, out: &mut Vec<Packet>) {
         self.stats.fast_retransmits += 1;
         self.recovery.active = true;
         self.recovery.partial_acks = 0;
         self.recovery.recover = self.snd_max; // RFC 6582 §3.2 (2), RFC 6675 (4.1)
-        self.cc.on_congestion(now, self.snd_max - self.snd_una); // RFC 5681 (4), RFC 6675 (4.2)
+        let flight = self.snd_max - self.snd_una;
+        self.cc.on_congestion(now, flight); // RFC 5681 (4), RFC 6675 (4.2)
+        if self.recovery_window == RecoveryWindow::Prr {
+            // RFC 6937 §3: RecoverFS = FlightSize; the ACK that starts recovery is its first.
+            self.recovery.prr = Prr::start(flight);
+            self.prr_on_ack(delivered);
+        }
         let end = self.send_at(now, self.snd_una, out); // RFC 5681 §3.2 (3), RFC 6675 (4.3)
         if self.rto_restart == RtoRestart::Always {
             // As ns-2 and Linux: RFC 6298 (5.1) alone leaves the timer running from the last
             // new ACK, and behind a full buffer it expires before the retransmission's ACK returns.
             self.restart_timer(now);
         }
+        self.recovery.high_rxt = end; // RFC 6675 (4.3)
         if self.kind == Recovery::Sack {
-            self.recovery.high_rxt = end; // RFC 6675 (4.3)
             self.recovery.rescue_rxt = end;
-        } else {
+        }
+        if self.inflates() {
             self.cc.set_window(self.cc.ssthresh() + 3 * self.mss); // RFC 5681 §3.2 (3)
         }
     }
 
-    /// RFC 6675 §5 (C): send while cwnd − pipe ≥ 1 SMSS.
+    /// RFC 6675 §5 (C): send the segments NextSeg chooses while cwnd − pipe ≥ 1 SMSS
+    /// (`"rfc"`) or while they fit in sndcnt (`"prr"`, RFC 6937).
     pub(super) fn transmit_sack_recovery(&mut self, now: Time, out: &mut Vec<Packet>) {
-        loop {
-            let pipe = self.scoreboard.pipe(self.snd_una, self.snd_max, self.recovery.high_rxt, self.mss);
-            if pipe + self.mss > self.cc.window() {
+        while let Some((rule, h)) = self.next_seg() {
+            let allowed = match self.recovery_window {
+                RecoveryWindow::Rfc => self.pipe() + self.mss <= self.cc.window(),
+                RecoveryWindow::Prr => self.recovery.prr.allows(h.seq_len()),
+            };
+            if !allowed {
                 break;
             }
-            let Some((rule, h)) = self.next_seg() else { break };
             self.emit(now, h, out);
             match rule {
                 // RFC 6675 (C.2)

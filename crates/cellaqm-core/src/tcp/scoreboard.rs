@@ -32,6 +32,11 @@ impl Scoreboard {
         self.sacked.clear();
     }
 
+    /// RFC 6937 §2 SACKd: bytes the scoreboard shows delivered above the cumulative ACK.
+    pub fn sacked_bytes(&self) -> u64 {
+        self.sacked.covered()
+    }
+
     /// End of the highest SACKed range.
     fn highest(&self) -> Option<u64> {
         self.sacked.last().map(|(_, end)| end)
@@ -102,8 +107,10 @@ mod tests {
     fn merges_and_prunes_ranges() {
         let mut sb = board(1, &[(301, 401), (101, 201), (201, 301)]);
         assert_eq!(sb.sacked.iter().collect::<Vec<_>>(), vec![(101, 401)]);
+        assert_eq!(sb.sacked_bytes(), 300);
         sb.update(151, std::iter::empty());
         assert_eq!(sb.sacked.iter().collect::<Vec<_>>(), vec![(151, 401)]);
+        assert_eq!(sb.sacked_bytes(), 250);
         assert_eq!(sb.skip_sacked(200), 401);
         assert_eq!(sb.next_sacked(1), 151);
     }

@@ -13,7 +13,7 @@ use super::reno::Reno;
 use super::rtt::RttEstimator;
 use super::rtt_timing::RttTiming;
 use super::scoreboard::Scoreboard;
-use super::{Recovery, RtoRestart, TcpConfig, TcpStats};
+use super::{Recovery, RecoveryWindow, RtoRestart, TcpConfig, TcpStats};
 use crate::packet::{flags, ts_clock, Dir, Ecn, FlowId, Packet, TcpHeader};
 use crate::time::{Dur, Time};
 
@@ -22,6 +22,7 @@ pub(super) struct Sender {
     dir: Dir,
     header: u32,
     pub kind: Recovery,
+    pub recovery_window: RecoveryWindow,
     pub rto_restart: RtoRestart,
     pub mss: u64,
     ecn: bool,
@@ -64,6 +65,7 @@ impl Sender {
             dir,
             header: cfg.header.0 as u32,
             kind: cfg.recovery,
+            recovery_window: cfg.recovery_window,
             rto_restart: cfg.rto_restart,
             mss,
             ecn: cfg.ecn,
@@ -155,6 +157,9 @@ impl Sender {
         if self.ecn && fresh_data {
             pkt.ecn = Ecn::Ect; // RFC 3168 §6.1.5: retransmissions are not ECT
         }
+        if self.prr_active() {
+            self.recovery.prr.on_send(h.seq_len()); // RFC 6937 §3: prr_out
+        }
         if h.seq == self.snd_nxt {
             self.snd_nxt += h.seq_len();
         }
@@ -182,11 +187,18 @@ impl Sender {
         if self.recovery.active && self.kind == Recovery::Sack {
             return self.transmit_sack_recovery(now, out);
         }
-        let window = self.cc.window().min(self.peer_wnd);
+        // RFC 6937: in recovery PRR's sndcnt, not cwnd, limits what is sent.
+        let prr = self.prr_active();
+        let window = if prr { self.peer_wnd } else { self.cc.window().min(self.peer_wnd) };
         loop {
             self.snd_nxt = self.scoreboard.skip_sacked(self.snd_nxt);
             match self.segment(self.snd_nxt) {
-                Some(h) if self.snd_nxt + h.len as u64 <= self.snd_una + window => self.emit(now, h, out),
+                Some(h)
+                    if self.snd_nxt + h.len as u64 <= self.snd_una + window
+                        && (!prr || self.recovery.prr.allows(h.seq_len())) =>
+                {
+                    self.emit(now, h, out)
+                }
                 _ => break,
             }
         }
@@ -209,14 +221,26 @@ impl Sender {
             return; // acknowledges something never sent
         }
         self.peer_wnd = h.wnd as u64;
+        let known_delivered = self.snd_una + self.sackd();
         self.scoreboard.update(self.snd_una.max(h.ack), h.sack_blocks());
-        if h.ack > self.snd_una {
-            let handshake = self.snd_una == 0;
-            let acked = h.ack - self.snd_una;
+        let new_ack = h.ack > self.snd_una;
+        // RFC 5681 §2: duplicate acknowledgment.
+        let dupack = !new_ack && pure && h.ack == self.snd_una && self.snd_una < self.snd_max;
+        let (handshake, acked) = (self.snd_una == 0, h.ack.saturating_sub(self.snd_una));
+        if new_ack {
             self.sample_rtt(now, h);
             self.snd_una = h.ack;
             self.snd_nxt = self.snd_nxt.max(h.ack);
-            let restart = self.on_new_ack(now, acked, handshake, out);
+            self.recovery.dupacks = 0;
+            self.recovery.dupacked = self.recovery.dupacked.saturating_sub(acked);
+        } else if dupack {
+            self.recovery.dupacks += 1;
+            self.recovery.dupacked += self.mss;
+        }
+        // RFC 6937 §2 DeliveredData: the change in snd_una plus the change in SACKd.
+        let delivered = (self.snd_una + self.sackd()).saturating_sub(known_delivered);
+        if new_ack {
+            let restart = self.on_new_ack(now, acked, delivered, handshake, out);
             // RFC 6298 (5.2): stop the timer when all is acknowledged; (5.3): else restart it
             // (during recovery, as `rto_restart` says).
             if self.snd_una == self.snd_max {
@@ -224,8 +248,10 @@ impl Sender {
             } else if restart {
                 self.restart_timer(now);
             }
-        } else if pure && h.ack == self.snd_una && self.snd_una < self.snd_max {
-            self.on_dupack(now, out); // RFC 5681 §2: duplicate acknowledgment
+        } else if dupack {
+            self.on_dupack(now, delivered, out);
+        } else if self.prr_active() {
+            self.prr_on_ack(delivered); // RFC 6937 §3: every ACK during recovery
         }
         if self.ecn && h.has(flags::ECE) {
             self.on_ece(now);

@@ -456,3 +456,191 @@ fn a_ce_mark_reduces_the_window_once_without_retransmission() {
     let client_acks: Vec<bool> = p.log.iter().filter(|e| !e.1).map(|(_, _, pkt)| pkt.tcp.has(flags::ECE)).collect();
     assert!(client_acks.iter().any(|&e| e) && !client_acks.last().unwrap(), "ECE echoed until CWR");
 }
+
+
+/// One ACK the server received: the segment index it acknowledges up to, the data
+/// segments (indices from the first data byte) sent in answer, and cwnd after it.
+struct Answer {
+    ack: u64,
+    sent: Vec<u64>,
+    cwnd: u64,
+}
+
+/// Runs until `limit`, listing the server's answer to every ACK.
+fn answers(p: &mut Pair, limit: Time) -> Vec<Answer> {
+    let mut list = Vec::new();
+    while p.now <= limit {
+        let next = p.in_flight.iter().min_by_key(|(t, o, _, _)| (*t, *o)).map(|e| (e.0, e.2, e.3.tcp.ack));
+        let logged = p.log.len();
+        if !p.step() {
+            break;
+        }
+        if let Some((_, true, ack)) = next.filter(|n| n.0 == p.now) {
+            let sent = p.log[logged..].iter().filter(|(_, s, pkt)| *s && pkt.is_data()).map(|e| (e.2.tcp.seq - 1) / MSS);
+            list.push(Answer { ack: ack.saturating_sub(1) / MSS, sent: sent.collect(), cwnd: p.server.cwnd() });
+        }
+    }
+    list
+}
+
+/// The answers to `n` ACKs by a hand-worked rule: `f(k)` for the k-th (from 1).
+fn per_ack(n: u64, f: impl Fn(u64) -> Vec<u64>) -> Vec<Vec<u64>> {
+    (1..=n).map(f).collect()
+}
+
+/// Slow start from 10 segments (no delayed ACKs: each ACK releases two) sends segments
+/// 0–9, 10–29 and 30–69 in three round trips. Losing the first transmission of segment 30,
+/// the ACKs of 31–69 find FlightSize = 40 segments, ssthresh = 20. Returns what the server
+/// sends in answer to each of the 39 duplicate ACKs and to the ACK that ends recovery, and
+/// cwnd after that ACK and ssthresh.
+fn one_loss_answers(recovery: Recovery, window: RecoveryWindow) -> (Vec<Vec<u64>>, u64, u64) {
+    let mut c = cfg(recovery);
+    c.initial_window = 10;
+    c.rwnd = Window::Packets(100);
+    c.recovery_window = window;
+    let mut p = Pair::download(&c, u64::MAX);
+    p.fate = drop_segments(&[30]);
+    let list = answers(&mut p, secs(1.0));
+    // The ACK of segment 29, then the duplicates.
+    let mut sent: Vec<Vec<u64>> = list.iter().filter(|a| a.ack == 30).skip(1).map(|a| a.sent.clone()).collect();
+    assert_eq!(sent.len(), 39);
+    let exit = list.iter().find(|a| a.ack >= 70).expect("recovery ends");
+    sent.push(exit.sent.clone());
+    (sent, exit.cwnd, p.server.ssthresh())
+}
+
+/// RFC 6937 §3.1's single loss, hand-worked for segment 30 of a 40-segment flight. NewReno
+/// (pipe = FlightSize − SMSS per duplicate ACK, less the lost segment until it is resent)
+/// and SACK (RFC 6675 pipe) see the same pipe here. At the third duplicate ACK, pipe =
+/// 40 − 3 − 1 = 36 > ssthresh = 20: sndcnt = ⌈prr_delivered·20/40⌉ − prr_out, so after
+/// the fast retransmission a new segment goes out on every second duplicate (6, 8, …, 32:
+/// segments 70–83) while pipe = 37 − k/2 falls to ssthresh. At duplicate 34 pipe = 20: the
+/// reduction bound sends ssthresh − pipe = 0; duplicates 35–39 find pipe = 19 and send one
+/// each (84–88). The full ACK ends recovery with cwnd = ssthresh = 20 segments, 19 of them
+/// in flight: one more (89).
+#[test]
+fn prr_spreads_the_sending_over_recovery_and_ends_it_at_ssthresh() {
+    let mut expected = per_ack(39, |k| match k {
+        3 => vec![30],
+        6..=32 if k % 2 == 0 => vec![70 + (k - 6) / 2],
+        35..=39 => vec![84 + k - 35],
+        _ => vec![],
+    });
+    expected.push(vec![89]);
+    for recovery in [Recovery::NewReno, Recovery::Sack] {
+        let (sent, cwnd, ssthresh) = one_loss_answers(recovery, RecoveryWindow::Prr);
+        assert_eq!(sent, expected, "{recovery:?}: sends per duplicate ACK 1–39, then at the full ACK");
+        assert_eq!((cwnd, ssthresh), (20 * MSS, 20 * MSS), "{recovery:?}");
+    }
+}
+
+/// The same loss with `recovery_window = "rfc"` (today's rules): NewReno's window, inflated
+/// to 23 + (k − 3) segments by duplicate ACK k, and SACK's cwnd − pipe (cwnd = 20, pipe =
+/// 40 − k + sent) both stay closed until duplicate 21, then send one segment per duplicate
+/// (70–88); the full ACK deflates to ssthresh and sends one more (89). The same 20 segments
+/// as PRR, in the second half of the round trip instead of spread over it.
+#[test]
+fn rfc_recovery_sends_in_the_second_half_of_the_round_trip() {
+    let mut expected = per_ack(39, |k| match k {
+        3 => vec![30],
+        21..=39 => vec![70 + k - 21],
+        _ => vec![],
+    });
+    expected.push(vec![89]);
+    for recovery in [Recovery::NewReno, Recovery::Sack] {
+        let (sent, cwnd, ssthresh) = one_loss_answers(recovery, RecoveryWindow::Rfc);
+        assert_eq!(sent, expected, "{recovery:?}");
+        assert_eq!((cwnd, ssthresh), (20 * MSS, 20 * MSS), "{recovery:?}");
+    }
+}
+
+/// RFC 6937 §3.1's burst loss, hand-worked with SACK: segments 30–54 lost (25 of 40), so the
+/// duplicate ACKs come from 55–69. At the third, RFC 6675 pipe = 40 − 3 SACKed − 25 lost =
+/// 12 ≤ ssthresh = 20: the Slow Start Reduction Bound gives limit = max(prr_delivered −
+/// prr_out, DeliveredData) + MSS = 2 segments per ACK (the fast retransmission being one of
+/// the first two), so pipe = k + 9 climbs by one per ACK; from duplicate 10 (pipe 19)
+/// ssthresh − pipe = 1 binds: one segment per ACK holds pipe at 19 + 1.
+#[test]
+fn prr_after_a_burst_loss_grows_the_flight_back_by_one_segment_per_ack() {
+    let mut c = cfg(Recovery::Sack);
+    c.initial_window = 10;
+    c.rwnd = Window::Packets(100);
+    c.recovery_window = RecoveryWindow::Prr;
+    let mut p = Pair::download(&c, u64::MAX);
+    let lost: Vec<u64> = (30..55).collect();
+    p.fate = Box::new(move |_, server, pkt| match server && pkt.is_data() && !pkt.retransmission && lost.contains(&((pkt.tcp.seq - 1) / MSS)) {
+        true => Fate::Drop,
+        false => Fate::Deliver,
+    });
+    let list = answers(&mut p, secs(1.0));
+    let dupacks: Vec<Vec<u64>> = list.iter().filter(|a| a.ack == 30).skip(1).map(|a| a.sent.clone()).collect();
+    let expected = per_ack(15, |k| match k {
+        3..=9 => vec![30 + 2 * (k - 3), 31 + 2 * (k - 3)],
+        10..=15 => vec![44 + k - 10],
+        _ => vec![],
+    });
+    assert_eq!(dupacks, expected, "duplicate ACKs 1–15");
+    p.run_for(Dur::from_secs(3));
+    let s = p.server.stats();
+    assert_eq!((s.fast_retransmits, s.rtos), (1, 0));
+}
+
+/// A loss in a window of 4 (segment 0 of the initial window 0–3): the third duplicate ACK
+/// starts recovery with FlightSize 4, ssthresh = 2 SMSS, pipe = 4 − 3 delivered − 1 lost = 0
+/// (NewReno's estimate and RFC 6675's agree), so the reduction bound allows min(ssthresh −
+/// pipe, max(prr_delivered − prr_out, DeliveredData) + SMSS) = 2 segments: the fast
+/// retransmission and new segment 4. The full ACK ends recovery at cwnd = 2 SMSS with
+/// segment 4 in flight: segment 5 follows.
+#[test]
+fn prr_in_a_four_segment_window_sends_the_retransmission_and_one_new_segment() {
+    for recovery in [Recovery::NewReno, Recovery::Sack] {
+        let mut c = cfg(recovery);
+        c.initial_window = 4;
+        c.recovery_window = RecoveryWindow::Prr;
+        let mut p = Pair::download(&c, u64::MAX);
+        p.fate = drop_segments(&[0]);
+        let list = answers(&mut p, secs(1.0));
+        // After the handshake's ACK, which releases the initial window.
+        let start = list.iter().position(|a| a.sent == [0, 1, 2, 3]).unwrap() + 1;
+        let sent: Vec<&[u64]> = list[start..start + 4].iter().map(|a| &a.sent[..]).collect();
+        assert_eq!(sent, [&[][..], &[], &[0, 4], &[5]], "{recovery:?}: duplicate ACKs 1–3, then the full ACK");
+        let exit = list.iter().find(|a| a.ack == 4).unwrap();
+        assert_eq!((exit.cwnd, p.server.ssthresh()), (2 * MSS, 2 * MSS), "{recovery:?}");
+    }
+}
+
+/// NewReno with PRR, segments 30 and 50 of the 40-segment flight lost. The 38 duplicate
+/// ACKs (from 31–49 and 51–69) send as after one loss: the retransmission of 30, then
+/// 70–83 on every second duplicate and 84–87 on duplicates 35–38. The partial ACK (ack 50)
+/// covers 20 segments while 38 duplicates preceded it: DeliveredData = 0 and 18 SMSS stay
+/// counted in SACKd, so pipe = FlightSize 38 − 18 − 1 lost = 19 ≤ ssthresh = 20. Its sndcnt
+/// (1 segment) goes to the retransmission of 50. The 18 duplicate ACKs that 70–87 then
+/// bring each find pipe = 19 and send one new segment (88–105); the full ACK ends recovery
+/// at cwnd = 20 segments with 18 in flight: 106 and 107 follow. Had SACKd been reset at the
+/// partial ACK, pipe would have seemed 37 and PRR would have sent half as much.
+#[test]
+fn prr_newreno_counts_duplicates_beyond_a_partial_ack_as_delivered() {
+    let mut c = cfg(Recovery::NewReno);
+    c.initial_window = 10;
+    c.rwnd = Window::Packets(100);
+    c.recovery_window = RecoveryWindow::Prr;
+    let mut p = Pair::download(&c, u64::MAX);
+    p.fate = drop_segments(&[30, 50]);
+    let list = answers(&mut p, secs(1.0));
+    let first: Vec<Vec<u64>> = list.iter().filter(|a| a.ack == 30).skip(1).map(|a| a.sent.clone()).collect();
+    let expected = per_ack(38, |k| match k {
+        3 => vec![30],
+        6..=32 if k % 2 == 0 => vec![70 + (k - 6) / 2],
+        35..=38 => vec![84 + k - 35],
+        _ => vec![],
+    });
+    assert_eq!(first, expected, "duplicate ACKs of 30");
+    let second: Vec<Vec<u64>> = list.iter().filter(|a| a.ack == 50).map(|a| a.sent.clone()).collect();
+    let mut expected = vec![vec![50]];
+    expected.extend((88..106).map(|s| vec![s]));
+    assert_eq!(second, expected, "the partial ACK, then its 18 duplicates");
+    let exit = list.iter().find(|a| a.ack >= 70).unwrap();
+    assert_eq!((exit.ack, &exit.sent[..], exit.cwnd), (88, &[106, 107][..], 20 * MSS));
+    let s = p.server.stats();
+    assert_eq!((s.fast_retransmits, s.rtos, s.bytes_retransmitted), (1, 0, 2 * MSS));
+}
