@@ -132,6 +132,11 @@ impl Link {
         self.last_change = now;
     }
 
+    /// Whether the link is served event by event (see the module doc).
+    pub fn is_managed(&self) -> bool {
+        self.free_at.is_none()
+    }
+
     /// A packet reaches the buffer.
     pub fn arrive(&mut self, now: Time, pkt: Packet, dropped: &mut Vec<Dropped>) -> Wake {
         if let Some(free_at) = self.free_at {

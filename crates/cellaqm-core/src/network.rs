@@ -526,9 +526,13 @@ impl Network {
             self.after_radio(now);
             return;
         }
-        let wake = self.links[id as usize].arrive(now, pkt, &mut self.dropped);
+        let link = &mut self.links[id as usize];
+        let wake = link.arrive(now, pkt, &mut self.dropped);
+        let managed = link.is_managed();
         self.schedule_link(id, wake);
-        self.after_link(now, id);
+        if managed {
+            self.after_link(now, id); // an unmanaged link drops nothing on arrival and has no timers
+        }
     }
 
     fn transmission_done(&mut self, now: Time, id: LinkId) {

@@ -67,7 +67,10 @@ impl Dur {
     }
     /// Time to serialise `bytes` at `bits_per_sec`, rounded up to a whole nanosecond.
     pub fn transmission(bytes: u64, bits_per_sec: f64) -> Dur {
-        Dur((bytes as f64 * 8e9 / bits_per_sec).ceil() as u64)
+        let ns = bytes as f64 * 8e9 / bits_per_sec;
+        // `ceil` without the libm call (this runs for every packet on every link).
+        let whole = ns as u64;
+        Dur(whole + ((whole as f64) < ns) as u64)
     }
 }
 

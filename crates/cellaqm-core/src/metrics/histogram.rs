@@ -90,18 +90,29 @@ impl Histogram {
     /// The `q`-quantile (0 < q ≤ 1): the smallest recorded value with at least
     /// `ceil(q·n)` samples at or below it, to bucket precision.
     pub fn quantile(&self, q: f64) -> u64 {
+        self.quantiles([q])[0]
+    }
+
+    /// Several quantiles (`qs` ascending) in one pass over the buckets.
+    pub fn quantiles<const N: usize>(&self, qs: [f64; N]) -> [u64; N] {
+        debug_assert!(qs.windows(2).all(|w| w[0] <= w[1]), "quantiles in ascending order");
         if self.n == 0 {
-            return 0;
+            return [0; N];
         }
-        let rank = ((q * self.n as f64).ceil() as u64).clamp(1, self.n);
-        let mut seen = 0;
+        let ranks = qs.map(|q| ((q * self.n as f64).ceil() as u64).clamp(1, self.n));
+        let mut out = [self.max; N];
+        let (mut next, mut seen) = (0, 0);
         for (i, &c) in self.counts.iter().enumerate() {
             seen += c;
-            if seen >= rank {
-                return self.reported(i);
+            while next < N && seen >= ranks[next] {
+                out[next] = self.reported(i);
+                next += 1;
+            }
+            if next == N {
+                break;
             }
         }
-        self.max
+        out
     }
 
     /// The non-empty buckets in increasing order: (value, weight), the value

@@ -42,12 +42,13 @@ impl DelayStats {
             return DelayStats::default();
         }
         let ms = |ns: u64| Some(ns as f64 * 1e-6);
+        let [p50, p95, p99] = h.quantiles([0.50, 0.95, 0.99]);
         DelayStats {
             count: h.count(),
             mean: Some(h.mean() * 1e-6),
-            p50: ms(h.quantile(0.50)),
-            p95: ms(h.quantile(0.95)),
-            p99: ms(h.quantile(0.99)),
+            p50: ms(p50),
+            p95: ms(p95),
+            p99: ms(p99),
             max: ms(h.max()),
         }
     }

@@ -58,13 +58,8 @@ pub struct OccupancyStats {
 impl OccupancyStats {
     pub fn from_histogram(h: Option<&Histogram>) -> OccupancyStats {
         let Some(h) = h.filter(|h| h.count() > 0) else { return OccupancyStats::default() };
-        OccupancyStats {
-            p50: Some(h.quantile(0.50)),
-            p90: Some(h.quantile(0.90)),
-            p95: Some(h.quantile(0.95)),
-            p99: Some(h.quantile(0.99)),
-            max: Some(h.max()),
-        }
+        let [p50, p90, p95, p99] = h.quantiles([0.50, 0.90, 0.95, 0.99]);
+        OccupancyStats { p50: Some(p50), p90: Some(p90), p95: Some(p95), p99: Some(p99), max: Some(h.max()) }
     }
 }
 
