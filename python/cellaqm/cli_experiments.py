@@ -254,10 +254,8 @@ def cmd_table(args: argparse.Namespace) -> int:
 
 
 def cmd_plot(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from cellaqm import plot
-    from cellaqm.cli import EXIT_OK, OutputError, UsageError
+    from cellaqm.cli import UsageError
     from cellaqm.labels import normalize_metric
     from cellaqm.store import Store
     from cellaqm.table import TableError, parse_where
@@ -283,9 +281,20 @@ def cmd_plot(args: argparse.Namespace) -> int:
             fig, notes = plot.cdf(df, metric, hue=args.hue or args.x, where=where, title=args.title, **detail)
     except TableError as exc:
         raise UsageError(str(exc)) from None
+    return _save_figure(fig, notes, args, f"{args.kind}-{normalize_metric(args.metric)}")
+
+
+def _save_figure(fig: Any, notes: list[str], args: argparse.Namespace, name: str) -> int:
+    """Prints the figure's notes and writes it to ``--out`` (default DIR/plots/NAME) in each format."""
+    from pathlib import Path
+
+    from cellaqm import plot
+    from cellaqm.cli import EXIT_OK, OutputError, UsageError
+    from cellaqm.table import TableError
+
     for note in notes:
         _note(note)
-    out = args.out or str(Path(args.dir) / "plots" / f"{args.kind}-{normalize_metric(args.metric)}")
+    out = args.out or str(Path(args.dir) / "plots" / name)
     try:
         written = plot.save(fig, out, args.image_format or plot.IMAGE_FORMATS)
     except TableError as exc:
@@ -317,7 +326,7 @@ def _plot_trace(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from cellaqm import plot
-    from cellaqm.cli import EXIT_OK, OutputError, UsageError
+    from cellaqm.cli import UsageError
     from cellaqm.result import read_trace
     from cellaqm.table import TableError
 
@@ -345,17 +354,7 @@ def _plot_trace(args: argparse.Namespace) -> int:
         fig, notes = plot.trace(tables, flows=args.flows, span=span, title=title)
     except TableError as exc:
         raise UsageError(str(exc)) from None
-    for note in notes:
-        _note(note)
-    out = args.out or str(Path(args.dir) / "plots" / "trace")
-    try:
-        written = plot.save(fig, out, args.image_format or plot.IMAGE_FORMATS)
-    except TableError as exc:
-        raise UsageError(str(exc)) from None
-    except OSError as exc:
-        raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
-    sys.stderr.write("wrote " + ", ".join(map(str, written)) + "\n")
-    return EXIT_OK
+    return _save_figure(fig, notes, args, "trace")
 
 
 COMMANDS = {"sweep": cmd_sweep, "table": cmd_table, "plot": cmd_plot}
