@@ -15,10 +15,10 @@ pub(super) trait Controller {
     fn ssthresh(&self) -> u64;
     /// `acked` new bytes were cumulatively acknowledged by one ACK, outside loss recovery.
     fn on_ack(&mut self, now: Time, acked: u64);
-    /// Loss detected by duplicate ACKs, or an ECN-Echo, with `flight` bytes outstanding:
-    /// lower ssthresh and set the window to it.
+    /// Loss detected by duplicate ACKs, or an ECN-Echo: lower ssthresh from `flight`
+    /// (the sender's `reduction_base`: FlightSize, at most the window) and set the window to it.
     fn on_congestion(&mut self, now: Time, flight: u64);
-    /// Retransmission timeout with `flight` bytes outstanding: lower ssthresh, window to one segment.
+    /// Retransmission timeout: lower ssthresh from `flight` as above, window to one segment.
     fn on_rto(&mut self, now: Time, flight: u64);
     /// Sets the window (fast-recovery inflation and deflation, loss window after a lost SYN).
     fn set_window(&mut self, bytes: u64);

@@ -167,12 +167,13 @@ impl Sender {
     }
 
     fn enter_recovery(&mut self, now: Time, delivered: u64, out: &mut Vec<Packet>) {
+        let base = self.reduction_base(); // before recovery starts
         self.stats.fast_retransmits += 1;
         self.recovery.active = true;
         self.recovery.partial_acks = 0;
         self.recovery.recover = self.snd_max; // RFC 6582 §3.2 (2), RFC 6675 (4.1)
         let flight = self.snd_max - self.snd_una;
-        self.cc.on_congestion(now, flight); // RFC 5681 (4), RFC 6675 (4.2)
+        self.cc.on_congestion(now, base); // RFC 5681 (4), RFC 6675 (4.2)
         if self.recovery_window == RecoveryWindow::Prr {
             // RFC 6937 §3: RecoverFS = FlightSize; the ACK that starts recovery is its first.
             self.recovery.prr = Prr::start(flight);
@@ -247,7 +248,7 @@ impl Sender {
             return;
         }
         self.recovery.recover = self.snd_max;
-        self.cc.on_congestion(now, self.snd_max - self.snd_una);
+        self.cc.on_congestion(now, self.reduction_base());
         self.cwr_pending = true;
         self.stats.ecn_reductions += 1;
     }

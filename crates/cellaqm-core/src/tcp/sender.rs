@@ -271,6 +271,17 @@ impl Sender {
         }
     }
 
+    /// What a loss halves (RFC 5681 (4): ssthresh no more than FlightSize/2): FlightSize,
+    /// but no more than the congestion window — during fast recovery the recovery's
+    /// ssthresh, RFC 5681's inflation of cwnd being temporary. After a long NewReno
+    /// recovery FlightSize counts much data delivered above the holes (one repaired
+    /// per RTT), and half of it can exceed the path many times over; ns-2 halves its
+    /// window and Linux its cwnd.
+    pub(super) fn reduction_base(&self) -> u64 {
+        let cwnd = if self.recovery.active { self.cc.ssthresh() } else { self.cc.window() };
+        (self.snd_max - self.snd_una).min(cwnd)
+    }
+
     /// Restarts the retransmission timer: it expires one RTO from `now`.
     pub fn restart_timer(&mut self, now: Time) {
         self.rto_deadline = Some(now + self.rtt.rto());
@@ -285,7 +296,7 @@ impl Sender {
         if self.snd_una == 0 {
             self.cc.set_window(self.mss); // RFC 5681 §3.1: after a lost SYN the initial window is one segment
         } else if self.last_rto_una != Some(self.snd_una) {
-            self.cc.on_rto(now, self.snd_max - self.snd_una); // RFC 5681 (4) and loss window
+            self.cc.on_rto(now, self.reduction_base()); // RFC 5681 (4) and the loss window
         } // RFC 5681 §3.1: a repeated timeout of the same segment holds ssthresh (cwnd is 1 SMSS already)
         self.last_rto_una = Some(self.snd_una);
         self.recovery.after_timeout(self.snd_max);

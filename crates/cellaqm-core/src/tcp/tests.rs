@@ -289,6 +289,27 @@ fn impatient_newreno_times_out_where_slow_but_steady_recovers() {
     assert!(run(RtoRestart::Impatient) >= 1);
 }
 
+/// RFC 5681 (4) allows no more than FlightSize/2 after a timeout. When the timeout
+/// interrupts a NewReno recovery that has kept sending new data (six losses, one
+/// repaired per RTT, the "impatient" timer), FlightSize has grown well beyond the
+/// window at the loss: the timeout halves the recovery's window (its ssthresh), as
+/// ns-2 halves its window, not FlightSize (which would raise ssthresh).
+#[test]
+fn a_timeout_during_recovery_halves_the_recoverys_window_not_the_flight() {
+    let mut c = cfg(Recovery::NewReno);
+    c.rwnd = Window::Packets(200);
+    c.rto_min = Dur::from_millis(250);
+    c.rto_restart = RtoRestart::Impatient;
+    let mut p = Pair::download(&c, u64::MAX);
+    p.fate = drop_segments(&[100, 102, 104, 106, 108, 110]);
+    assert!(p.run_until(secs(20.0), |p| p.server.stats().fast_retransmits == 1));
+    let at_loss = p.server.ssthresh();
+    assert!(p.run_until(secs(20.0), |p| p.server.stats().rtos == 1), "the impatient timer expires in recovery");
+    let flight = p.server_snd_max() - p.server.acked() - 1;
+    assert!(flight / 2 > at_loss, "FlightSize grew during recovery: {flight} vs ssthresh {at_loss}");
+    assert_eq!(p.server.ssthresh(), at_loss / 2);
+}
+
 #[test]
 fn consecutive_rtos_back_off_exponentially_up_to_rto_max() {
     let mut c = cfg(Recovery::NewReno);
