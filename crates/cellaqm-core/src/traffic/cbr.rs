@@ -2,12 +2,14 @@
 //! video-phone users, CBR 64 kb/s, 160-byte SDUs, calls of mean 120 s).
 //!
 //! Each user sends one `packet`-byte datagram every `packet`·8/`rate`
-//! seconds in `direction`, during calls of `call_duration` (absent: one call
+//! seconds in `direction` (or, with `arrivals = "poisson"`, at exponential
+//! intervals of that mean: Poisson arrivals of the same mean rate), during calls of `call_duration` (absent: one call
 //! until the end of the run) separated by `call_gap`. Each call is its own UDP
 //! stream (a row of flows.csv); call lengths and gaps come from the user's
 //! own stream. The run reports datagrams sent, delivered,
 //! lost and their one-way delay (`datagrams` in summary.json).
 
+use super::distributions::Family;
 use super::{draw_start, one, zero, Application, Ctx, Dist, Secs, Streams, Udp};
 use crate::packet::{Dir, FlowId};
 use crate::rng::Rng;
@@ -34,6 +36,17 @@ impl Direction {
     }
 }
 
+/// How a user's datagrams are spaced in time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Arrivals {
+    /// One every `packet`·8/`rate` seconds (constant bit rate).
+    #[default]
+    Periodic,
+    /// Exponential intervals of that mean, from the user's stream (a Poisson process).
+    Poisson,
+}
+
 /// `model = "cbr"`.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -51,6 +64,8 @@ pub struct CbrConfig {
     pub packet: Bytes,
     #[serde(default = "down")]
     pub direction: Direction,
+    #[serde(default)]
+    pub arrivals: Arrivals,
     /// Call length; absent: one call to the end of the run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_duration: Option<Dist<Secs>>,
@@ -97,6 +112,8 @@ pub struct Cbr {
     cfg: CbrConfig,
     first_user: u32,
     interval: Dur,
+    /// With Poisson arrivals, the interval's distribution.
+    poisson: Option<Dist<Secs>>,
     users: Vec<User>,
 }
 
@@ -107,6 +124,8 @@ impl Cbr {
             cfg: cfg.clone(),
             first_user,
             interval,
+            poisson: (cfg.arrivals == Arrivals::Poisson)
+                .then(|| Dist::new(Family::Exponential { mean: interval.as_secs_f64() })),
             users: rngs
                 .users(cfg.users)
                 .into_iter()
@@ -146,6 +165,7 @@ impl Application for Cbr {
             return ctx.wake_at(at, u);
         }
         ctx.datagram(stream, self.cfg.packet.0, &self.cfg.udp);
-        ctx.wake_at((now + self.interval).min(end), u);
+        let gap = self.poisson.map_or(self.interval, |d| d.dur(&mut user.rng));
+        ctx.wake_at((now + gap).min(end), u);
     }
 }
