@@ -102,3 +102,47 @@ fn radio_scenarios_are_checked_key_by_key() {
     );
     assert_eq!(err(&["bottleneck.rate=1Mbps"]), "bottleneck: not used with [radio] (the radio bearer replaces it)");
 }
+
+/// The UE's uplink buffer takes a queue discipline (`radio.uplink_queue`), as
+/// the RNC's PDCP buffer does. An upload over the study's 64 kb/s uplink DCH fills
+/// a 100 kB UE buffer (12.5 s of queue) under tail drop; TTLRED1 (RED on the oldest
+/// packet's sojourn, 0.25–1.5 s) keeps the uplink delay far lower. A scheme that
+/// decides when a packet leaves the queue is refused there, naming the key.
+#[test]
+fn the_ue_uplink_buffer_takes_a_queue_discipline() {
+    let upload = |queue: &str| {
+        Scenario::from_toml_str(
+            &format!(
+                r#"
+                duration = "300s"
+                [tcp]
+                recovery = "sack"
+                rwnd = "1MB"
+                [traffic]
+                model = "upload"
+                size = "100MB"
+                [core]
+                delay = "70ms"
+                [radio]
+                bearer = "dch"
+                uplink_buffer = "100kB"
+                uplink_queue = {queue}
+                [radio.dch]
+                rate = "384kbps"
+                "#
+            ),
+            &[],
+        )
+    };
+    let mean = |queue: &str| {
+        let s = run_seed(&upload(queue).expect("valid"), 1).summary;
+        (s.delay_up_ms.mean.expect("uplink packets delivered"), s.goodput_bps, s.uplink.drops)
+    };
+    let (td, td_goodput, _) = mean(r#"{ scheme = "tail_drop" }"#);
+    let (red, red_goodput, drops) = mean(r#"{ scheme = "ttlred1" }"#);
+    println!("uplink delay mean: tail drop {td:.0} ms ({:.1} kb/s), TTLRED1 {red:.0} ms ({:.1} kb/s, drops {drops:?})", td_goodput / 1e3, red_goodput / 1e3);
+    assert!(td > 5_000.0, "tail drop should queue for seconds: {td} ms");
+    assert!(red < td / 3.0 && drops.get("early").copied().unwrap_or(0) > 0, "{red} ms vs {td} ms, {drops:?}");
+    let refused = upload(r#"{ scheme = "pdcp_discard", delay_threshold = "1s" }"#).unwrap_err().to_string();
+    assert!(refused.starts_with("radio.uplink_queue.scheme: pdcp_discard decides when a packet leaves the queue"), "{refused}");
+}

@@ -15,7 +15,7 @@
 
 use super::dch::{Dch, DchConfig};
 use super::hsdpa::{Hsdpa, HsdpaConfig};
-use super::pdcp::{ecn_marks, Feed, Pdcp, SduStore};
+use super::pdcp::{pdcp_discipline, Feed, Pdcp, SduStore};
 use crate::metrics::Occupancy;
 use crate::packet::Packet;
 use crate::queue::{DropCause, Dropped, Limits, QueueConfig};
@@ -57,9 +57,12 @@ pub struct RadioConfig {
     /// The queue discipline of the PDCP buffer.
     #[serde(default)]
     pub queue: QueueConfig,
-    /// The UE's uplink buffer (tail drop); absent: no limit.
+    /// The UE's uplink buffer; absent: no limit.
     #[serde(default)]
     pub uplink_buffer: Option<Bytes>,
+    /// The queue discipline of the UE's uplink buffer (as `queue` is the PDCP buffer's).
+    #[serde(default)]
+    pub uplink_queue: QueueConfig,
     /// RLC AM parameters, both directions.
     #[serde(default)]
     pub rlc: RlcConfig,
@@ -92,8 +95,10 @@ impl RadioConfig {
         if self.buffer_packets == Some(0) {
             return Err(format!("{key}.buffer_packets: a zero-sized buffer can hold no packet"));
         }
-        self.queue.validate(&format!("{key}.queue"))?;
-        ecn_marks(&self.queue, &format!("{key}.queue"))?;
+        for (name, queue) in [("queue", &self.queue), ("uplink_queue", &self.uplink_queue)] {
+            queue.validate(&format!("{key}.{name}"))?;
+            pdcp_discipline(queue, &format!("{key}.{name}"))?;
+        }
         self.rlc.validate(&format!("{key}.rlc"))
     }
 }
@@ -210,8 +215,7 @@ impl RadioAccess {
     pub fn new(cfg: &RadioConfig, seed: u64) -> RadioAccess {
         let limits = Limits { bytes: cfg.buffer.map(|b| b.0), packets: cfg.buffer_packets };
         let queue = cfg.queue.build(limits, rng::stream(seed, "radio.pdcp"));
-        let ue_queue = QueueConfig::TailDrop
-            .build(Limits { bytes: cfg.uplink_buffer.map(|b| b.0), packets: None }, rng::stream(seed, "radio.ue"));
+        let ue_queue = cfg.uplink_queue.build(Limits { bytes: cfg.uplink_buffer.map(|b| b.0), packets: None }, rng::stream(seed, "radio.ue"));
         let payload = cfg.rlc.payload();
         let down = match cfg.bearer {
             BearerKind::Dch => Downlink::Dch(Dch::new(cfg.dch.as_ref().expect("validated"), payload, rng::stream(seed, "radio.down"))),
@@ -228,11 +232,11 @@ impl RadioAccess {
             Downlink::Hsdpa(h) => h.granted_bps(0),
         };
         RadioAccess {
-            pdcp: Pdcp::new(queue, ecn_marks(&cfg.queue, "radio.queue").expect("validated"), rate_bps),
+            pdcp: Pdcp::new(queue, pdcp_discipline(&cfg.queue, "radio.queue").expect("validated"), rate_bps),
             down_store: SduStore::default(),
             rnc: AmEntity::new(&cfg.rlc),
             ue: AmEntity::new(&cfg.rlc),
-            ue_buffer: Pdcp::new(ue_queue, None, cfg.uplink.rate.bps()),
+            ue_buffer: Pdcp::new(ue_queue, pdcp_discipline(&cfg.uplink_queue, "radio.uplink_queue").expect("validated"), cfg.uplink.rate.bps()),
             up_store: SduStore::default(),
             down,
             up: Dch::new(&cfg.uplink, payload, rng::stream(seed, "radio.up")),
@@ -294,7 +298,10 @@ impl RadioAccess {
                     }
                 }
             }
-            RadioEvent::Timer => self.pdcp.on_timer(now, &mut out.dropped),
+            RadioEvent::Timer => {
+                self.pdcp.on_timer(now, &mut out.dropped);
+                self.ue_buffer.on_timer(now, &mut out.dropped);
+            }
         }
         self.settle(now, out);
     }
@@ -464,7 +471,7 @@ impl RadioAccess {
             self.want(RadioEvent::UpTti, at, out);
         }
         // Timers that may create work later.
-        let timers = [self.rnc.next_timer(), self.ue.next_timer(), self.pdcp.next_timer()];
+        let timers = [self.rnc.next_timer(), self.ue.next_timer(), self.pdcp.next_timer(), self.ue_buffer.next_timer()];
         if let Some(at) = timers.into_iter().flatten().filter(|&t| t > now).min() {
             self.want(RadioEvent::Timer, at, out);
         }
@@ -547,6 +554,7 @@ mod tests {
             buffer_packets: None,
             queue: QueueConfig::TailDrop,
             uplink_buffer: None,
+            uplink_queue: QueueConfig::TailDrop,
             rlc: RlcConfig::default(),
         }
     }

@@ -11,10 +11,14 @@
 //! ([`QueueDisc::mark_started`], for TTLRED2). When the RLC releases an SDU
 //! the packet leaves the discipline through [`QueueDisc::dequeue`].
 //!
-//! A discipline that drops a packet the RLC already carries (drop-from-front,
-//! dequeue-time AQM) cannot take back PDUs on the air: as TS 25.322 §11.3.4
-//! and TS 36.323 §5.4 only discard SDUs with no segment sent, such a packet is
-//! *spared*: it leaves the buffer's count but the RLC still delivers it.
+//! A discipline that drops a packet the RLC already carries (drop-from-front)
+//! cannot take back PDUs on the air: as TS 25.322 §11.3.4 and TS 36.323 §5.4
+//! only discard SDUs with no segment sent, such a packet is *spared*: it leaves
+//! the buffer's count but the RLC still delivers it. A discipline that decides
+//! when a packet leaves its queue (CoDel, FQ-CoDel, DFF, PDCP discard, T-AQM)
+//! has no such moment here — the packet leaves the discipline only when the RLC
+//! releases it — so [`pdcp_discipline`] refuses them; they act at a link's
+//! buffer, where leaving the queue is starting transmission.
 //!
 //! ECN marking instead of dropping (wcdma-rnc-aqm.md: "an option for RED,
 //! PDPC and TTLRED"; RFC 3168 §5: set CE in the IP header of an ECT packet)
@@ -27,7 +31,7 @@
 //! A packet the RLC already carries has sent its IP header in its first PDU:
 //! its mark cannot take effect and it is spared like a drop. TTLRED2 marks
 //! in its scan and the departure-side schemes at departure, where the PDCP
-//! cannot tell which packets were marked: [`ecn_marks`] refuses their `ecn`.
+//! cannot tell which packets were marked: [`pdcp_discipline`] refuses their `ecn`.
 
 use crate::packet::{Ecn, Packet};
 use crate::queue::{AnyQueue, DropPosition, Dropped, QueueConfig, QueueCtx, QueueDisc};
@@ -45,13 +49,20 @@ pub struct PdcpStats {
     pub spared: u64,
 }
 
-/// Where the ECN marks of discipline `cfg` fall, for a PDCP buffer: `None`
-/// without marking; an error naming `key.ecn` for a scheme that marks where
-/// the PDCP cannot follow (see the module doc).
-pub fn ecn_marks(cfg: &QueueConfig, key: &str) -> Result<Option<DropPosition>, String> {
+/// Checks that discipline `cfg` can manage a PDCP buffer (see the module doc)
+/// and returns where its ECN marks fall: `None` without marking. The errors
+/// name `key.scheme` for a scheme that decides when a packet leaves its queue,
+/// and `key.ecn` for one that marks where the PDCP cannot follow.
+pub fn pdcp_discipline(cfg: &QueueConfig, key: &str) -> Result<Option<DropPosition>, String> {
     let refuse = |ecn: bool, when: &str| match ecn {
         true => Err(format!("{key}.ecn: not supported in the PDCP buffer ({when}, where the copy the RLC sends cannot follow)")),
         false => Ok(None),
+    };
+    let at_departure = |name: &str| {
+        Err(format!(
+            "{key}.scheme: {name} decides when a packet leaves the queue, which a PDCP buffer has no moment for \
+             (it keeps each packet until the RLC confirms it); use it at a link's buffer, or a scheme that decides on arrival"
+        ))
     };
     match cfg {
         QueueConfig::Red(p) | QueueConfig::Ared(p) => Ok(p.ecn.then_some(p.drop)),
@@ -59,13 +70,12 @@ pub fn ecn_marks(cfg: &QueueConfig, key: &str) -> Result<Option<DropPosition>, S
         QueueConfig::Ttlred1(p) => Ok(p.ecn.then_some(p.drop)),
         QueueConfig::Ttlred2(p) => refuse(p.ecn, "TTLRED2 marks in its scan"),
         QueueConfig::Pie(p) => refuse(p.ecn, "PIE marks by its own rule"),
-        QueueConfig::Codel(p) => refuse(p.ecn, "CoDel marks at departure"),
-        QueueConfig::FqCodel(p) => refuse(p.ecn, "FQ-CoDel marks at departure"),
-        QueueConfig::TailDrop
-        | QueueConfig::DropFront
-        | QueueConfig::Dff
-        | QueueConfig::PdcpDiscard(_)
-        | QueueConfig::Taqm(_) => Ok(None),
+        QueueConfig::TailDrop | QueueConfig::DropFront => Ok(None),
+        QueueConfig::Codel(_) => at_departure("codel"),
+        QueueConfig::FqCodel(_) => at_departure("fq_codel"),
+        QueueConfig::Dff => at_departure("dff"),
+        QueueConfig::PdcpDiscard(_) => at_departure("pdcp_discard"),
+        QueueConfig::Taqm(_) => at_departure("taqm"),
     }
 }
 
@@ -85,7 +95,7 @@ pub struct Pdcp {
 
 impl Pdcp {
     /// A buffer managed by `queue`, whose ECN marks fall at `marks` (see
-    /// [`ecn_marks`]), first told the bearer rate `rate_bps`.
+    /// [`pdcp_discipline`]), first told the bearer rate `rate_bps`.
     pub fn new(queue: AnyQueue, marks: Option<DropPosition>, rate_bps: f64) -> Pdcp {
         Pdcp {
             queue,
@@ -316,7 +326,7 @@ mod tests {
     fn pdpc_ecn(drop: DropPosition) -> Pdcp {
         let params = PdpcParams { thresholds: Thresholds::packets(1, 2), counter: 20, drop, ecn: true };
         let cfg = QueueConfig::Pdpc(params);
-        let marks = ecn_marks(&cfg, "radio.queue").unwrap();
+        let marks = pdcp_discipline(&cfg, "radio.queue").unwrap();
         assert_eq!(marks, Some(drop));
         Pdcp::new(cfg.build(Limits::default(), stream(1, "q")), marks, 384e3)
     }
@@ -455,8 +465,10 @@ mod tests {
     #[test]
     fn ecn_is_refused_where_the_pdcp_cannot_follow_the_marks() {
         let ttlred2 = QueueConfig::Ttlred2(Ttlred2Params { ecn: true, ..Ttlred2Params::default() });
-        assert!(ecn_marks(&ttlred2, "radio.queue").unwrap_err().starts_with("radio.queue.ecn: not supported in the PDCP buffer"));
-        assert_eq!(ecn_marks(&QueueConfig::Ttlred2(Ttlred2Params::default()), "radio.queue"), Ok(None));
-        assert_eq!(ecn_marks(&QueueConfig::TailDrop, "radio.queue"), Ok(None));
+        assert!(pdcp_discipline(&ttlred2, "radio.queue").unwrap_err().starts_with("radio.queue.ecn: not supported in the PDCP buffer"));
+        assert_eq!(pdcp_discipline(&QueueConfig::Ttlred2(Ttlred2Params::default()), "radio.queue"), Ok(None));
+        assert_eq!(pdcp_discipline(&QueueConfig::TailDrop, "radio.queue"), Ok(None));
+        let codel = pdcp_discipline(&QueueConfig::Codel(Default::default()), "radio.queue").unwrap_err();
+        assert!(codel.starts_with("radio.queue.scheme: codel decides when a packet leaves the queue"), "{codel}");
     }
 }
