@@ -4,6 +4,11 @@
 //! they were scheduled (FIFO), by a sequence number given at insertion. There
 //! is no cancellation: a component that re-arms a timer checks, when the event
 //! fires, whether it is still due (lazy cancellation).
+//!
+//! Most events schedule another as they are handled (a packet's arrival, the
+//! next transmission, a re-armed timer). So a popped event stays at the top of
+//! the heap until the next call: a `schedule` then overwrites it and restores
+//! the heap with one sift down, instead of a removal and an insertion.
 
 use crate::time::Time;
 use std::cmp::Ordering;
@@ -56,20 +61,22 @@ impl<E> Ord for Entry<E> {
 /// ```
 pub struct EventQueue<E> {
     heap: BinaryHeap<Entry<E>>,
+    /// The top of the heap is the event popped last, still to be removed.
+    popped: bool,
     next_seq: u64,
     now: Time,
     processed: u64,
 }
 
-impl<E> Default for EventQueue<E> {
+impl<E: Copy> Default for EventQueue<E> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<E> EventQueue<E> {
+impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { heap: BinaryHeap::with_capacity(1024), next_seq: 0, now: Time::ZERO, processed: 0 }
+        EventQueue { heap: BinaryHeap::with_capacity(1024), popped: false, next_seq: 0, now: Time::ZERO, processed: 0 }
     }
 
     /// Schedules `event` at `at`. Scheduling in the past is a model bug.
@@ -77,19 +84,36 @@ impl<E> EventQueue<E> {
         debug_assert!(at >= self.now, "event scheduled in the past: {at:?} < {:?}", self.now);
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.heap.push(Entry { key: (at.0 as u128) << 64 | seq as u128, event });
+        let entry = Entry { key: (at.0 as u128) << 64 | seq as u128, event };
+        if std::mem::take(&mut self.popped) {
+            if let Some(mut top) = self.heap.peek_mut() {
+                *top = entry; // sifts down when `top` goes
+                return;
+            }
+        }
+        self.heap.push(entry);
+    }
+
+    /// Removes the event popped last from the heap, if still there.
+    fn remove_popped(&mut self) {
+        if std::mem::take(&mut self.popped) {
+            self.heap.pop();
+        }
     }
 
     /// Removes the earliest event and advances the clock to its time.
     pub fn pop(&mut self) -> Option<(Time, E)> {
-        let e = self.heap.pop()?;
+        self.remove_popped();
+        let e = self.heap.peek()?;
         self.now = e.at();
         self.processed += 1;
+        self.popped = true;
         Some((self.now, e.event))
     }
 
     /// Time of the earliest pending event.
-    pub fn peek_time(&self) -> Option<Time> {
+    pub fn peek_time(&mut self) -> Option<Time> {
+        self.remove_popped();
         self.heap.peek().map(Entry::at)
     }
 
@@ -104,11 +128,11 @@ impl<E> EventQueue<E> {
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len()
+        self.heap.len() - self.popped as usize
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
+        self.len() == 0
     }
 }
 
@@ -129,5 +153,22 @@ mod tests {
         }
         assert_eq!(q.processed(), 101);
         assert_eq!(q.now(), Time(7));
+    }
+
+    #[test]
+    fn an_event_scheduled_while_handling_one_takes_its_place_in_order() {
+        let mut q = EventQueue::new();
+        q.schedule(Time(5), 'a');
+        q.schedule(Time(5), 'b');
+        q.schedule(Time(9), 'z');
+        assert_eq!(q.pop(), Some((Time(5), 'a')));
+        assert_eq!(q.len(), 2);
+        q.schedule(Time(5), 'c'); // overwrites 'a' at the top of the heap
+        q.schedule(Time(6), 'd');
+        assert_eq!(q.len(), 4);
+        let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+        assert_eq!(order, ['b', 'c', 'd', 'z']);
+        assert!(q.is_empty());
+        assert_eq!(q.peek_time(), None);
     }
 }

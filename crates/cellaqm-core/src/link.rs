@@ -286,6 +286,7 @@ mod tests {
     use crate::units::Rate;
     use proptest::prelude::*;
 
+    #[derive(Clone, Copy)]
     enum Ev {
         Enter(u64, u32),
         TransmissionDone,

@@ -120,6 +120,7 @@ fn route(dir: Dir) -> &'static [LinkId] {
 
 const SIDES: [Side; 2] = [Side::Client, Side::Server];
 
+#[derive(Clone, Copy)]
 enum Event {
     /// A link finished serialising its packet.
     TransmissionDone(LinkId),
