@@ -118,8 +118,6 @@ fn route(dir: Dir) -> &'static [LinkId] {
     }
 }
 
-const SIDES: [Side; 2] = [Side::Client, Side::Server];
-
 #[derive(Clone, Copy)]
 enum Event {
     /// A link finished serialising its packet.
@@ -383,7 +381,7 @@ impl Network {
                     start: now,
                     kind: Kind::Tcp(c),
                 });
-                self.after_endpoint(now, conn);
+                self.after_endpoint(now, conn, Side::Client);
             }
             Action::OpenStream { stream, user, dir } => {
                 debug_assert_eq!(
@@ -407,7 +405,7 @@ impl Network {
             Action::Send { conn, side, bytes } => {
                 if let Some(ends) = conn_mut(&mut self.flows, conn).and_then(|c| c.ends.as_mut()) {
                     ends[side as usize].send(now, bytes, &mut self.out);
-                    self.after_endpoint(now, conn);
+                    self.after_endpoint(now, conn, side);
                 }
             }
             Action::Close { conn, side } => {
@@ -415,7 +413,7 @@ impl Network {
                     c.closed[side as usize] = true;
                     if let Some(ends) = c.ends.as_mut() {
                         ends[side as usize].close(now, &mut self.out);
-                        self.after_endpoint(now, conn);
+                        self.after_endpoint(now, conn, side);
                     }
                 }
             }
@@ -668,7 +666,7 @@ impl Network {
                 self.notices.push_back((pkt.flow, side));
             }
         }
-        self.after_endpoint(now, pkt.flow);
+        self.after_endpoint(now, pkt.flow, side);
         if !self.notices.is_empty() {
             self.execute(now);
         }
@@ -684,12 +682,13 @@ impl Network {
         c.timer_at[side as usize] = None;
         let Some(ends) = c.ends.as_mut() else { return };
         ends[side as usize].on_timer(now, &mut self.out);
-        self.after_endpoint(now, flow);
+        self.after_endpoint(now, flow, side);
     }
 
-    /// After an endpoint of `flow` was driven: re-arms its timers, retires the
-    /// connection once both ends are closed and quiet, and sends what it produced.
-    fn after_endpoint(&mut self, now: Time, flow: FlowId) {
+    /// After the endpoint at `side` of `flow` was driven: re-arms its timer
+    /// (the other end's cannot have changed), retires the connection once both
+    /// ends are closed and quiet, and sends what it produced.
+    fn after_endpoint(&mut self, now: Time, flow: FlowId, side: Side) {
         let Kind::Tcp(c) = &mut self.flows[flow as usize].kind else {
             unreachable!("a TCP flow")
         };
@@ -697,14 +696,12 @@ impl Network {
             if let Some(t) = &mut self.trace {
                 t.windows(now, flow, ends);
             }
-            for s in SIDES {
-                if let Some(t) = ends[s as usize].next_timer() {
-                    let at = &mut c.timer_at[s as usize];
-                    if at.is_none_or(|a| t < a) {
-                        let t = t.max(now);
-                        *at = Some(t);
-                        self.events.schedule(t, Event::TcpTimer(flow, s));
-                    }
+            if let Some(t) = ends[side as usize].next_timer() {
+                let at = &mut c.timer_at[side as usize];
+                if at.is_none_or(|a| t < a) {
+                    let t = t.max(now);
+                    *at = Some(t);
+                    self.events.schedule(t, Event::TcpTimer(flow, side));
                 }
             }
             if c.closed == [true, true]

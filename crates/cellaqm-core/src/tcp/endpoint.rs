@@ -86,7 +86,10 @@ impl Endpoint {
 
     /// Earliest pending timer deadline (RTO, delayed ACK, ...), if any.
     pub fn next_timer(&self) -> Option<Time> {
-        [self.sender.next_timer(), self.receiver.next_timer()].into_iter().flatten().min()
+        match (self.sender.next_timer(), self.receiver.next_timer()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Payload bytes delivered in order to the application so far.
