@@ -13,6 +13,9 @@
 //! tail drop, a queue the network observes, Buffer Status Reports or a
 //! receiver-side filter, [`crate::bsr`]) is served event by event: each
 //! transmission end is an event at which the discipline picks the next packet.
+//! The packet being transmitted already waits at the tail of the delay line
+//! (its arrival time is known once it starts), but it only becomes the head
+//! whose arrival is scheduled when its transmission ends.
 //! An unmanaged link is a plain unlimited FIFO, and there each packet's service
 //! follows at once from the Lindley recursion, start = max(arrival, previous
 //! departure): it is computed on arrival and the link needs no transmission
@@ -57,8 +60,8 @@ pub struct Link {
     loss: f64,
     rng: Rng,
     queue: AnyQueue,
-    /// Managed link: the packet being serialised, and when it started.
-    in_service: Option<(Packet, Time)>,
+    /// Managed link: the last packet of the delay line is being transmitted.
+    transmitting: bool,
     /// Unmanaged link: when the transmitter is free of the packets accepted so
     /// far (`None` for a managed link).
     free_at: Option<Time>,
@@ -107,7 +110,7 @@ impl Link {
             loss: cfg.loss,
             rng,
             queue,
-            in_service: None,
+            transmitting: false,
             free_at: (!managed).then_some(Time::ZERO),
             delay_line: VecDeque::new(),
             stats: LinkStats { occupancy: managed.then(Occupancy::default), ..LinkStats::default() },
@@ -118,6 +121,11 @@ impl Link {
 
     fn ctx(&self, now: Time) -> QueueCtx {
         QueueCtx { now, rate_bps: self.rate_bps }
+    }
+
+    /// How long a packet of `size` bytes takes to serialise.
+    fn transmission(&self, size: u32) -> Dur {
+        Dur::transmission(size as u64, self.rate_bps)
     }
 
     /// Accumulates the backlog integrals up to `now`; call before every backlog change.
@@ -138,11 +146,11 @@ impl Link {
     }
 
     /// A packet reaches the buffer.
-    pub fn arrive(&mut self, now: Time, pkt: Packet, dropped: &mut Vec<Dropped>) -> Wake {
+    pub fn arrive(&mut self, now: Time, pkt: &Packet, dropped: &mut Vec<Dropped>) -> Wake {
         if let Some(free_at) = self.free_at {
             // Unmanaged: the Lindley recursion gives the packet's service now.
             let started = free_at.max(now);
-            let done = started + Dur::transmission(pkt.size as u64, self.rate_bps);
+            let done = started + self.transmission(pkt.size);
             let wait = started.since(now).0 as u128;
             self.free_at = Some(done);
             self.stats.busy += done.since(started);
@@ -157,13 +165,14 @@ impl Link {
             b.entered(pkt.uid, now);
         }
         let ctx = self.ctx(now);
-        self.queue.enqueue(pkt, &ctx, dropped);
+        self.queue.enqueue(*pkt, &ctx, dropped);
         Wake { transmission_done: self.start_next(now, dropped), arrival: None }
     }
 
-    /// Takes the next packet from the queue into the transmitter, if it is idle.
+    /// Takes the next packet from the queue into the transmitter, if it is
+    /// idle; returns when its transmission ends.
     fn start_next(&mut self, now: Time, dropped: &mut Vec<Dropped>) -> Option<Time> {
-        if self.in_service.is_some() {
+        if self.transmitting {
             self.tell_bsr(now, dropped, None);
             return None;
         }
@@ -171,8 +180,10 @@ impl Link {
         let pkt = self.queue.dequeue(&ctx, dropped);
         self.tell_bsr(now, dropped, pkt.as_ref());
         let pkt = pkt?;
-        self.in_service = Some((pkt, now));
-        Some(now + Dur::transmission(pkt.size as u64, self.rate_bps))
+        let done = now + self.transmission(pkt.size);
+        self.delay_line.push_back(Flight { arrival: done + self.delay, started: now, pkt });
+        self.transmitting = true;
+        Some(done)
     }
 
     /// Tells the BSR reporter, if any, what left the buffer in this step:
@@ -183,44 +194,52 @@ impl Link {
         }
     }
 
-    /// Puts a packet whose transmission ends at `done` into the delay line;
-    /// returns its arrival time if it is the head of the line.
-    fn propagate(&mut self, done: Time, started: Time, pkt: Packet) -> Option<Time> {
+    /// Puts a packet whose transmission ends at `done` into the delay line
+    /// of an unmanaged link; returns its arrival time if it is the head of the line.
+    fn propagate(&mut self, done: Time, started: Time, pkt: &Packet) -> Option<Time> {
         let arrival = done + self.delay;
-        self.delay_line.push_back(Flight { arrival, started, pkt });
+        self.delay_line.push_back(Flight { arrival, started, pkt: *pkt });
         (self.delay_line.len() == 1).then_some(arrival)
     }
 
     /// The transmission in progress on a managed link ends; the packet starts
     /// propagating and the next one, if any, starts transmission.
     pub fn transmission_done(&mut self, now: Time, dropped: &mut Vec<Dropped>) -> Wake {
-        let (pkt, started) = self.in_service.take().expect("transmission_done without a packet in service");
+        debug_assert!(self.transmitting, "transmission_done without a packet in service");
+        self.transmitting = false;
+        let sent = self.delay_line.back().expect("the packet in service is in the delay line");
+        let (started, size, arrival) = (sent.started, sent.pkt.size, sent.arrival);
         self.stats.busy += now.since(started);
         self.stats.packets_sent += 1;
-        self.stats.bytes_sent += pkt.size as u64;
-        let arrival = self.propagate(now, started, pkt);
+        self.stats.bytes_sent += size as u64;
+        let arrival = (self.delay_line.len() == 1).then_some(arrival);
         self.account(now);
         Wake { transmission_done: self.start_next(now, dropped), arrival }
     }
 
     /// The packet at the head of the delay line reaches the far end: returns it
-    /// (unless the link lost it or the receiver-side filter dropped it: then it
-    /// is in `dropped`) and when the next one arrives, if any.
-    pub fn take_arrival(&mut self, dropped: &mut Vec<Dropped>) -> (Option<Packet>, Option<Time>) {
+    /// unless the link lost it or the receiver-side filter dropped it (then it
+    /// is in `dropped`). [`Link::next_arrival`] then tells when the next one arrives.
+    pub fn take_arrival(&mut self, dropped: &mut Vec<Dropped>) -> Option<Packet> {
         let Flight { pkt, arrival, .. } = self.delay_line.pop_front().expect("an arrival without a packet in the delay line");
-        let next = self.delay_line.front().map(|f| f.arrival);
         if self.loss > 0.0 && self.rng.random::<f64>() < self.loss {
             if let Some(b) = &mut self.bsr {
                 b.lost(pkt.uid);
             }
             dropped.push(Dropped { pkt, cause: DropCause::LinkLoss });
-            return (None, next);
+            return None;
         }
         if self.bsr.as_mut().is_some_and(|b| b.arrived(arrival, &pkt) == Verdict::Drop) {
             dropped.push(Dropped { pkt, cause: DropCause::Receiver });
-            return (None, next);
+            return None;
         }
-        (Some(pkt), next)
+        Some(pkt)
+    }
+
+    /// When the head of the delay line reaches the far end, if it is propagating
+    /// (not still being transmitted).
+    pub fn next_arrival(&self) -> Option<Time> {
+        (self.delay_line.len() > self.transmitting as usize).then(|| self.delay_line[0].arrival)
     }
 
     /// A timer of the queue discipline fired.
@@ -237,9 +256,7 @@ impl Link {
 
     /// Bytes held: queued, in transmission and propagating.
     pub fn bytes_held(&self) -> u64 {
-        self.queue.bytes()
-            + self.in_service.map_or(0, |(p, _)| p.size as u64)
-            + self.delay_line.iter().map(|f| f.pkt.size as u64).sum::<u64>()
+        self.queue.bytes() + self.delay_line.iter().map(|f| f.pkt.size as u64).sum::<u64>()
     }
 
     pub fn queue(&self) -> &AnyQueue {
@@ -255,8 +272,11 @@ impl Link {
     pub fn stats(&mut self, now: Time) -> LinkStats {
         self.account(now);
         let mut s = self.stats.clone();
-        if let Some((_, started)) = self.in_service {
-            s.busy += now.since(started);
+        if self.is_managed() {
+            if let Some(f) = self.delay_line.back().filter(|_| self.transmitting) {
+                s.busy += now.since(f.started);
+            }
+            return s;
         }
         // An unmanaged link booked its packets' service in advance: take back
         // what lies after `now` (those packets are at the tail of the line).
@@ -307,12 +327,12 @@ mod tests {
                 stats = Some(link.stats(probe));
             }
             let wake = match ev {
-                Ev::Enter(uid, size) => link.arrive(now, pkt(uid, size), &mut dropped),
+                Ev::Enter(uid, size) => link.arrive(now, &pkt(uid, size), &mut dropped),
                 Ev::TransmissionDone => link.transmission_done(now, &mut dropped),
                 Ev::Arrive => {
-                    let (p, next) = link.take_arrival(&mut dropped);
+                    let p = link.take_arrival(&mut dropped);
                     far.extend(p.map(|p| (now, p.uid)));
-                    Wake { transmission_done: None, arrival: next }
+                    Wake { transmission_done: None, arrival: link.next_arrival() }
                 }
             };
             if let Some(at) = wake.arrival {

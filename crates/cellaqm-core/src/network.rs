@@ -449,12 +449,13 @@ impl Network {
             match event {
                 Event::TransmissionDone(id) => self.transmission_done(now, id),
                 Event::Arrive(id) => {
-                    let (pkt, next) = self.links[id as usize].take_arrival(&mut self.dropped);
-                    if let Some(at) = next {
+                    let link = &mut self.links[id as usize];
+                    let pkt = link.take_arrival(&mut self.dropped);
+                    if let Some(at) = link.next_arrival() {
                         self.events.schedule(at, Event::Arrive(id));
                     }
                     match pkt {
-                        Some(pkt) => self.arrive(now, pkt),
+                        Some(mut pkt) => self.arrive(now, &mut pkt),
                         None => self.after_link(now, id),
                     }
                 }
@@ -472,20 +473,22 @@ impl Network {
                 }
                 Event::AckRelease => {
                     let (_, held) = self.ack_delay.as_mut().expect("an ACK release without ACK delay control");
-                    let (_, pkt) = held.pop_front().expect("an ACK release without a held ACK");
+                    let (_, mut pkt) = held.pop_front().expect("an ACK release without a held ACK");
                     if let Some(&(at, _)) = held.front() {
                         self.events.schedule(at, Event::AckRelease);
                     }
-                    self.enter(now, pkt, LinkId::CoreUp);
+                    self.enter(now, &mut pkt, LinkId::CoreUp);
                 }
             }
         }
     }
 
-    /// A packet reaches the next element of its route.
-    fn arrive(&mut self, now: Time, pkt: Packet) {
+    /// A packet reaches the next element of its route. Packets are passed by
+    /// reference from where they were taken out until where they are stored:
+    /// each copy of one costs as much as a few tests.
+    fn arrive(&mut self, now: Time, pkt: &mut Packet) {
         match route(pkt.dir).get(pkt.hop as usize) {
-            Some(&LinkId::CoreUp) if self.hold_ack(now, &pkt) => {}
+            Some(&LinkId::CoreUp) if self.hold_ack(now, pkt) => {}
             Some(&id) => self.enter(now, pkt, id),
             None => self.deliver(now, pkt),
         }
@@ -515,12 +518,12 @@ impl Network {
     }
 
     /// A packet enters hop `id` of its route.
-    fn enter(&mut self, now: Time, mut pkt: Packet, id: LinkId) {
+    fn enter(&mut self, now: Time, pkt: &mut Packet, id: LinkId) {
         pkt.hop += 1;
         if let Some(radio) = self.radio.as_mut().filter(|_| matches!(id, LinkId::Bottleneck | LinkId::Uplink)) {
             match pkt.dir {
-                Dir::Down => radio.arrive_down(now, pkt, &mut self.radio_out),
-                Dir::Up => radio.arrive_up(now, pkt, &mut self.radio_out),
+                Dir::Down => radio.arrive_down(now, *pkt, &mut self.radio_out),
+                Dir::Up => radio.arrive_up(now, *pkt, &mut self.radio_out),
             }
             self.after_radio(now);
             return;
@@ -584,8 +587,8 @@ impl Network {
         let (mut to_ue, mut to_core) = (std::mem::take(&mut out.to_ue), std::mem::take(&mut out.to_core));
         self.radio_out = out;
         // Delivering may make endpoints send, which may call the radio again.
-        for pkt in to_ue.drain(..).chain(to_core.drain(..)) {
-            self.arrive(now, pkt);
+        for mut pkt in to_ue.drain(..).chain(to_core.drain(..)) {
+            self.arrive(now, &mut pkt);
         }
     }
 
@@ -617,7 +620,7 @@ impl Network {
     }
 
     /// A packet reaches the host at the end of its route.
-    fn deliver(&mut self, now: Time, pkt: Packet) {
+    fn deliver(&mut self, now: Time, pkt: &Packet) {
         self.ledger.delivered_bytes += pkt.size as u64;
         let delay = now.since(pkt.sent_at);
         if pkt.transport == Transport::Udp {
@@ -638,7 +641,7 @@ impl Network {
         if pkt.dir == Dir::Down && pkt.is_data() {
             self.delays.record(delay.0);
             if let Some(t) = &mut self.trace {
-                t.delivered(now, &pkt);
+                t.delivered(now, pkt);
             }
             if let Some(log) = &mut self.packets {
                 log.uid.push(pkt.uid);
@@ -655,7 +658,7 @@ impl Network {
         };
         let Some(ends) = c.ends.as_mut() else { return }; // the connection is gone
         let end = &mut ends[side as usize];
-        end.on_packet(now, &pkt, &mut self.out);
+        end.on_packet(now, pkt, &mut self.out);
         let got = end.delivered();
         let s = side as usize;
         if got != c.delivered[s] {
@@ -726,7 +729,7 @@ impl Network {
             pkt.sent_at = now;
             pkt.hop = 0;
             self.ledger.sent_bytes += pkt.size as u64;
-            self.arrive(now, pkt);
+            self.arrive(now, &mut pkt);
         }
         self.out = out;
     }
