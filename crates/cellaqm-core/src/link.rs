@@ -68,6 +68,9 @@ pub struct Link {
     /// Packets sent or being sent, in order, with their arrival time at the far
     /// end and the start of their transmission.
     delay_line: VecDeque<Flight>,
+    /// The serialisation time of the last packet size seen: most packets of a
+    /// link have one of a few sizes, and the division is dearer than the test.
+    last_transmission: (u32, Dur),
     stats: LinkStats,
     /// Time of the last change of the queue backlog (for the integrals).
     last_change: Time,
@@ -113,6 +116,7 @@ impl Link {
             transmitting: false,
             free_at: (!managed).then_some(Time::ZERO),
             delay_line: VecDeque::new(),
+            last_transmission: (0, Dur::ZERO),
             stats: LinkStats { occupancy: managed.then(Occupancy::default), ..LinkStats::default() },
             last_change: Time::ZERO,
             bsr: cfg.bsr_period.map(|period| Bsr::new(period, cfg.receiver.as_ref())),
@@ -124,8 +128,11 @@ impl Link {
     }
 
     /// How long a packet of `size` bytes takes to serialise.
-    fn transmission(&self, size: u32) -> Dur {
-        Dur::transmission(size as u64, self.rate_bps)
+    fn transmission(&mut self, size: u32) -> Dur {
+        if self.last_transmission.0 != size {
+            self.last_transmission = (size, Dur::transmission(size as u64, self.rate_bps));
+        }
+        self.last_transmission.1
     }
 
     /// Accumulates the backlog integrals up to `now`; call before every backlog change.
