@@ -450,12 +450,12 @@ impl Network {
                 Event::TransmissionDone(id) => self.transmission_done(now, id),
                 Event::Arrive(id) => {
                     let link = &mut self.links[id as usize];
-                    let pkt = link.take_arrival(&mut self.dropped);
+                    let mut pkt = link.take_arrival(&mut self.dropped);
                     if let Some(at) = link.next_arrival() {
                         self.events.schedule(at, Event::Arrive(id));
                     }
-                    match pkt {
-                        Some(mut pkt) => self.arrive(now, &mut pkt),
+                    match &mut pkt {
+                        Some(pkt) => self.arrive(now, pkt),
                         None => self.after_link(now, id),
                     }
                 }
