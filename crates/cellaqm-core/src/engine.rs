@@ -103,18 +103,17 @@ impl<E: Copy> EventQueue<E> {
 
     /// Removes the earliest event and advances the clock to its time.
     pub fn pop(&mut self) -> Option<(Time, E)> {
+        self.pop_until(Time(u64::MAX))
+    }
+
+    /// Removes the earliest event if it is due by `end`, and advances the clock to its time.
+    pub fn pop_until(&mut self, end: Time) -> Option<(Time, E)> {
         self.remove_popped();
-        let e = self.heap.peek()?;
+        let e = self.heap.peek().filter(|e| e.at() <= end)?;
         self.now = e.at();
         self.processed += 1;
         self.popped = true;
         Some((self.now, e.event))
-    }
-
-    /// Time of the earliest pending event.
-    pub fn peek_time(&mut self) -> Option<Time> {
-        self.remove_popped();
-        self.heap.peek().map(Entry::at)
     }
 
     /// The time of the last event popped.
@@ -169,6 +168,5 @@ mod tests {
         let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
         assert_eq!(order, ['b', 'c', 'd', 'z']);
         assert!(q.is_empty());
-        assert_eq!(q.peek_time(), None);
     }
 }

@@ -444,8 +444,7 @@ impl Network {
     }
 
     fn run_until(&mut self, end: Time) {
-        while self.events.peek_time().is_some_and(|t| t <= end) {
-            let (now, event) = self.events.pop().expect("peeked");
+        while let Some((now, event)) = self.events.pop_until(end) {
             match event {
                 Event::TransmissionDone(id) => self.transmission_done(now, id),
                 Event::Arrive(id) => {
