@@ -722,14 +722,15 @@ impl Network {
     /// Sends the packets the endpoints or applications produced.
     fn flush(&mut self, now: Time) {
         let mut out = std::mem::take(&mut self.out);
-        for mut pkt in out.drain(..) {
+        for pkt in &mut out {
             pkt.uid = self.next_uid;
             self.next_uid += 1;
             pkt.sent_at = now;
             pkt.hop = 0;
             self.ledger.sent_bytes += pkt.size as u64;
-            self.arrive(now, &mut pkt);
+            self.arrive(now, pkt);
         }
+        out.clear();
         self.out = out;
     }
 
