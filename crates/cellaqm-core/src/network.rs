@@ -591,8 +591,25 @@ impl Network {
         }
     }
 
-    /// Books the drops of link `id` and re-arms its queue timer.
+    /// Books the drops of link `id` and re-arms its queue timer. Usually there
+    /// is nothing to book and no timer: that is checked inline.
+    #[inline]
     fn after_link(&mut self, now: Time, id: LinkId) {
+        if self.trace.is_some() || !self.dropped.is_empty() {
+            self.book_link_drops(now, id);
+        }
+        if let Some(t) = self.links[id as usize].next_queue_timer() {
+            let t = t.max(now); // a deadline already passed is due now
+            let at = &mut self.queue_timer_at[id as usize];
+            if at.is_none_or(|a| t < a) {
+                *at = Some(t);
+                self.events.schedule(t, Event::QueueTimer(id));
+            }
+        }
+    }
+
+    /// Counts (and traces) the drops of link `id`, and traces the bottleneck's occupancy.
+    fn book_link_drops(&mut self, now: Time, id: LinkId) {
         if let Some(t) = self.trace.as_mut().filter(|_| matches!(id, LinkId::Bottleneck | LinkId::Uplink)) {
             t.drops(now, &self.dropped);
             if id == LinkId::Bottleneck {
@@ -605,15 +622,6 @@ impl Network {
             self.ledger.dropped_bytes += d.pkt.size as u64;
             if d.pkt.transport == Transport::Udp {
                 self.udp_lost += 1;
-            }
-        }
-        let next = self.links[id as usize].next_queue_timer();
-        if let Some(t) = next {
-            let t = t.max(now); // a deadline already passed is due now
-            let at = &mut self.queue_timer_at[id as usize];
-            if at.is_none_or(|a| t < a) {
-                *at = Some(t);
-                self.events.schedule(t, Event::QueueTimer(id));
             }
         }
     }
