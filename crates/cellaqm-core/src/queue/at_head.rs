@@ -62,11 +62,5 @@ impl<R: HeadRule> QueueDisc for AtHead<R> {
         }
     }
 
-    fn bytes(&self) -> u64 {
-        self.fifo.bytes()
-    }
-
-    fn packets(&self) -> usize {
-        self.fifo.len()
-    }
+    fifo_backlog!();
 }

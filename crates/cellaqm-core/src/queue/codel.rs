@@ -254,13 +254,7 @@ impl QueueDisc for Codel {
         dequeue(&mut self.fifo, &self.params, &mut self.vars, &mut self.stats, ctx.now, dropped)
     }
 
-    fn bytes(&self) -> u64 {
-        self.fifo.bytes()
-    }
-
-    fn packets(&self) -> usize {
-        self.fifo.len()
-    }
+    fifo_backlog!();
 
     fn stats(&self) -> QueueStats {
         QueueStats { marked: self.stats.ecn_marks }

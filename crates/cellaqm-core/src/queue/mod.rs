@@ -16,6 +16,20 @@
 //! [`SCHEMES`] the table the scenario reader and the catalogue derive from
 //! (docs/queues.md, "Adding a scheme in Rust").
 
+/// `QueueDisc::bytes` and `QueueDisc::packets` of a scheme whose backlog is
+/// its `fifo` field (a [`Fifo`]); used inside the scheme's `impl QueueDisc`.
+macro_rules! fifo_backlog {
+    () => {
+        fn bytes(&self) -> u64 {
+            self.fifo.bytes()
+        }
+
+        fn packets(&self) -> usize {
+            self.fifo.len()
+        }
+    };
+}
+
 pub mod catalogue;
 mod drop_front;
 mod fifo;

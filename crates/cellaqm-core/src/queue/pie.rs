@@ -282,13 +282,7 @@ impl QueueDisc for Pie {
         self.catch_up(ctx);
     }
 
-    fn bytes(&self) -> u64 {
-        self.fifo.bytes()
-    }
-
-    fn packets(&self) -> usize {
-        self.fifo.len()
-    }
+    fifo_backlog!();
 
     fn stats(&self) -> QueueStats {
         QueueStats { marked: self.stats.ecn_marks }

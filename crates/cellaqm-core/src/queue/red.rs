@@ -216,13 +216,7 @@ impl QueueDisc for Red {
         pkt
     }
 
-    fn bytes(&self) -> u64 {
-        self.fifo.bytes()
-    }
-
-    fn packets(&self) -> usize {
-        self.fifo.len()
-    }
+    fifo_backlog!();
 
     fn stats(&self) -> QueueStats {
         self.marker.stats()

@@ -30,13 +30,7 @@ impl QueueDisc for TailDrop {
         self.fifo.pop_front()
     }
 
-    fn bytes(&self) -> u64 {
-        self.fifo.bytes()
-    }
-
-    fn packets(&self) -> usize {
-        self.fifo.len()
-    }
+    fifo_backlog!();
 }
 
 #[cfg(test)]

@@ -108,13 +108,7 @@ impl QueueDisc for Ttlred1 {
         self.fifo.pop_front()
     }
 
-    fn bytes(&self) -> u64 {
-        self.fifo.bytes()
-    }
-
-    fn packets(&self) -> usize {
-        self.fifo.len()
-    }
+    fifo_backlog!();
 
     fn stats(&self) -> QueueStats {
         self.marker.stats()
