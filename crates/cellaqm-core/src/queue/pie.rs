@@ -119,6 +119,15 @@ pub struct PieVars {
     pub grid: Time,
 }
 
+impl PieVars {
+    /// Whether an update left the variables it changes exactly (bit for bit) as they were.
+    fn same_state(&self, before: &PieVars) -> bool {
+        self.drop_prob.to_bits() == before.drop_prob.to_bits()
+            && self.qdelay_old.to_bits() == before.qdelay_old.to_bits()
+            && self.burst_allowance == before.burst_allowance
+    }
+}
+
 /// PIE's counters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PieStats {
@@ -197,14 +206,15 @@ impl Pie {
         let (p, v) = (&self.params, &mut self.vars);
         let target = p.target.as_secs_f64();
         let mut step = p.alpha * (qdelay - target) + p.beta * (qdelay - v.qdelay_old);
-        // §4.2: auto-tune the step to the current probability's range.
-        step /= match v.drop_prob {
-            x if x < 0.000001 => 2048.0,
-            x if x < 0.00001 => 512.0,
-            x if x < 0.0001 => 128.0,
-            x if x < 0.001 => 32.0,
-            x if x < 0.01 => 8.0,
-            x if x < 0.1 => 2.0,
+        // §4.2: auto-tune the step to the current probability's range (divide
+        // by 2048, 512, ..., 2: multiplying by the reciprocal powers of two is exact).
+        step *= match v.drop_prob {
+            x if x < 0.000001 => 1.0 / 2048.0,
+            x if x < 0.00001 => 1.0 / 512.0,
+            x if x < 0.0001 => 1.0 / 128.0,
+            x if x < 0.001 => 1.0 / 32.0,
+            x if x < 0.01 => 1.0 / 8.0,
+            x if x < 0.1 => 1.0 / 2.0,
             _ => 1.0,
         };
         // §5.5: cap drop adjustment.
@@ -230,10 +240,24 @@ impl Pie {
     /// read at the next arrival, and the backlog and rate they read do not change
     /// between calls, so running them late gives the same decisions as a timer would
     /// (see [`QueueDisc::on_timer`]) without an event every 15 ms.
+    ///
+    /// For the same reason, once an update leaves the state as it was (the
+    /// probability pinned at 0 or 1 behind a steady backlog, the burst allowance
+    /// spent), every further update due by `now` would too: they are skipped to
+    /// the first grid point after `now`. On a slow link, where a packet takes
+    /// many update periods, that is most of them.
     fn catch_up(&mut self, ctx: &QueueCtx) {
+        let tupdate = self.params.tupdate;
         while let Some(due) = self.vars.next_update.filter(|&t| t <= ctx.now) {
+            let before = self.vars;
             self.update(ctx.rate_bps);
-            self.vars.next_update = if self.idle() { None } else { Some(due + self.params.tupdate) };
+            self.vars.next_update = if self.idle() {
+                None
+            } else if self.vars.same_state(&before) {
+                Some(due + tupdate * (ctx.now.since(due).0 / tupdate.0 + 1))
+            } else {
+                Some(due + tupdate)
+            };
         }
     }
 
