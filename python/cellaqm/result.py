@@ -105,7 +105,7 @@ class RunResult:
             packet_columns=columns,
             downloads=json.loads(raw.get("downloads_json", "[]")),
             trace_columns=trace,
-            occupancy_columns={name: core_column(v) for name, v in raw.get("occupancy", {}).items()},
+            occupancy_columns=raw.get("occupancy", {}),  # converted when first read
         )
 
     @property
@@ -141,7 +141,7 @@ class RunResult:
         which the summary's ``queue_bytes`` / ``queue_packets`` percentiles are read.
         """
         if self._occupancy is None:
-            self._occupancy = occupancy_frame(self._occupancy_columns)
+            self._occupancy = occupancy_frame({n: core_column(v) for n, v in self._occupancy_columns.items()})
         return self._occupancy
 
     @property

@@ -22,6 +22,13 @@
 //! events. Both keep each packet's service start in the delay line, so their
 //! statistics at any time are the same.
 //!
+//! An unmanaged, lossless link whose far end is the entrance of another
+//! unmanaged link (the uplink into the core) can *cut through*
+//! ([`Link::cut_through`]): as the next link is a FIFO too, the packet's
+//! service there follows from its arrival time as well, so it is handed on at
+//! once ([`Wake::handed_on`]) and no event marks its passage between the two.
+//! Such a link keeps its packets in the delay line only for its statistics.
+//!
 //! A packet lost on the link (`loss`) is dropped when it would have reached
 //! the far end; the draws are taken in the order packets leave. A packet that
 //! reaches the far end passes its receiver-side filter, if any (R-AQM, cause
@@ -76,6 +83,8 @@ pub struct Link {
     last_change: Time,
     /// Buffer Status Reports from the sending end and the far end that reads them (`bsr_period`).
     bsr: Option<Bsr>,
+    /// Hands each packet on to the next link at once (see the module doc).
+    cut_through: bool,
 }
 
 /// A packet in the delay line.
@@ -83,6 +92,9 @@ pub struct Link {
 struct Flight {
     arrival: Time,
     started: Time,
+    /// When it reached an unmanaged link (possibly after `now`: a cut-through
+    /// link hands packets on early); a managed link's statistics do not read it.
+    entered: Time,
     pkt: Packet,
 }
 
@@ -94,6 +106,9 @@ pub struct Wake {
     pub transmission_done: Option<Time>,
     /// The head of the delay line reaches the far end (it just became the head).
     pub arrival: Option<Time>,
+    /// A cut-through link: the packet reaches the far end at this time, and
+    /// enters the next link now, as of that time.
+    pub handed_on: Option<Time>,
 }
 
 impl Link {
@@ -120,7 +135,21 @@ impl Link {
             stats: LinkStats { occupancy: managed.then(Occupancy::default), ..LinkStats::default() },
             last_change: Time::ZERO,
             bsr: cfg.bsr_period.map(|period| Bsr::new(period, cfg.receiver.as_ref())),
+            cut_through: false,
         }
+    }
+
+    /// Whether the link may cut through to a next link that is unmanaged too:
+    /// it is unmanaged itself and loses nothing.
+    pub fn can_cut_through(&self) -> bool {
+        !self.is_managed() && self.loss == 0.0
+    }
+
+    /// Hands every packet on to the next link as it arrives (see the module doc);
+    /// the network calls this when the next link is unmanaged.
+    pub fn cut_through(&mut self) {
+        debug_assert!(self.can_cut_through(), "only an unmanaged, lossless link cuts through");
+        self.cut_through = true;
     }
 
     fn ctx(&self, now: Time) -> QueueCtx {
@@ -165,7 +194,17 @@ impl Link {
             self.stats.bytes_sent += pkt.size as u64;
             self.stats.queue_byte_ns += pkt.size as u128 * wait;
             self.stats.queue_packet_ns += wait;
-            return Wake { transmission_done: None, arrival: self.propagate(done, started, pkt) };
+            let arrival = done + self.delay;
+            if self.cut_through {
+                // Kept for `stats` until it has passed.
+                while self.delay_line.front().is_some_and(|f| f.arrival <= now) {
+                    self.delay_line.pop_front();
+                }
+                self.delay_line.push_back(Flight { arrival, started, entered: now, pkt: *pkt });
+                return Wake { handed_on: Some(arrival), ..Wake::default() };
+            }
+            self.delay_line.push_back(Flight { arrival, started, entered: now, pkt: *pkt });
+            return Wake { arrival: (self.delay_line.len() == 1).then_some(arrival), ..Wake::default() };
         }
         self.account(now);
         if let Some(b) = &mut self.bsr {
@@ -173,7 +212,7 @@ impl Link {
         }
         let ctx = self.ctx(now);
         self.queue.enqueue(*pkt, &ctx, dropped);
-        Wake { transmission_done: self.start_next(now, dropped), arrival: None }
+        Wake { transmission_done: self.start_next(now, dropped), ..Wake::default() }
     }
 
     /// Takes the next packet from the queue into the transmitter, if it is
@@ -188,7 +227,7 @@ impl Link {
         self.tell_bsr(now, dropped, pkt.as_ref());
         let pkt = pkt?;
         let done = now + self.transmission(pkt.size);
-        self.delay_line.push_back(Flight { arrival: done + self.delay, started: now, pkt });
+        self.delay_line.push_back(Flight { arrival: done + self.delay, started: now, entered: now, pkt });
         self.transmitting = true;
         Some(done)
     }
@@ -199,14 +238,6 @@ impl Link {
         if let Some(b) = &mut self.bsr {
             b.dequeued(now, dropped, sent, self.queue.bytes());
         }
-    }
-
-    /// Puts a packet whose transmission ends at `done` into the delay line
-    /// of an unmanaged link; returns its arrival time if it is the head of the line.
-    fn propagate(&mut self, done: Time, started: Time, pkt: &Packet) -> Option<Time> {
-        let arrival = done + self.delay;
-        self.delay_line.push_back(Flight { arrival, started, pkt: *pkt });
-        (self.delay_line.len() == 1).then_some(arrival)
     }
 
     /// The transmission in progress on a managed link ends; the packet starts
@@ -221,7 +252,7 @@ impl Link {
         self.stats.bytes_sent += size as u64;
         let arrival = (self.delay_line.len() == 1).then_some(arrival);
         self.account(now);
-        Wake { transmission_done: self.start_next(now, dropped), arrival }
+        Wake { transmission_done: self.start_next(now, dropped), arrival, handed_on: None }
     }
 
     /// The packet at the head of the delay line reaches the far end: returns it
@@ -261,8 +292,12 @@ impl Link {
         self.queue.next_timer()
     }
 
-    /// Bytes held: queued, in transmission and propagating.
+    /// Bytes held: queued, in transmission and propagating (a cut-through
+    /// link's packets are held by the next link).
     pub fn bytes_held(&self) -> u64 {
+        if self.cut_through {
+            return 0;
+        }
         self.queue.bytes() + self.delay_line.iter().map(|f| f.pkt.size as u64).sum::<u64>()
     }
 
@@ -294,7 +329,7 @@ impl Link {
             }
             s.busy = s.busy - done.since(f.started.max(now));
             if f.started > now {
-                let late = f.started.since(now).0 as u128;
+                let late = f.started.since(now.max(f.entered)).0 as u128;
                 s.queue_byte_ns -= f.pkt.size as u128 * late;
                 s.queue_packet_ns -= late;
             }
@@ -339,7 +374,7 @@ mod tests {
                 Ev::Arrive => {
                     let p = link.take_arrival(&mut dropped);
                     far.extend(p.map(|p| (now, p.uid)));
-                    Wake { transmission_done: None, arrival: link.next_arrival() }
+                    Wake { arrival: link.next_arrival(), ..Wake::default() }
                 }
             };
             if let Some(at) = wake.arrival {
@@ -353,7 +388,86 @@ mod tests {
         (far, dropped.iter().map(|d| d.pkt.uid).collect(), stats)
     }
 
+    /// Runs `arrivals` (time in µs, size) through two links in series, with an
+    /// event at each far end (a cut-through first link hands packets on
+    /// instead); returns what reached the second's far end, both links'
+    /// statistics at `probe` and the bytes they hold then.
+    fn drive_chain(mut links: [Link; 2], arrivals: &[(u64, u32)], probe: Time) -> (Vec<(Time, u64)>, [LinkStats; 2], u64) {
+        #[derive(Clone, Copy)]
+        enum Ev {
+            Enter(u64, u32),
+            Arrive(usize),
+        }
+        fn enter(links: &mut [Link; 2], events: &mut EventQueue<Ev>, at: Time, i: usize, p: &Packet) {
+            let wake = links[i].arrive(at, p, &mut Vec::new());
+            if let Some(t) = wake.handed_on {
+                return enter(links, events, t, i + 1, p);
+            }
+            if let Some(t) = wake.arrival {
+                events.schedule(t, Ev::Arrive(i));
+            }
+        }
+        let mut events = EventQueue::new();
+        for (uid, &(us, size)) in arrivals.iter().enumerate() {
+            events.schedule(Time(us * 1_000), Ev::Enter(uid as u64, size));
+        }
+        let (mut far, mut at_probe) = (Vec::new(), None);
+        let snapshot = |links: &mut [Link; 2]| {
+            let held = links.iter().map(Link::bytes_held).sum();
+            ([links[0].stats(probe), links[1].stats(probe)], held)
+        };
+        while let Some((now, ev)) = events.pop() {
+            if now > probe && at_probe.is_none() {
+                at_probe = Some(snapshot(&mut links));
+            }
+            match ev {
+                Ev::Enter(uid, size) => enter(&mut links, &mut events, now, 0, &pkt(uid, size)),
+                Ev::Arrive(i) => {
+                    let p = links[i].take_arrival(&mut Vec::new()).expect("lossless");
+                    if let Some(t) = links[i].next_arrival() {
+                        events.schedule(t, Ev::Arrive(i));
+                    }
+                    match i {
+                        0 => enter(&mut links, &mut events, now, 1, &p),
+                        _ => far.push((now, p.uid)),
+                    }
+                }
+            }
+        }
+        let (stats, held) = at_probe.unwrap_or_else(|| snapshot(&mut links));
+        (far, stats, held)
+    }
+
     proptest! {
+        /// A cut-through link hands its packets to the next one as the events
+        /// at its far end would: the same arrivals at the end of the chain, and
+        /// the same statistics and bytes held at any time.
+        #[test]
+        fn cutting_through_changes_nothing_but_the_events(
+            gaps in proptest::collection::vec((0u64..3_000, 40u32..1_500), 1..60),
+            probe_us in 0u64..100_000,
+        ) {
+            let first = LinkConfig { rate: Rate(1e6), delay: Dur::from_millis(7), ..LinkConfig::default() };
+            let second = LinkConfig { rate: Rate(3e6), delay: Dur::from_millis(3), ..LinkConfig::default() };
+            let mut t = 0;
+            let arrivals: Vec<(u64, u32)> = gaps.iter().map(|&(gap, size)| { t += gap; (t, size) }).collect();
+            let probe = Time(probe_us * 1_000);
+            let chain = || [Link::new(&first, 9, "a", false), Link::new(&second, 9, "b", false)];
+            let stepped = drive_chain(chain(), &arrivals, probe);
+            let mut links = chain();
+            prop_assert!(links[0].can_cut_through());
+            links[0].cut_through();
+            let cut = drive_chain(links, &arrivals, probe);
+            prop_assert_eq!(&stepped.0, &cut.0);
+            prop_assert_eq!(stepped.2, cut.2);
+            for (a, b) in stepped.1.iter().zip(&cut.1) {
+                prop_assert_eq!(
+                    (a.busy, a.packets_sent, a.bytes_sent, a.queue_byte_ns, a.queue_packet_ns),
+                    (b.busy, b.packets_sent, b.bytes_sent, b.queue_byte_ns, b.queue_packet_ns)
+                );
+            }
+        }
+
         /// The unmanaged link's Lindley recursion gives exactly what serving the
         /// same FIFO event by event gives: the same far-end arrivals and losses,
         /// and the same statistics at any time, even mid-transmission.

@@ -265,6 +265,19 @@ impl Network {
             // The bottleneck's queue is read during the run (traces, ACK delay control).
             .map(|&id| Link::new(link_cfg(id), seed, id.name(), id == LinkId::Bottleneck))
             .collect();
+        // A link hands its packets straight on to the next link of its route
+        // when both are plain FIFOs and nothing stands between them.
+        if s.radio.is_none() {
+            for dir in [Dir::Down, Dir::Up] {
+                for pair in route(dir).windows(2) {
+                    let (from, to) = (pair[0] as usize, pair[1] as usize);
+                    let held_between = pair[1] == LinkId::CoreUp && s.ack_delay.is_some();
+                    if links[from].can_cut_through() && !links[to].is_managed() && !held_between {
+                        links[from].cut_through();
+                    }
+                }
+            }
+        }
         if let Some(bsr) = links[LinkId::Uplink as usize].bsr().filter(|_| opts.trace) {
             bsr.record_trace();
         }
@@ -530,6 +543,10 @@ impl Network {
         let link = &mut self.links[id as usize];
         let wake = link.arrive(now, pkt, &mut self.dropped);
         let managed = link.is_managed();
+        if let Some(at) = wake.handed_on {
+            let next = route(pkt.dir)[pkt.hop as usize];
+            return self.enter(at, pkt, next);
+        }
         self.schedule_link(id, wake);
         if managed {
             self.after_link(now, id); // an unmanaged link drops nothing on arrival and has no timers

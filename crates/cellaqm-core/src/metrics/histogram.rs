@@ -3,7 +3,9 @@
 //!
 //! Values below 2^10 have a bucket each; above, every power of two is split
 //! into 2^10 buckets, so a reported percentile is within 0.1% of the true
-//! sample value. Mean and maximum are exact.
+//! sample value. Mean and maximum are exact. Only the buckets from the
+//! smallest sample's to the largest's are stored: delays of seconds would
+//! otherwise keep some 20 000 empty buckets below them.
 //!
 //! A sample counts once ([`Histogram::record`]) or with a weight
 //! ([`Histogram::add`]), such as the time a buffer held a given backlog:
@@ -14,7 +16,9 @@ const SUB: u64 = 1 << SUB_BITS;
 
 #[derive(Clone, Debug, Default)]
 pub struct Histogram {
+    /// The counts of buckets `lo`, `lo + 1`, ...
     counts: Vec<u64>,
+    lo: usize,
     n: u64,
     sum: u128,
     max: u64,
@@ -51,13 +55,32 @@ impl Histogram {
     pub fn add(&mut self, v: u64, w: u64) {
         debug_assert!(w > 0, "a sample of no weight");
         let i = index(v);
-        if i >= self.counts.len() {
-            self.counts.resize(i + 1, 0);
+        // Below `lo` wraps around to a huge offset: one test covers both ends.
+        let mut k = i.wrapping_sub(self.lo);
+        if k >= self.counts.len() {
+            k = self.make_room(i);
         }
-        self.counts[i] += w;
+        self.counts[k] += w;
         self.n += w;
         self.sum += v as u128 * w as u128;
         self.max = self.max.max(v);
+    }
+
+    /// Stores bucket `i`, outside the stored range (or the first); returns its offset.
+    #[cold]
+    #[inline(never)]
+    fn make_room(&mut self, i: usize) -> usize {
+        if self.counts.is_empty() {
+            self.lo = i;
+        } else if i < self.lo {
+            self.counts.splice(0..0, std::iter::repeat_n(0, self.lo - i));
+            self.lo = i;
+        }
+        let k = i - self.lo;
+        if k >= self.counts.len() {
+            self.counts.resize(k + 1, 0);
+        }
+        k
     }
 
     /// The number of samples (the total weight).
@@ -102,13 +125,10 @@ impl Histogram {
         let ranks = qs.map(|q| ((q * self.n as f64).ceil() as u64).clamp(1, self.n));
         let mut out = [self.max; N];
         let (mut next, mut seen) = (0, 0);
-        // Most of a delay histogram's buckets lie below its smallest sample:
-        // skip them a block at a time.
-        let empty = self.counts.chunks(16).take_while(|block| block.iter().all(|&c| c == 0)).count() * 16;
-        for (i, &c) in self.counts.iter().enumerate().skip(empty) {
+        for (k, &c) in self.counts.iter().enumerate() {
             seen += c;
             while next < N && seen >= ranks[next] {
-                out[next] = self.reported(i);
+                out[next] = self.reported(self.lo + k);
                 next += 1;
             }
             if next == N {
@@ -121,7 +141,7 @@ impl Histogram {
     /// The non-empty buckets in increasing order: (value, weight), the value
     /// as [`Histogram::quantile`] reports it.
     pub fn buckets(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.counts.iter().enumerate().filter(|&(_, &c)| c > 0).map(|(i, &c)| (self.reported(i), c))
+        self.counts.iter().enumerate().filter(|&(_, &c)| c > 0).map(|(k, &c)| (self.reported(self.lo + k), c))
     }
 }
 
@@ -155,6 +175,19 @@ mod tests {
         assert_eq!(value(index(19_500)), 19_496);
         assert_eq!(weighted.buckets().collect::<Vec<_>>(), [(5, 3), (700, 4), (19_500, 2)]);
         assert_eq!(weighted.quantile(0.99), 19_500);
+    }
+
+    #[test]
+    fn samples_below_the_first_extend_the_stored_range_downwards() {
+        let (mut ascending, mut descending) = (Histogram::default(), Histogram::default());
+        let values = [3u64, 900, 5_000, 70_000_000, 3_000_000_000];
+        values.iter().for_each(|&v| ascending.record(v));
+        values.iter().rev().for_each(|&v| descending.record(v));
+        for h in [&ascending, &descending] {
+            assert_eq!(h.buckets().map(|(v, _)| v).collect::<Vec<_>>(), [3, 900, value(index(5_000)), value(index(70_000_000)), 3_000_000_000]);
+            assert_eq!(h.quantiles([0.2, 0.4, 0.6]), [3, 900, value(index(5_000))]);
+        }
+        assert_eq!(descending.counts.len(), ascending.counts.len());
     }
 
     #[test]
