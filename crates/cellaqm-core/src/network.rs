@@ -532,13 +532,15 @@ impl Network {
     /// A packet enters hop `id` of its route.
     fn enter(&mut self, now: Time, pkt: &mut Packet, id: LinkId) {
         pkt.hop += 1;
-        if let Some(radio) = self.radio.as_mut().filter(|_| matches!(id, LinkId::Bottleneck | LinkId::Uplink)) {
-            match pkt.dir {
-                Dir::Down => radio.arrive_down(now, *pkt, &mut self.radio_out),
-                Dir::Up => radio.arrive_up(now, *pkt, &mut self.radio_out),
+        if matches!(id, LinkId::Bottleneck | LinkId::Uplink) {
+            if let Some(radio) = self.radio.as_mut() {
+                match pkt.dir {
+                    Dir::Down => radio.arrive_down(now, *pkt, &mut self.radio_out),
+                    Dir::Up => radio.arrive_up(now, *pkt, &mut self.radio_out),
+                }
+                self.after_radio(now);
+                return;
             }
-            self.after_radio(now);
-            return;
         }
         let link = &mut self.links[id as usize];
         let wake = link.arrive(now, pkt, &mut self.dropped);
