@@ -141,6 +141,8 @@ pub struct PieStats {
 pub struct Pie {
     fifo: Fifo,
     params: PieParams,
+    /// `params.target` in seconds.
+    target_s: f64,
     vars: PieVars,
     stats: PieStats,
     rng: Rng,
@@ -154,7 +156,8 @@ impl Pie {
             grid: Time::ZERO + params.tupdate,
             ..PieVars::default()
         };
-        Pie { fifo: Fifo::new(limits), params: params.clone(), vars, stats: PieStats::default(), rng }
+        let target_s = params.target.as_secs_f64();
+        Pie { fifo: Fifo::new(limits), params: params.clone(), target_s, vars, stats: PieStats::default(), rng }
     }
 
     pub fn vars(&self) -> &PieVars {
@@ -171,7 +174,7 @@ impl Pie {
         let (p, v) = (&self.params, &mut self.vars);
         // §4.1: safeguard to keep PIE work-conserving; `fifo.bytes()` is the
         // backlog the packet finds, not counting it.
-        if (v.qdelay_old < p.target.as_secs_f64() / 2.0 && v.drop_prob < 0.2)
+        if (v.qdelay_old < self.target_s / 2.0 && v.drop_prob < 0.2)
             || self.fifo.bytes() <= 2 * p.mean_packet.0
         {
             return false;
@@ -200,11 +203,10 @@ impl Pie {
         dropped.push(Dropped { pkt, cause });
     }
 
-    /// §4.2 `calculate_drop_prob` and §4.4 burst allowance, at one update.
-    fn update(&mut self, rate_bps: f64) {
-        let qdelay = self.qdelay(rate_bps);
-        let (p, v) = (&self.params, &mut self.vars);
-        let target = p.target.as_secs_f64();
+    /// §4.2 `calculate_drop_prob` and §4.4 burst allowance, at one update
+    /// that finds the queue delay `qdelay` (seconds).
+    fn update(&mut self, qdelay: f64) {
+        let (p, v, target) = (&self.params, &mut self.vars, self.target_s);
         let mut step = p.alpha * (qdelay - target) + p.beta * (qdelay - v.qdelay_old);
         // §4.2: auto-tune the step to the current probability's range (divide
         // by 2048, 512, ..., 2: multiplying by the reciprocal powers of two is exact).
@@ -247,10 +249,10 @@ impl Pie {
     /// the first grid point after `now`. On a slow link, where a packet takes
     /// many update periods, that is most of them.
     fn catch_up(&mut self, ctx: &QueueCtx) {
-        let tupdate = self.params.tupdate;
+        let (tupdate, qdelay) = (self.params.tupdate, self.qdelay(ctx.rate_bps));
         while let Some(due) = self.vars.next_update.filter(|&t| t <= ctx.now) {
             let before = self.vars;
-            self.update(ctx.rate_bps);
+            self.update(qdelay);
             self.vars.next_update = if self.idle() {
                 None
             } else if self.vars.same_state(&before) {
