@@ -256,6 +256,14 @@ TraceRto(Time, Time now)
 }
 
 void
+TraceDrop(Ptr<const QueueDiscItem> item)
+{
+    TcpHeader tcp;
+    item->GetPacket()->PeekHeader(tcp);
+    std::cerr << Simulator::Now().GetSeconds() << " drop " << tcp.GetSequenceNumber().GetValue() << "\n";
+}
+
+void
 OnAccept(Ptr<Socket> s, const Address&)
 {
     if (g_traceCwnd)
@@ -390,7 +398,7 @@ main(int argc, char* argv[])
     cmd.AddValue("duration", "simulated seconds", durationS);
     cmd.AddValue("seed", "run number", seed);
     cmd.AddValue("ns3set", "extra Config::SetDefault overrides applied last, 'name=value;name=value' (investigations only)", ns3Set);
-    cmd.AddValue("trace_cwnd", "print each flow's cwnd/ssthresh/state changes to stderr (investigations only)", traceCwnd);
+    cmd.AddValue("trace_cwnd", "print each flow's cwnd/ssthresh/state changes and the bottleneck's drops to stderr (investigations only)", traceCwnd);
     cmd.Parse(argc, argv);
     if (upRate.empty())
     {
@@ -545,6 +553,10 @@ main(int argc, char* argv[])
     client->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext("LocalDeliver",
                                                                      MakeCallback(&OnClientIpDeliver));
     bnDown->TraceConnectWithoutContext("PhyTxEnd", MakeCallback(&OnBottleneckTx));
+    if (g_traceCwnd)
+    {
+        disc->TraceConnectWithoutContext("Drop", MakeCallback(&TraceDrop));
+    }
     for (uint32_t i = 0; i < 2; ++i)
     {
         DynamicCast<PointToPointNetDevice>(coreDevs.Get(i))->GetQueue()->TraceConnectWithoutContext(
