@@ -6,6 +6,12 @@
 //!    └── core (up) ◀── [R-AQM filter] ◀── uplink (buffer) ◀──┘
 //! ```
 //!
+//! Each packet crossing a link is an event at the link's far end, except
+//! where an unmanaged link feeds another (the uplink into the core, when
+//! neither is managed, the uplink loses nothing and no ACK delay control
+//! sits between): the first then cuts through ([`Link::cut_through`]),
+//! handing each packet on as it accepts it.
+//!
 //! With `bsr_period` the uplink's buffer (the UE's) sends Buffer Status
 //! Reports to the uplink's far end (the eNodeB), whose receiver-side filter
 //! (R-AQM) judges each packet before it enters the core ([`crate::bsr`]).
