@@ -196,15 +196,16 @@ impl Link {
             self.stats.queue_packet_ns += wait;
             let arrival = done + self.delay;
             if self.cut_through {
-                // Kept for `stats` until it has passed.
+                // Its packets stay in the line only for `stats`, until they have passed.
                 while self.delay_line.front().is_some_and(|f| f.arrival <= now) {
                     self.delay_line.pop_front();
                 }
-                self.delay_line.push_back(Flight { arrival, started, entered: now, pkt: *pkt });
-                return Wake { handed_on: Some(arrival), ..Wake::default() };
             }
             self.delay_line.push_back(Flight { arrival, started, entered: now, pkt: *pkt });
-            return Wake { arrival: (self.delay_line.len() == 1).then_some(arrival), ..Wake::default() };
+            return match self.cut_through {
+                true => Wake { handed_on: Some(arrival), ..Wake::default() },
+                false => Wake { arrival: (self.delay_line.len() == 1).then_some(arrival), ..Wake::default() },
+            };
         }
         self.account(now);
         if let Some(b) = &mut self.bsr {
@@ -252,7 +253,7 @@ impl Link {
         self.stats.bytes_sent += size as u64;
         let arrival = (self.delay_line.len() == 1).then_some(arrival);
         self.account(now);
-        Wake { transmission_done: self.start_next(now, dropped), arrival, handed_on: None }
+        Wake { transmission_done: self.start_next(now, dropped), arrival, ..Wake::default() }
     }
 
     /// The packet at the head of the delay line reaches the far end: returns it
