@@ -93,6 +93,26 @@ def test_render_table_and_summary() -> None:
     summary = agreement.render_summary(agreement.summarise(results))
     assert "Goodput within 5% of ns-3: 0/1 rows" in summary
     assert "median 100×" in summary
+    assert "cold" not in summary  # no first-call timings recorded
+
+
+def test_cold_first_calls_are_reported_beside_the_speed_up() -> None:
+    records = [
+        {**rec("cellaqm", 1, 100.0, 200.0, 0.01), "cold_wall_s": 0.02},
+        {**rec("cellaqm", 2, 100.0, 200.0, 0.01), "cold_wall_s": 0.03},
+        rec("ns3", 1, 100.0, 200.0, 1.0),
+        rec("ns3", 2, 100.0, 200.0, 1.5),
+    ]
+    [r] = agreement.aggregate(records)
+    assert r.speedup == pytest.approx(2.5 / 0.02)
+    assert r.cold_speedup == pytest.approx(2.5 / 0.05)
+    assert r.speed_ok  # the target reads the warm calls
+    assert "125× (50×)" in agreement.render_table([r])
+    summary = agreement.render_summary(agreement.summarise([r]))
+    assert "median 125×" in summary and "cold, reported, not the target's measure): median 50×, lowest 50×" in summary
+    # A record without the first call's time leaves the cold speed-up out.
+    [partial] = agreement.aggregate([rec("cellaqm", 1, 100.0, 200.0, 0.01), *records[1:]])
+    assert math.isnan(partial.cold_speedup) and partial.speedup == pytest.approx(2.5 / 0.02)
 
 
 def test_formatting_helpers() -> None:
