@@ -209,15 +209,17 @@ impl Pie {
         let (p, v, target) = (&self.params, &mut self.vars, self.target_s);
         let mut step = p.alpha * (qdelay - target) + p.beta * (qdelay - v.qdelay_old);
         // §4.2: auto-tune the step to the current probability's range (divide
-        // by 2048, 512, ..., 2: multiplying by the reciprocal powers of two is exact).
+        // by 2, 8, ..., 2048 below 10%, 1%, ..., 0.0001%: multiplying by the
+        // reciprocal powers of two is exact). Tested from the top, where a
+        // congested PIE spends most updates.
         step *= match v.drop_prob {
-            x if x < 0.000001 => 1.0 / 2048.0,
-            x if x < 0.00001 => 1.0 / 512.0,
-            x if x < 0.0001 => 1.0 / 128.0,
-            x if x < 0.001 => 1.0 / 32.0,
-            x if x < 0.01 => 1.0 / 8.0,
-            x if x < 0.1 => 1.0 / 2.0,
-            _ => 1.0,
+            x if x >= 0.1 => 1.0,
+            x if x >= 0.01 => 1.0 / 2.0,
+            x if x >= 0.001 => 1.0 / 8.0,
+            x if x >= 0.0001 => 1.0 / 32.0,
+            x if x >= 0.00001 => 1.0 / 128.0,
+            x if x >= 0.000001 => 1.0 / 512.0,
+            _ => 1.0 / 2048.0,
         };
         // §5.5: cap drop adjustment.
         if p.cap_drop_adjustment && v.drop_prob >= 0.1 && step > 0.02 {
@@ -249,18 +251,21 @@ impl Pie {
     /// the first grid point after `now`. On a slow link, where a packet takes
     /// many update periods, that is most of them.
     fn catch_up(&mut self, ctx: &QueueCtx) {
+        let Some(mut due) = self.vars.next_update.filter(|&t| t <= ctx.now) else { return };
         let (tupdate, qdelay) = (self.params.tupdate, self.qdelay(ctx.rate_bps));
-        while let Some(due) = self.vars.next_update.filter(|&t| t <= ctx.now) {
+        while due <= ctx.now {
             let before = self.vars;
             self.update(qdelay);
-            self.vars.next_update = if self.idle() {
-                None
-            } else if self.vars.same_state(&before) {
-                Some(due + tupdate * (ctx.now.since(due).0 / tupdate.0 + 1))
-            } else {
-                Some(due + tupdate)
+            if self.idle() {
+                self.vars.next_update = None;
+                return;
+            }
+            due = match self.vars.same_state(&before) {
+                true => due + tupdate * (ctx.now.since(due).0 / tupdate.0 + 1),
+                false => due + tupdate,
             };
         }
+        self.vars.next_update = Some(due);
     }
 
     /// Whether the controller is at its idle fixed point, where updates change nothing.
