@@ -137,17 +137,17 @@ def summarise(results: Sequence[RowResult]) -> Summary:
         v = sorted(x for x in values if not math.isnan(x))
         return (v[len(v) // 2], v[0]) if v else (float("nan"), float("nan"))
 
-    speeds = median_and_min(r.speedup for r in results)
-    cold = median_and_min(r.cold_speedup for r in results)
+    median_speedup, min_speedup = median_and_min(r.speedup for r in results)
+    median_cold, min_cold = median_and_min(r.cold_speedup for r in results)
     return Summary(
         rows=len(results),
         goodput_ok=sum(r.goodput_ok for r in results),
         p95_ok=sum(r.p95_ok for r in results),
         speed_ok=sum(r.speed_ok for r in results),
-        median_speedup=speeds[0],
-        min_speedup=speeds[1],
-        median_cold_speedup=cold[0],
-        min_cold_speedup=cold[1],
+        median_speedup=median_speedup,
+        min_speedup=min_speedup,
+        median_cold_speedup=median_cold,
+        min_cold_speedup=min_cold,
         worst_goodput=worst("goodput_bps"),
         worst_p95=worst("delay_p95_ms"),
     )
