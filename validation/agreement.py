@@ -11,7 +11,8 @@ A *record* is one run of one simulator::
      "rtos": ..., "wall_s": ...}
 
 cellaqm's records may also carry ``cold_wall_s``: its first call of the run,
-right after the ns-3 process (``wall_s`` is then the median of warm calls).
+right after the ns-3 process (``wall_s`` is then the mean of the calls after
+it, spread over a span like ns-3's run; validation/compare.py).
 """
 
 from __future__ import annotations
