@@ -8,9 +8,8 @@ process at a time. cellaqm runs in-process through its Python API, right after
 the ns-3 process, called again and again over as much wall time as ns-3 took
 (capped at TIMING_SPAN_MAX_S): the first call is timed as cold, the mean of the
 others is the speed-up's time, and every call must give the same summary.
-Raw per-run records go to
-validation/results/matrix.json (re-render the page from them with
---render-only); the comparison itself is validation/agreement.py.
+Raw per-run records go to validation/results/matrix.json (re-render the page
+from them with --render-only); the comparison itself is validation/agreement.py.
 """
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
 import subprocess
 import sys
 import time
@@ -218,13 +216,19 @@ def run_cellaqm(row: dict[str, Any], seed: int, span_s: float = 0.0) -> dict[str
         res = cellaqm.run(spec)
         return time.perf_counter() - t0, res
 
+    def results(res: Any) -> dict[str, Any]:
+        return {k: v for k, v in res.summary.items() if k not in TIMINGS}
+
     cold, res = call()
-    first = {k: v for k, v in res.summary.items() if k not in TIMINGS}
+    first = results(res)
+    span = min(span_s, TIMING_SPAN_MAX_S)
     walls: list[float] = []
-    while len(walls) < TIMING_MIN_CALLS or sum(walls) < min(span_s, TIMING_SPAN_MAX_S):
+    total = 0.0
+    while len(walls) < TIMING_MIN_CALLS or total < span:
         wall, res = call()
         walls.append(wall)
-        if {k: v for k, v in res.summary.items() if k not in TIMINGS} != first:
+        total += wall
+        if results(res) != first:
             raise RuntimeError(f"{row} seed {seed}: repeated cellaqm runs differ")
     s = res.summary
     return {
@@ -237,7 +241,7 @@ def run_cellaqm(row: dict[str, Any], seed: int, span_s: float = 0.0) -> dict[str
         "rtos": s["rtos"],
         "fast_retransmits": s["fast_retransmits"],
         "utilisation": s["bottleneck"]["utilisation"],
-        "wall_s": statistics.fmean(walls),
+        "wall_s": total / len(walls),
         "timed_calls": len(walls),
         "cold_wall_s": cold,
         "core_wall_s": s["wall_s"],
