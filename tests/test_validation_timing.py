@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,3 +33,40 @@ def test_the_span_is_capped(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compare, "TIMING_SPAN_MAX_S", 0.02)
     r = compare.run_cellaqm(ROW, 1, span_s=60.0)  # a minute-long ns-3 run is not matched
     assert r["wall_s"] * r["timed_calls"] < 0.05
+
+
+def fake_ns3(walls: list[float], goodputs: list[float]) -> Callable[[Path, dict[str, Any], int], dict[str, Any]]:
+    """A stand-in for `compare.run_ns3` whose successive runs take `walls` and deliver `goodputs`."""
+    calls = iter(zip(walls, goodputs))
+
+    def run(binary: Path, row: dict[str, Any], seed: int) -> dict[str, Any]:
+        wall, goodput = next(calls)
+        return {"goodput_bps": goodput, "wall_s": wall, "process_wall_s": wall + 0.02}
+
+    return run
+
+
+def test_a_short_ns3_run_is_repeated_with_cellaqm_until_the_minimum_span(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compare, "NS3_SPAN_MIN_S", 0.05)
+    monkeypatch.setattr(compare, "run_ns3", fake_ns3([0.01, 0.02] * 10, [1.0] * 20))
+    ns3, ours = compare.run_seed(Path("ns3"), ROW, 1)
+    # 0.01 + 0.02 + 0.01 + 0.02 reaches 0.05 at the fourth run.
+    assert ns3["runs"] == ours["runs"] == 4
+    assert ns3["wall_s"] == pytest.approx(0.015)
+    assert ns3["process_wall_s"] == pytest.approx(0.035)
+    assert ours["timed_calls"] >= 4 * compare.TIMING_MIN_CALLS
+    # cellaqm's calls cover the ns-3 runs' time in all.
+    assert ours["wall_s"] * ours["timed_calls"] >= 0.06
+
+
+def test_a_long_ns3_run_is_timed_once_and_repetitions_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compare, "run_ns3", fake_ns3([compare.NS3_SPAN_MIN_S], [1.0]))
+    assert compare.run_seed(Path("ns3"), ROW, 1)[0]["runs"] == 1
+    monkeypatch.setattr(compare, "run_ns3", fake_ns3([0.0] * 20, [1.0] * 20))
+    assert compare.run_seed(Path("ns3"), ROW, 1)[0]["runs"] == compare.NS3_MAX_RUNS
+
+
+def test_repetitions_must_give_the_same_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(compare, "run_ns3", fake_ns3([0.0] * 10, [1.0, 2.0] * 5))
+    with pytest.raises(RuntimeError, match="repeated runs differ"):
+        compare.run_seed(Path("ns3"), ROW, 1)

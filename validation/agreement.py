@@ -10,9 +10,10 @@ A *record* is one run of one simulator::
      "goodput_bps": ..., "delay_mean_ms": ..., "delay_p95_ms": ..., "drops": ...,
      "rtos": ..., "wall_s": ...}
 
-cellaqm's records may also carry ``cold_wall_s``: its first call of the run,
-right after the ns-3 process (``wall_s`` is then the mean of the calls after
-it, spread over a span like ns-3's run; validation/compare.py).
+cellaqm's records may also carry ``cold_wall_s``: its first call after the
+ns-3 process (``wall_s`` is then the mean of the calls after it, spread over a
+span like ns-3's run; with ``runs`` > 1 the seed repeated the pair and both
+times are means over the repetitions; validation/compare.py).
 """
 
 from __future__ import annotations
