@@ -229,7 +229,7 @@ struct Network {
     tcp: TcpConfig,
     users: u32,
     events: EventQueue<Event>,
-    links: Vec<Link>,
+    links: [Link; 4],
     queue_timer_at: [Option<Time>; 4],
     apps: Vec<App>,
     flows: Vec<Flow>,
@@ -266,11 +266,8 @@ impl Network {
             LinkId::Bottleneck => &s.bottleneck,
             LinkId::Uplink => &s.uplink,
         };
-        let mut links: Vec<Link> = LINKS
-            .iter()
-            // The bottleneck's queue is read during the run (traces, ACK delay control).
-            .map(|&id| Link::new(link_cfg(id), seed, id.name(), id == LinkId::Bottleneck))
-            .collect();
+        // The bottleneck's queue is read during the run (traces, ACK delay control).
+        let mut links = LINKS.map(|id| Link::new(link_cfg(id), seed, id.name(), id == LinkId::Bottleneck));
         // A link hands its packets straight on to the next link of its route
         // when both are plain FIFOs and nothing stands between them.
         if s.radio.is_none() {
@@ -618,7 +615,7 @@ impl Network {
 
     /// Books the drops of link `id` and re-arms its queue timer. Usually there
     /// is nothing to book and no timer: that is checked inline.
-    #[inline]
+    #[inline(always)]
     fn after_link(&mut self, now: Time, id: LinkId) {
         if self.trace.is_some() || !self.dropped.is_empty() {
             self.book_link_drops(now, id);
