@@ -25,8 +25,8 @@ def run(
 ) -> dict[str, Any]:
     """Run one scenario.
 
-    Returns a dict with ``summary_json`` (str), ``flows_json`` (str),
-    ``downloads_json`` (str), ``seed`` (int), ``packets`` (None, or a dict mapping column name to
+    Returns a dict with ``summary`` (dict, the structure of ``summary.json``), ``flows``
+    (list of dicts, one per flow), ``downloads`` (list of dicts, one per download), ``seed`` (int), ``packets`` (None, or a dict mapping column name to
     ``(numpy dtype str, bytes)``), ``trace`` (None, or a dict of tables ``cwnd``, ``queue``,
     ``drops``, ``delivered``, ``bsr``, each mapping column name to ``(numpy dtype str, bytes)`` or, for
     text columns, a list of str) and ``occupancy`` (the buffers' occupancy distributions:

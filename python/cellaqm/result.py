@@ -99,11 +99,11 @@ class RunResult:
                 for table, cols in raw["trace"].items()
             }
         return cls(
-            summary=json.loads(raw["summary_json"]),
-            flows=json.loads(raw["flows_json"]),
+            summary=raw["summary"],
+            flows=raw["flows"],
             seed=int(raw["seed"]),
             packet_columns=columns,
-            downloads=json.loads(raw.get("downloads_json", "[]")),
+            downloads=raw["downloads"],
             trace_columns=trace,
             occupancy_columns=raw.get("occupancy", {}),  # converted when first read
         )

@@ -43,7 +43,7 @@ def default_jobs() -> int:
 def execute(task: Mapping[str, Any]) -> dict[str, Any]:
     """Simulate one run; never raises. ``task``: run_id, scenario_json, seed, packets.
 
-    Returns ``run_id``, ``summary_json`` (or ``error``), ``run_wall_s`` and,
+    Returns ``run_id``, ``summary`` (a dict; or ``error``), ``run_wall_s`` and,
     when ``packets`` (the detail) is asked for, ``packets`` and ``occupancy``
     (column name → numpy array or list of str; else None).
     """
@@ -51,7 +51,7 @@ def execute(task: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"run_id": task["run_id"], "packets": None, "occupancy": None}
     try:
         raw = _core.run(task["scenario_json"], "json", int(task["seed"]), [], bool(task["packets"]))
-        out["summary_json"] = raw["summary_json"]
+        out["summary"] = raw["summary"]
         if raw.get("packets") is not None:
             out["packets"] = {name: core_column(value) for name, value in raw["packets"].items()}
             out["occupancy"] = {name: core_column(value) for name, value in raw["occupancy"].items()}
@@ -64,13 +64,11 @@ def execute(task: Mapping[str, Any]) -> dict[str, Any]:
 
 def store_outcome(store: Store, entry: Mapping[str, Any], outcome: Mapping[str, Any], version: str) -> Optional[str]:
     """Write a run's result (or its failure); return the error, or None."""
-    import json
-
     if "error" in outcome:
         store.write_failure(entry, outcome["error"])
         return str(outcome["error"])
     try:
-        row = build_row(entry, json.loads(outcome["summary_json"]), outcome["run_wall_s"], version)
+        row = build_row(entry, outcome["summary"], outcome["run_wall_s"], version)
         detail = {kind: columns_table(outcome[kind]) for kind in DETAIL_KINDS if outcome.get(kind) is not None}
         store.write_run(row, detail)
     except OSError:

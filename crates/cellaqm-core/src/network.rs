@@ -67,18 +67,6 @@ pub struct RunResult {
     pub occupancy: OccupancyLog,
 }
 
-impl RunResult {
-    pub fn summary_json(&self) -> String {
-        serde_json::to_string(&self.summary).expect("summary serialises")
-    }
-    pub fn flows_json(&self) -> String {
-        serde_json::to_string(&self.flows).expect("flows serialise")
-    }
-    pub fn downloads_json(&self) -> String {
-        serde_json::to_string(&self.downloads).expect("downloads serialise")
-    }
-}
-
 /// Runs `scenario` with `seed` to its end.
 pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> RunResult {
     let wall = std::time::Instant::now();

@@ -47,7 +47,7 @@ fn assert_same_run(off: &RunResult, on: &RunResult) {
     };
     assert_eq!(strip(off), strip(on));
     assert_eq!(off.flows, on.flows);
-    assert_eq!(off.downloads_json(), on.downloads_json());
+    assert_eq!(off.downloads, on.downloads);
 }
 
 /// The trace agrees with the summary: one drop row per bottleneck drop, one
