@@ -25,7 +25,7 @@ BUILD_STAMP := $(VENV)/.cellaqm-build.stamp
 .DEFAULT_GOAL := help
 # One cargo build at a time: the targets share ./target.
 .NOTPARALLEL:
-.PHONY: help venv build run run-scenario reproduce bench-wcdma test test-rust test-python stubtest bench bench-sweep clean
+.PHONY: help venv build run run-scenario reproduce bench-wcdma test test-rust test-python stubtest bench bench-call bench-sweep clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -74,6 +74,9 @@ stubtest: build ## Check python/cellaqm/_core.pyi against the built module
 
 bench: ## Run the core speed benchmark (bench/, release build)
 	cargo run --release -q -p cellaqm-bench --bin core-speed
+
+bench-call: build ## What a cellaqm.run call costs outside the simulation (a 1-ms validation row)
+	$(BIN)/python bench/call_overhead.py
 
 bench-sweep: build ## Sweep throughput 1 -> 2 jobs (threads vs processes) and the store's per-run overhead
 	$(BIN)/python bench/sweep_scaling.py
