@@ -137,7 +137,8 @@ fn set_path(doc_json: &str, path: &str, value_json: &str) -> PyResult<String> {
 /// (`fmt="json"`); `sets` are `key.path=value` overrides applied on top;
 /// `seed=None` uses the scenario's own seed. Returns a dict with
 /// `summary` (dict, the structure of `summary.json`), `flows` and `downloads` (lists of
-/// dicts; built directly, not through JSON text: a third of a short run's call), `seed` (int), `packets`
+/// dicts; built directly, not through JSON text, which was a third of a call's time outside
+/// the run), `seed` (int), `packets`
 /// (None, or a dict mapping column name to `(numpy dtype str, bytes)`), `trace` (None, or a
 /// dict of tables `cwnd`, `queue`, `drops`, `delivered`, `bsr`, each mapping column name to
 /// `(numpy dtype str, bytes)` or, for text columns, a list of str) and `occupancy` (the
