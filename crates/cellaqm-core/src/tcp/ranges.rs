@@ -76,7 +76,7 @@ impl RangeSet {
         self.ranges.is_empty()
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (u64, u64)> + '_ {
         self.ranges.iter().copied()
     }
 }

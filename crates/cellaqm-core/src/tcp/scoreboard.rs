@@ -12,6 +12,11 @@ use std::iter::once;
 /// RFC 6675 §2: DupThresh.
 pub(super) const DUP_THRESH: u64 = 3;
 
+/// RFC 6675 IsLost, given the SACKed `blocks` and `bytes` above a sequence number.
+fn lost(blocks: u64, bytes: u64, mss: u64) -> bool {
+    blocks >= DUP_THRESH || bytes > (DUP_THRESH - 1) * mss
+}
+
 /// SACKed ranges above the cumulative ACK.
 #[derive(Default)]
 pub(super) struct Scoreboard {
@@ -63,19 +68,27 @@ impl Scoreboard {
     pub fn is_lost(&self, seq: u64, mss: u64) -> bool {
         let above = self.sacked.iter().filter(|&(s, _)| s > seq);
         let (blocks, bytes) = above.fold((0, 0), |(n, b), (s, e)| (n + 1, b + e - s));
-        blocks >= DUP_THRESH || bytes > (DUP_THRESH - 1) * mss
+        lost(blocks, bytes, mss)
     }
 
     /// RFC 6675 SetPipe(): bytes in flight. Within a hole IsLost is the same for
-    /// every byte, so it is evaluated once per hole; bytes below `high_rxt` were
-    /// retransmitted in this recovery and count once more (S1.b).
+    /// every byte, so it is evaluated once per hole, from the SACKed blocks and
+    /// bytes above it, counted on one pass down from `snd_max`; bytes below
+    /// `high_rxt` were retransmitted in this recovery and count once more (S1.b).
     pub fn pipe(&self, snd_una: u64, snd_max: u64, high_rxt: u64, mss: u64) -> u64 {
-        self.holes(snd_una, snd_max)
-            .map(|(a, b)| {
-                let in_flight = if self.is_lost(a, mss) { 0 } else { b - a }; // RFC 6675 SetPipe (a)
-                in_flight + b.min(high_rxt).saturating_sub(a) // RFC 6675 SetPipe (b)
-            })
-            .sum()
+        let hole = |a: u64, b: u64, blocks: u64, bytes: u64| {
+            if a >= b {
+                return 0;
+            }
+            let in_flight = if lost(blocks, bytes, mss) { 0 } else { b - a }; // RFC 6675 SetPipe (a)
+            in_flight + b.min(high_rxt).saturating_sub(a) // RFC 6675 SetPipe (b)
+        };
+        let (mut pipe, mut top, mut blocks, mut bytes) = (0, snd_max, 0, 0);
+        for (s, e) in self.sacked.iter().rev() {
+            pipe += hole(e, top, blocks, bytes);
+            (top, blocks, bytes) = (s, blocks + 1, bytes + e - s);
+        }
+        pipe + hole(snd_una, top, blocks, bytes)
     }
 
     /// RFC 6675 NextSeg (1.a)/(1.b): the first un-SACKed byte at or above `from`
@@ -134,5 +147,26 @@ mod tests {
         assert_eq!(sb.first_hole(1, 1), Some(1));
         assert_eq!(sb.first_hole(1, 101), None, "no hole below the highest SACK");
         assert_eq!(sb.last_hole(1, 601), Some((401, 601)));
+    }
+
+    proptest::proptest! {
+        /// SetPipe's one pass equals RFC 6675's definition byte by byte: every
+        /// un-SACKed byte in flight counts once if not IsLost and once more if below HighRxt.
+        #[test]
+        fn pipe_counts_bytes_as_rfc_6675_defines(
+            blocks in proptest::collection::vec((0u64..400, 1u64..60), 0..8),
+            snd_una in 0u64..100,
+            flight in 0u64..500,
+            high_rxt in 0u64..600,
+        ) {
+            let snd_max = snd_una + flight;
+            let blocks = blocks.into_iter().map(|(s, len)| (s, (s + len).min(snd_max)));
+            let sb = board(snd_una, &blocks.collect::<Vec<_>>());
+            let by_byte: u64 = (snd_una..snd_max)
+                .filter(|&x| sb.sacked.containing(x).is_none())
+                .map(|x| u64::from(!sb.is_lost(x, MSS)) + u64::from(x < high_rxt))
+                .sum();
+            proptest::prop_assert_eq!(sb.pipe(snd_una, snd_max, high_rxt, MSS), by_byte);
+        }
     }
 }
