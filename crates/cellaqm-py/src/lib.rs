@@ -1,7 +1,7 @@
 //! Python bindings for `cellaqm-core`, imported as `cellaqm._core`.
 //!
 //! Deliberately thin: parse the scenario, run it with the GIL released, hand
-//! the core's JSON and packet columns back. All presentation (DataFrames,
+//! the core's results and packet columns back. All presentation (DataFrames,
 //! files, the CLI) lives in the pure-Python package `python/cellaqm`.
 
 mod queues;
@@ -11,6 +11,10 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+
+/// mimalloc for the core's allocations: see the dependency's note in Cargo.toml.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 create_exception!(
     cellaqm,
