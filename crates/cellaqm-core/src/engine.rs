@@ -12,7 +12,7 @@
 //!
 //! The heap is written out rather than `std`'s `BinaryHeap`, to choose the
 //! smaller child without a branch: which child it is goes either way at
-//! random, and the mispredicted branch cost 2–6% of a run (validation rows
+//! random, and the mispredicted branch cost 1.5–6.5% of a run (validation rows
 //! at 64 kb/s to 50 Mb/s, alternating builds; a four-ary heap was 6–8% slower).
 
 use crate::time::Time;
