@@ -260,19 +260,28 @@ impl Link {
     /// unless the link lost it or the receiver-side filter dropped it (then it
     /// is in `dropped`). [`Link::next_arrival`] then tells when the next one arrives.
     pub fn take_arrival(&mut self, dropped: &mut Vec<Dropped>) -> Option<Packet> {
-        let Flight { pkt, arrival, .. } = self.delay_line.pop_front().expect("an arrival without a packet in the delay line");
-        if self.loss > 0.0 && self.rng.random::<f64>() < self.loss {
+        let Flight { pkt, arrival, .. } = self.delay_line.front().expect("an arrival without a packet in the delay line");
+        let cause = if self.loss > 0.0 && self.rng.random::<f64>() < self.loss {
             if let Some(b) = &mut self.bsr {
                 b.lost(pkt.uid);
             }
-            dropped.push(Dropped { pkt, cause: DropCause::LinkLoss });
-            return None;
+            Some(DropCause::LinkLoss)
+        } else if self.bsr.as_mut().is_some_and(|b| b.arrived(*arrival, pkt) == Verdict::Drop) {
+            Some(DropCause::Receiver)
+        } else {
+            None
+        };
+        // Copied once, straight from the delay line: a copy through the stack left
+        // the packet's fields to be read across two stores, which stalls the load.
+        let pkt = *pkt;
+        self.delay_line.pop_front();
+        match cause {
+            Some(cause) => {
+                dropped.push(Dropped { pkt, cause });
+                None
+            }
+            None => Some(pkt),
         }
-        if self.bsr.as_mut().is_some_and(|b| b.arrived(arrival, &pkt) == Verdict::Drop) {
-            dropped.push(Dropped { pkt, cause: DropCause::Receiver });
-            return None;
-        }
-        Some(pkt)
     }
 
     /// When the head of the delay line reaches the far end, if it is propagating

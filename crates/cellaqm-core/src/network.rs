@@ -26,8 +26,8 @@
 //! the traffic sources ([`crate::traffic`]): the network only moves packets,
 //! drives the endpoints, and executes what the applications ask for (open,
 //! send, close, notify me when bytes arrived, wake me later, send a datagram).
-//! A packet carries the index of its next hop on its direction's route; after
-//! the last hop it is handed to the endpoint at that end.
+//! A packet that crosses a link goes on to the next link of its direction's
+//! route ([`next_hop`]); after the last it is handed to the endpoint at that end.
 
 use crate::engine::EventQueue;
 use crate::link::{Link, LinkStats, Wake};
@@ -109,6 +109,17 @@ fn route(dir: Dir) -> &'static [LinkId] {
     match dir {
         Dir::Down => &[LinkId::CoreDown, LinkId::Bottleneck],
         Dir::Up => &[LinkId::Uplink, LinkId::CoreUp],
+    }
+}
+
+/// The link after `id` on its [`route`], `None` at the end. The packet does not
+/// carry its place on the route: a field changed just before the packet is copied
+/// on into the next link stalls the copy's load until the store lands.
+fn next_hop(id: LinkId) -> Option<LinkId> {
+    match id {
+        LinkId::CoreDown => Some(LinkId::Bottleneck),
+        LinkId::Uplink => Some(LinkId::CoreUp),
+        LinkId::Bottleneck | LinkId::CoreUp => None,
     }
 }
 
@@ -508,22 +519,22 @@ impl Network {
             self.events.schedule(at, Event::Arrive(id));
         }
         let Some(pkt) = &mut pkt else { return self.after_link(now, id) };
-        debug_assert_eq!(route(pkt.dir)[pkt.hop as usize - 1], id, "a packet off its route");
+        debug_assert!(route(pkt.dir).contains(&id), "a packet off its route");
         match id {
             LinkId::CoreDown => self.enter(now, pkt, LinkId::Bottleneck),
-            LinkId::Uplink => self.arrive(now, pkt), // ACK delay control may hold it
+            LinkId::Uplink => self.arrive(now, pkt, LinkId::Uplink), // ACK delay control may hold it
             LinkId::Bottleneck => self.deliver(now, pkt, Dir::Down),
             LinkId::CoreUp => self.deliver(now, pkt, Dir::Up),
         }
     }
 
-    /// A packet reaches the next element of its route. Packets are passed by
-    /// reference from where they were taken out until where they are stored:
-    /// each copy of one costs as much as a few tests.
-    fn arrive(&mut self, now: Time, pkt: &mut Packet) {
-        match route(pkt.dir).get(pkt.hop as usize) {
-            Some(&LinkId::CoreUp) if self.hold_ack(now, pkt) => {}
-            Some(&id) => self.enter(now, pkt, id),
+    /// A packet that crossed hop `from` reaches the next element of its route.
+    /// Packets are passed by reference from where they were taken out until
+    /// where they are stored: each copy of one costs as much as a few tests.
+    fn arrive(&mut self, now: Time, pkt: &mut Packet, from: LinkId) {
+        match next_hop(from) {
+            Some(LinkId::CoreUp) if self.hold_ack(now, pkt) => {}
+            Some(id) => self.enter(now, pkt, id),
             None => self.deliver(now, pkt, pkt.dir),
         }
     }
@@ -553,7 +564,6 @@ impl Network {
 
     /// A packet enters hop `id` of its route.
     fn enter(&mut self, now: Time, pkt: &mut Packet, id: LinkId) {
-        pkt.hop += 1;
         if matches!(id, LinkId::Bottleneck | LinkId::Uplink) {
             if let Some(radio) = self.radio.as_mut() {
                 match pkt.dir {
@@ -568,7 +578,7 @@ impl Network {
         let wake = link.arrive(now, pkt, &mut self.dropped);
         let managed = link.is_managed();
         if let Some(at) = wake.handed_on {
-            let next = route(pkt.dir)[pkt.hop as usize];
+            let next = next_hop(id).expect("the last link of a route hands nothing on");
             return self.enter(at, pkt, next);
         }
         self.schedule_link(id, wake);
@@ -629,7 +639,8 @@ impl Network {
         self.radio_out = out;
         // Delivering may make endpoints send, which may call the radio again.
         for mut pkt in to_ue.drain(..).chain(to_core.drain(..)) {
-            self.arrive(now, &mut pkt);
+            let from = if pkt.dir == Dir::Down { LinkId::Bottleneck } else { LinkId::Uplink };
+            self.arrive(now, &mut pkt, from); // the radio stands for that link
         }
     }
 
@@ -645,7 +656,7 @@ impl Network {
             let at = &mut self.queue_timer_at[id as usize];
             if at.is_none_or(|a| t < a) {
                 *at = Some(t);
-                self.events.schedule(t, Event::QueueTimer(id));
+                self.events.schedule_timer(t, Event::QueueTimer(id));
             }
         }
     }
@@ -758,7 +769,7 @@ impl Network {
                 if at.is_none_or(|a| t < a) {
                     let t = t.max(now);
                     *at = Some(t);
-                    self.events.schedule(t, Event::TcpTimer(flow, side));
+                    self.events.schedule_timer(t, Event::TcpTimer(flow, side));
                 }
             }
             if c.closed == [true, true]
@@ -786,7 +797,6 @@ impl Network {
             pkt.uid = self.next_uid;
             self.next_uid += 1;
             pkt.sent_at = now;
-            pkt.hop = 0;
             self.ledger.sent_bytes += pkt.size as u64;
             self.enter(now, pkt, route(dir)[0]);
         }
@@ -950,4 +960,20 @@ fn flow_summary(i: usize, f: &Flow, end: Time) -> FlowSummary {
     s.start_s = f.start.as_secs_f64();
     s.completion_s = completion.map(Time::as_secs_f64);
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn next_hop_follows_the_routes() {
+        for dir in [Dir::Down, Dir::Up] {
+            let r = route(dir);
+            for pair in r.windows(2) {
+                assert_eq!(next_hop(pair[0]), Some(pair[1]));
+            }
+            assert_eq!(next_hop(*r.last().unwrap()), None);
+        }
+    }
 }

@@ -153,8 +153,6 @@ pub struct Packet {
     /// Set on the first segment a TCP sender retransmits after each retransmission timeout
     /// (ground truth for spurious-RTO counts: the receiver checks whether it was a duplicate).
     pub rto_retransmission: bool,
-    /// Index of the next hop on its route (set by the network).
-    pub hop: u8,
     pub tcp: TcpHeader,
 }
 
@@ -175,7 +173,6 @@ impl Packet {
             ecn: Ecn::NotEct,
             retransmission: false,
             rto_retransmission: false,
-            hop: 0,
             tcp,
         }
     }
