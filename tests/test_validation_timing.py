@@ -62,11 +62,13 @@ def test_a_short_ns3_run_is_repeated_with_cellaqm_until_the_minimum_span(monkeyp
 def test_a_long_ns3_run_is_timed_once_and_repetitions_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compare, "run_ns3", fake_ns3([compare.NS3_SPAN_MIN_S], [1.0]))
     assert compare.run_seed(Path("ns3"), ROW, 1)[0]["runs"] == 1
-    monkeypatch.setattr(compare, "run_ns3", fake_ns3([0.0] * 20, [1.0] * 20))
-    assert compare.run_seed(Path("ns3"), ROW, 1)[0]["runs"] == compare.NS3_MAX_RUNS
+    n = compare.NS3_MAX_RUNS
+    monkeypatch.setattr(compare, "run_ns3", fake_ns3([0.0] * n, [1.0] * n))
+    assert compare.run_seed(Path("ns3"), ROW, 1)[0]["runs"] == n
 
 
 def test_repetitions_must_give_the_same_results(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(compare, "run_ns3", fake_ns3([0.0] * 10, [1.0, 2.0] * 5))
+    n = compare.NS3_MAX_RUNS
+    monkeypatch.setattr(compare, "run_ns3", fake_ns3([0.0] * n, [1.0, 2.0] * n))
     with pytest.raises(RuntimeError, match="repeated runs differ"):
         compare.run_seed(Path("ns3"), ROW, 1)
