@@ -117,8 +117,6 @@ pub struct EventQueue<E> {
     popped: bool,
     /// Timers, cancelled lazily (see [`EventQueue::schedule_timer`]).
     timers: Heap<E>,
-    /// The key at the top of `timers` (`u128::MAX` if none), checked at every pop.
-    timer_top: u128,
     next_seq: u64,
     now: Time,
     processed: u64,
@@ -132,7 +130,7 @@ impl<E: Copy> Default for EventQueue<E> {
 
 impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { events: Heap::new(), popped: false, timers: Heap::new(), timer_top: u128::MAX, next_seq: 0, now: Time::ZERO, processed: 0 }
+        EventQueue { events: Heap::new(), popped: false, timers: Heap::new(), next_seq: 0, now: Time::ZERO, processed: 0 }
     }
 
     /// The sort key of an event scheduled now at `at`.
@@ -161,7 +159,6 @@ impl<E: Copy> EventQueue<E> {
     pub fn schedule_timer(&mut self, at: Time, event: E) {
         let key = self.key(at);
         self.timers.push(key, event);
-        self.timer_top = self.timers.top_key();
     }
 
     /// Removes the event popped last from the heap, if still there.
@@ -179,7 +176,7 @@ impl<E: Copy> EventQueue<E> {
     /// Removes the earliest event if it is due by `end`, and advances the clock to its time.
     pub fn pop_until(&mut self, end: Time) -> Option<(Time, E)> {
         self.remove_popped();
-        let timer = self.timer_top < self.events.top_key();
+        let timer = self.timers.top_key() < self.events.top_key();
         let e = if timer { self.timers.entries[0] } else { *self.events.entries.first()? };
         let at = Time((e.key >> 64) as u64);
         if at > end {
@@ -187,7 +184,6 @@ impl<E: Copy> EventQueue<E> {
         }
         if timer {
             self.timers.remove_top();
-            self.timer_top = self.timers.top_key();
         } else {
             self.popped = true;
         }

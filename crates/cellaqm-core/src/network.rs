@@ -112,6 +112,15 @@ fn route(dir: Dir) -> &'static [LinkId] {
     }
 }
 
+/// The link a `[radio]` bearer stands for in direction `dir`: its drops are
+/// booked there, and what it delivers goes on from there.
+fn radio_link(dir: Dir) -> LinkId {
+    match dir {
+        Dir::Down => LinkId::Bottleneck,
+        Dir::Up => LinkId::Uplink,
+    }
+}
+
 /// The link after `id` on its [`route`], `None` at the end. The packet does not
 /// carry its place on the route: a field changed just before the packet is copied
 /// on into the next link stalls the copy's load until the store lands.
@@ -628,8 +637,7 @@ impl Network {
             }
         }
         for d in out.dropped.drain(..) {
-            let id = if d.pkt.dir == Dir::Down { LinkId::Bottleneck } else { LinkId::Uplink };
-            *self.drops[id as usize].entry(d.cause).or_default() += 1;
+            *self.drops[radio_link(d.pkt.dir) as usize].entry(d.cause).or_default() += 1;
             self.ledger.dropped_bytes += d.pkt.size as u64;
             if d.pkt.transport == Transport::Udp {
                 self.udp_lost += 1;
@@ -639,8 +647,8 @@ impl Network {
         self.radio_out = out;
         // Delivering may make endpoints send, which may call the radio again.
         for mut pkt in to_ue.drain(..).chain(to_core.drain(..)) {
-            let from = if pkt.dir == Dir::Down { LinkId::Bottleneck } else { LinkId::Uplink };
-            self.arrive(now, &mut pkt, from); // the radio stands for that link
+            let from = radio_link(pkt.dir);
+            self.arrive(now, &mut pkt, from);
         }
     }
 
