@@ -25,7 +25,7 @@ BUILD_STAMP := $(VENV)/.cellaqm-build.stamp
 .DEFAULT_GOAL := help
 # One cargo build at a time: the targets share ./target.
 .NOTPARALLEL:
-.PHONY: help venv build run run-scenario reproduce bench-wcdma test test-rust test-python stubtest bench bench-call bench-sweep clean
+.PHONY: help venv build run run-scenario reproduce bench-wcdma test lint test-rust test-python stubtest bench bench-call bench-sweep clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -58,10 +58,14 @@ reproduce: build ## The WCDMA RNC AQM study's headline table (1200 s x 6 replica
 bench-wcdma: ## Time the full WCDMA headline experiment in the core (release, all cores)
 	cargo run --release -q -p cellaqm-bench --bin wcdma-reproduce
 
-test: build ## Build, then run the Rust core tests, the stub check and the Python tests
+test: build lint ## Build, check formatting and lints, then run the Rust core tests, the stub check and the Python tests
 	cargo test -p cellaqm-core
 	$(BIN)/python -m mypy.stubtest cellaqm._core
 	$(BIN)/python -m pytest -q tests
+
+lint: ## cargo fmt --check and cargo clippy -D warnings over the workspace (rustfmt.toml sets the style)
+	cargo fmt --all --check
+	cargo clippy -q --workspace --all-targets -- -D warnings
 
 test-rust: ## Run the core crate's tests (the PyO3 cdylib has none)
 	cargo test -p cellaqm-core

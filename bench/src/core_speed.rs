@@ -61,7 +61,10 @@ fn main() {
 }
 
 fn speed() {
-    println!("{:>10} {:>9} {:>14} {:>14} {:>12} {:>10}", "rate", "wall_s", "sim_s/wall_s", "events/s", "events", "goodput");
+    println!(
+        "{:>10} {:>9} {:>14} {:>14} {:>12} {:>10}",
+        "rate", "wall_s", "sim_s/wall_s", "events/s", "events", "goodput"
+    );
     for rate in ["384kbps", "3.6Mbps", "50Mbps"] {
         let s = scenario(rate, "1200s");
         let best = (0..3)

@@ -65,7 +65,16 @@ fn main() {
     let sim: f64 = times.iter().map(|t| t.2).sum();
     let events: u64 = times.iter().map(|t| t.3).sum();
     let slowest = times.iter().max_by(|a, b| a.0.total_cmp(&b.0)).expect("runs");
-    println!("wcdma-rnc-aqm headline: {} runs ({} cases x {} schemes x {reps} replications) on {jobs} threads", times.len(), CASES.len(), SCHEMES.len());
+    println!(
+        "wcdma-rnc-aqm headline: {} runs ({} cases x {} schemes x {reps} replications) on {jobs} threads",
+        times.len(),
+        CASES.len(),
+        SCHEMES.len()
+    );
     println!("  wall {wall:.1} s (budget 120 s); slowest run {:.2} s ({})", slowest.0, slowest.1);
-    println!("  {:.0} simulated s per wall s per thread; {:.1} M events/s in total", sim / wall / jobs as f64, events as f64 / wall / 1e6);
+    println!(
+        "  {:.0} simulated s per wall s per thread; {:.1} M events/s in total",
+        sim / wall / jobs as f64,
+        events as f64 / wall / 1e6
+    );
 }

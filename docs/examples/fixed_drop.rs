@@ -86,11 +86,7 @@ mod tests {
         let mut q = FixedDrop::new(&FixedDropParams { p: 0.0 }, one, stream(1, "queue"));
         run(
             &mut q,
-            &[
-                Arrive(0.0, pkt(1, 1000), &[]),
-                Arrive(1.0, pkt(2, 1000), &[(2, Overflow)]),
-                Depart(2.0, Some(1), &[]),
-            ],
+            &[Arrive(0.0, pkt(1, 1000), &[]), Arrive(1.0, pkt(2, 1000), &[(2, Overflow)]), Depart(2.0, Some(1), &[])],
         );
         // p = 1 drops every arrival early.
         let mut q = FixedDrop::new(&FixedDropParams { p: 1.0 }, Limits::default(), stream(1, "queue"));

@@ -130,7 +130,14 @@ impl<E: Copy> Default for EventQueue<E> {
 
 impl<E: Copy> EventQueue<E> {
     pub fn new() -> Self {
-        EventQueue { events: Heap::new(), popped: false, timers: Heap::new(), next_seq: 0, now: Time::ZERO, processed: 0 }
+        EventQueue {
+            events: Heap::new(),
+            popped: false,
+            timers: Heap::new(),
+            next_seq: 0,
+            now: Time::ZERO,
+            processed: 0,
+        }
     }
 
     /// The sort key of an event scheduled now at `at`.

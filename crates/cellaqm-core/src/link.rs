@@ -118,8 +118,11 @@ impl Link {
     pub fn new(cfg: &LinkConfig, seed: u64, name: &str, observed: bool) -> Link {
         let limits = Limits { bytes: cfg.buffer.map(|b| b.0), packets: cfg.buffer_packets };
         let reports = cfg.bsr_period.is_some() || cfg.receiver.is_some();
-        let managed =
-            observed || reports || limits.bytes.is_some() || limits.packets.is_some() || cfg.queue != QueueConfig::TailDrop;
+        let managed = observed
+            || reports
+            || limits.bytes.is_some()
+            || limits.packets.is_some()
+            || cfg.queue != QueueConfig::TailDrop;
         let queue = cfg.queue.build(limits, rng::stream(seed, &format!("{name}.queue")));
         let rng = rng::stream(seed, &format!("{name}.loss"));
         Link {
@@ -260,7 +263,8 @@ impl Link {
     /// unless the link lost it or the receiver-side filter dropped it (then it
     /// is in `dropped`). [`Link::next_arrival`] then tells when the next one arrives.
     pub fn take_arrival(&mut self, dropped: &mut Vec<Dropped>) -> Option<Packet> {
-        let Flight { pkt, arrival, .. } = self.delay_line.front().expect("an arrival without a packet in the delay line");
+        let Flight { pkt, arrival, .. } =
+            self.delay_line.front().expect("an arrival without a packet in the delay line");
         let cause = if self.loss > 0.0 && self.rng.random::<f64>() < self.loss {
             if let Some(b) = &mut self.bsr {
                 b.lost(pkt.uid);
@@ -402,7 +406,11 @@ mod tests {
     /// event at each far end (a cut-through first link hands packets on
     /// instead); returns what reached the second's far end, both links'
     /// statistics at `probe` and the bytes they hold then.
-    fn drive_chain(mut links: [Link; 2], arrivals: &[(u64, u32)], probe: Time) -> (Vec<(Time, u64)>, [LinkStats; 2], u64) {
+    fn drive_chain(
+        mut links: [Link; 2],
+        arrivals: &[(u64, u32)],
+        probe: Time,
+    ) -> (Vec<(Time, u64)>, [LinkStats; 2], u64) {
         #[derive(Clone, Copy)]
         enum Ev {
             Enter(u64, u32),

@@ -32,8 +32,8 @@
 use crate::engine::EventQueue;
 use crate::link::{Link, LinkStats, Wake};
 use crate::metrics::{
-    DatagramSummary, DelayStats, Download, DownloadSummary, FlowSummary, Histogram, Ledger,
-    LinkSummary, OccupancyLog, PacketLog, SessionSummary, Summary, Trace, TrafficLog,
+    DatagramSummary, DelayStats, Download, DownloadSummary, FlowSummary, Histogram, Ledger, LinkSummary, OccupancyLog,
+    PacketLog, SessionSummary, Summary, Trace, TrafficLog,
 };
 use crate::packet::{flags, Dir, FlowId, Packet, Transport};
 use crate::queue::{AckDelay, DropCause, Dropped, QueueDisc};
@@ -97,12 +97,7 @@ impl LinkId {
     }
 }
 
-const LINKS: [LinkId; 4] = [
-    LinkId::CoreDown,
-    LinkId::Bottleneck,
-    LinkId::Uplink,
-    LinkId::CoreUp,
-];
+const LINKS: [LinkId; 4] = [LinkId::CoreDown, LinkId::Bottleneck, LinkId::Uplink, LinkId::CoreUp];
 
 /// All users share these links for now; a per-user radio chain replaces the bottleneck later.
 fn route(dir: Dir) -> &'static [LinkId] {
@@ -364,13 +359,7 @@ impl Network {
             };
             let f = &self.flows[flow as usize];
             let Kind::Tcp(c) = &f.kind else { continue };
-            let n = Notice {
-                conn: flow,
-                user: f.user,
-                tag: f.tag,
-                side,
-                delivered: c.delivered[side as usize],
-            };
+            let n = Notice { conn: flow, user: f.user, tag: f.tag, side, delivered: c.delivered[side as usize] };
             self.hook(now, f.source, |app, ctx| app.delivered(n, ctx));
         }
     }
@@ -378,11 +367,7 @@ impl Network {
     fn act(&mut self, now: Time, source: u16, action: Action) {
         match action {
             Action::Open { conn, user, tag } => {
-                debug_assert_eq!(
-                    conn as usize,
-                    self.flows.len(),
-                    "flow ids are given in order"
-                );
+                debug_assert_eq!(conn as usize, self.flows.len(), "flow ids are given in order");
                 let mut ends = Box::new([
                     Endpoint::new(&self.tcp, conn, Role::Client, Dir::Up),
                     Endpoint::new(&self.tcp, conn, Role::Server, Dir::Down),
@@ -398,33 +383,13 @@ impl Network {
                     counters: FlowSummary::default(),
                     finished: false,
                 };
-                self.flows.push(Flow {
-                    source,
-                    user,
-                    tag,
-                    start: now,
-                    kind: Kind::Tcp(c),
-                });
+                self.flows.push(Flow { source, user, tag, start: now, kind: Kind::Tcp(c) });
                 self.after_endpoint(now, conn, Side::Client);
             }
             Action::OpenStream { stream, user, dir } => {
-                debug_assert_eq!(
-                    stream as usize,
-                    self.flows.len(),
-                    "flow ids are given in order"
-                );
-                let s = Stream {
-                    dir,
-                    delivered_bytes: 0,
-                    last: None,
-                };
-                self.flows.push(Flow {
-                    source,
-                    user,
-                    tag: 0,
-                    start: now,
-                    kind: Kind::Udp(s),
-                });
+                debug_assert_eq!(stream as usize, self.flows.len(), "flow ids are given in order");
+                let s = Stream { dir, delivered_bytes: 0, last: None };
+                self.flows.push(Flow { source, user, tag: 0, start: now, kind: Kind::Udp(s) });
             }
             Action::Send { conn, side, bytes } => {
                 if let Some(ends) = conn_mut(&mut self.flows, conn).and_then(|c| c.ends.as_mut()) {
@@ -452,11 +417,7 @@ impl Network {
                 }
             }
             Action::Wake { at, token } => self.events.schedule(at, Event::AppWake(source, token)),
-            Action::Datagram {
-                stream,
-                size,
-                payload,
-            } => {
+            Action::Datagram { stream, size, payload } => {
                 if let Some(Kind::Udp(s)) = self.flows.get(stream as usize).map(|f| &f.kind) {
                     let pkt = Packet::udp(stream, s.dir, size, payload);
                     self.udp_sent += 1;
@@ -765,9 +726,7 @@ impl Network {
     /// ends are closed and quiet, and sends what it produced.
     #[inline(always)]
     fn after_endpoint(&mut self, now: Time, flow: FlowId, side: Side) {
-        let Kind::Tcp(c) = &mut self.flows[flow as usize].kind else {
-            unreachable!("a TCP flow")
-        };
+        let Kind::Tcp(c) = &mut self.flows[flow as usize].kind else { unreachable!("a TCP flow") };
         if let Some(ends) = c.ends.as_mut() {
             if let Some(t) = &mut self.trace {
                 t.windows(now, flow, ends);
@@ -780,11 +739,7 @@ impl Network {
                     self.events.schedule_timer(t, Event::TcpTimer(flow, side));
                 }
             }
-            if c.closed == [true, true]
-                && ends
-                    .iter()
-                    .all(|e| e.peer_closed() && e.next_timer().is_none())
-            {
+            if c.closed == [true, true] && ends.iter().all(|e| e.peer_closed() && e.next_timer().is_none()) {
                 c.counters = c.counters();
                 c.ends = None;
                 c.finished = true;
@@ -822,18 +777,9 @@ impl Network {
             + self.radio.as_ref().map_or(0, RadioAccess::bytes_held)
             + self.ack_delay.as_ref().map_or(0, |(_, held)| held.iter().map(|(_, p)| p.size as u64).sum());
         // Conservation of bytes, checked on every run: a failure is a model bug.
-        assert!(
-            self.ledger.balances(),
-            "byte ledger does not balance: {:?}",
-            self.ledger
-        );
+        assert!(self.ledger.balances(), "byte ledger does not balance: {:?}", self.ledger);
 
-        let flows: Vec<FlowSummary> = self
-            .flows
-            .iter()
-            .enumerate()
-            .map(|(i, f)| flow_summary(i, f, end))
-            .collect();
+        let flows: Vec<FlowSummary> = self.flows.iter().enumerate().map(|(i, f)| flow_summary(i, f, end)).collect();
         let mut downloads = std::mem::take(&mut self.log.downloads);
         for (i, d) in downloads.iter_mut().enumerate() {
             d.download = i as u32;
@@ -866,11 +812,7 @@ impl Network {
         let duration_s = end.as_secs_f64();
         let delivered_bytes: u64 = flows.iter().map(|f| f.bytes_delivered).sum();
         let udp_delivered = self.udp_delays.count();
-        let udp_bytes = flows
-            .iter()
-            .filter(|f| f.transport == "udp")
-            .map(|f| f.bytes_delivered)
-            .sum();
+        let udp_bytes = flows.iter().filter(|f| f.transport == "udp").map(|f| f.bytes_delivered).sum();
         let log = &self.log;
         let events = self.events.processed();
         let summary = Summary {
@@ -880,8 +822,7 @@ impl Network {
             flows: flows.len(),
             delivered_bytes,
             goodput_bps: delivered_bytes as f64 * 8.0 / duration_s,
-            mean_flow_goodput_bps: flows.iter().map(|f| f.goodput_bps).sum::<f64>()
-                / flows.len().max(1) as f64,
+            mean_flow_goodput_bps: flows.iter().map(|f| f.goodput_bps).sum::<f64>() / flows.len().max(1) as f64,
             delay_ms: DelayStats::from_histogram(&self.delays),
             delay_up_ms: DelayStats::from_histogram(&self.up_delays),
             users: self.users,
@@ -892,13 +833,7 @@ impl Network {
                 lost: log.sessions_lost,
                 unfinished: log.sessions_offered - log.sessions_served - log.sessions_lost,
             },
-            datagrams: DatagramSummary::new(
-                self.udp_sent,
-                udp_delivered,
-                self.udp_lost,
-                udp_bytes,
-                &self.udp_delays,
-            ),
+            datagrams: DatagramSummary::new(self.udp_sent, udp_delivered, self.udp_lost, udp_bytes, &self.udp_delays),
             rtos: flows.iter().map(|f| f.rtos).sum(),
             spurious_rtos: flows.iter().map(|f| f.spurious_rtos).sum(),
             fast_retransmits: flows.iter().map(|f| f.fast_retransmits).sum(),
@@ -914,14 +849,7 @@ impl Network {
             sim_seconds_per_wall_second: duration_s / wall_s.max(1e-9),
             events_per_second: events as f64 / wall_s.max(1e-9),
         };
-        RunResult {
-            summary,
-            flows,
-            downloads,
-            packets: self.packets,
-            trace: self.trace,
-            occupancy,
-        }
+        RunResult { summary, flows, downloads, packets: self.packets, trace: self.trace, occupancy }
     }
 }
 
@@ -942,10 +870,7 @@ fn flow_summary(i: usize, f: &Flow, end: Time) -> FlowSummary {
             (s, down, up, c.last_byte.filter(|_| c.finished))
         }
         Kind::Udp(st) => {
-            let s = FlowSummary {
-                transport: "udp",
-                ..FlowSummary::default()
-            };
+            let s = FlowSummary { transport: "udp", ..FlowSummary::default() };
             match st.dir {
                 Dir::Down => (s, st.delivered_bytes, 0, st.last),
                 Dir::Up => (s, 0, st.delivered_bytes, st.last),
@@ -960,11 +885,7 @@ fn flow_summary(i: usize, f: &Flow, end: Time) -> FlowSummary {
     s.bytes_delivered = delivered;
     s.bytes_down = down;
     s.bytes_up = up;
-    s.goodput_bps = if span > 0.0 {
-        delivered as f64 * 8.0 / span
-    } else {
-        0.0
-    };
+    s.goodput_bps = if span > 0.0 { delivered as f64 * 8.0 / span } else { 0.0 };
     s.start_s = f.start.as_secs_f64();
     s.completion_s = completion.map(Time::as_secs_f64);
     s

@@ -170,12 +170,8 @@ quantity_serde!(Dur, "70ms");
 /// Writes `value` in the largest unit of `units` (ascending factors) that
 /// keeps it exact, so the text parses back to the same value.
 fn format_with(value: f64, units: &[(&str, f64)]) -> String {
-    let (unit, factor) = units
-        .iter()
-        .rev()
-        .find(|(_, f)| value >= *f && (value / f).fract() == 0.0)
-        .copied()
-        .unwrap_or(units[0]);
+    let (unit, factor) =
+        units.iter().rev().find(|(_, f)| value >= *f && (value / f).fract() == 0.0).copied().unwrap_or(units[0]);
     format!("{}{unit}", value / factor)
 }
 

@@ -84,7 +84,11 @@ fn ack_delay_moves_queueing_from_the_buffer_to_the_ack_path() {
     };
     let (plain_delay, plain_goodput) = run("");
     let (held_delay, held_goodput) = run("[ack_delay]\nmode = \"fixed\"\nmin_th = 0\nmin_d = \"100ms\"");
-    println!("mean delay {plain_delay:.0} ms -> {held_delay:.0} ms, goodput {:.0} -> {:.0} kb/s", plain_goodput / 1e3, held_goodput / 1e3);
+    println!(
+        "mean delay {plain_delay:.0} ms -> {held_delay:.0} ms, goodput {:.0} -> {:.0} kb/s",
+        plain_goodput / 1e3,
+        held_goodput / 1e3
+    );
     assert!((plain_delay - held_delay - 100.0).abs() < 10.0, "{plain_delay} ms -> {held_delay} ms");
     assert!(held_goodput > 0.97 * plain_goodput, "{held_goodput} vs {plain_goodput}");
 }

@@ -11,10 +11,6 @@ pub fn scenario(toml: &str) -> Scenario {
 
 pub fn run_seed(s: &Scenario, seed: u64) -> RunResult {
     let r = run(s, seed, &RunOptions::default());
-    assert!(
-        r.summary.ledger.balances(),
-        "byte ledger does not balance: {:?}",
-        r.summary.ledger
-    );
+    assert!(r.summary.ledger.balances(), "byte ledger does not balance: {:?}", r.summary.ledger);
     r
 }

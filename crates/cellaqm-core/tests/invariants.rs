@@ -113,13 +113,15 @@ fn check_occupancy(r: &RunResult, buffer: &str, link: &LinkSummary) {
         // The time percentile: the smallest backlog held at or below for that fraction of the run.
         let at = |q: f64| {
             let mut seen = 0.0;
-            rows.iter().find(|r| {
-                seen += r.1;
-                seen >= q * total * (1.0 - 1e-12)
-            })
-            .map(|r| r.0)
+            rows.iter()
+                .find(|r| {
+                    seen += r.1;
+                    seen >= q * total * (1.0 - 1e-12)
+                })
+                .map(|r| r.0)
         };
-        let want = OccupancyStats { p50: at(0.5), p90: at(0.9), p95: at(0.95), p99: at(0.99), max: rows.last().map(|r| r.0) };
+        let want =
+            OccupancyStats { p50: at(0.5), p90: at(0.9), p95: at(0.95), p99: at(0.99), max: rows.last().map(|r| r.0) };
         assert_eq!(stats, &want, "{buffer} {unit}");
         assert!(want.p50 < want.max, "{buffer} {unit}: a queue that varies");
     }

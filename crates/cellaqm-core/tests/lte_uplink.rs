@@ -64,12 +64,7 @@ fn raqm_lowers_the_mean_tcp_delay_at_a_modest_throughput_cost() {
     let (td, raqm) = (&td.summary, &raqm.summary);
     assert!(up_mean(td) > 1000.0, "drop-tail should build a queue of seconds: {} ms", up_mean(td));
     assert!(td.uplink.drops.contains_key("overflow") && !td.uplink.drops.contains_key("receiver"));
-    assert!(
-        up_mean(raqm) < up_mean(td) / 4.0,
-        "R-AQM mean delay {} ms vs drop-tail {} ms",
-        up_mean(raqm),
-        up_mean(td)
-    );
+    assert!(up_mean(raqm) < up_mean(td) / 4.0, "R-AQM mean delay {} ms vs drop-tail {} ms", up_mean(raqm), up_mean(td));
     assert!(raqm.goodput_bps > 0.95 * td.goodput_bps, "goodput {} vs {}", raqm.goodput_bps, td.goodput_bps);
     // Every loss is R-AQM's, booked under the uplink as `receiver`.
     assert_eq!(raqm.uplink.drops.keys().copied().collect::<Vec<_>>(), ["receiver"]);
@@ -147,7 +142,9 @@ fn combined_aqm_and_taqm_with_raqm() {
     let eight = ["traffic.files=8", "traffic.concurrent=true"];
     let raqm = common::run_seed(&load("raqm.toml", &eight), 1);
     show("raqm, 8 flows", &raqm);
-    for (name, file, threshold_ms) in [("combined, 8", "combined.toml", 1000.0), ("taqm+raqm, 8", "taqm-raqm.toml", 800.0)] {
+    for (name, file, threshold_ms) in
+        [("combined, 8", "combined.toml", 1000.0), ("taqm+raqm, 8", "taqm-raqm.toml", 800.0)]
+    {
         let r = common::run_seed(&load(file, &eight), 1);
         show(name, &r);
         let s = &r.summary;

@@ -93,10 +93,15 @@ fn radio_scenarios_are_checked_key_by_key() {
     assert!(err(&["radio.rlc.poll.window=2"]).starts_with("radio.rlc.poll.window:"));
     assert!(err(&["radio.rlc.max_dat=0"]).starts_with("radio.rlc.max_dat:"));
     assert!(err(&["radio.dch.loss.mean=1.5"]).starts_with("radio.dch.loss.mean:"));
-    assert!(err(&["radio.rlc.pdu_sise=40B"]).starts_with("radio.rlc.pdu_sise: unknown key"), "{}", err(&["radio.rlc.pdu_sise=40B"]));
+    assert!(
+        err(&["radio.rlc.pdu_sise=40B"]).starts_with("radio.rlc.pdu_sise: unknown key"),
+        "{}",
+        err(&["radio.rlc.pdu_sise=40B"])
+    );
     assert!(err(&["radio.queue.ecn=true"]).starts_with("radio.queue"), "{}", err(&["radio.queue.ecn=true"]));
     assert!(
-        err(&["radio.queue={ scheme = \"ttlred2\", ecn = true }"]).starts_with("radio.queue.ecn: not supported in the PDCP buffer"),
+        err(&["radio.queue={ scheme = \"ttlred2\", ecn = true }"])
+            .starts_with("radio.queue.ecn: not supported in the PDCP buffer"),
         "{}",
         err(&["radio.queue={ scheme = \"ttlred2\", ecn = true }"])
     );
@@ -140,9 +145,16 @@ fn the_ue_uplink_buffer_takes_a_queue_discipline() {
     };
     let (td, td_goodput, _) = mean(r#"{ scheme = "tail_drop" }"#);
     let (red, red_goodput, drops) = mean(r#"{ scheme = "ttlred1" }"#);
-    println!("uplink delay mean: tail drop {td:.0} ms ({:.1} kb/s), TTLRED1 {red:.0} ms ({:.1} kb/s, drops {drops:?})", td_goodput / 1e3, red_goodput / 1e3);
+    println!(
+        "uplink delay mean: tail drop {td:.0} ms ({:.1} kb/s), TTLRED1 {red:.0} ms ({:.1} kb/s, drops {drops:?})",
+        td_goodput / 1e3,
+        red_goodput / 1e3
+    );
     assert!(td > 5_000.0, "tail drop should queue for seconds: {td} ms");
     assert!(red < td / 3.0 && drops.get("early").copied().unwrap_or(0) > 0, "{red} ms vs {td} ms, {drops:?}");
     let refused = upload(r#"{ scheme = "pdcp_discard", delay_threshold = "1s" }"#).unwrap_err().to_string();
-    assert!(refused.starts_with("radio.uplink_queue.scheme: pdcp_discard decides when a packet leaves the queue"), "{refused}");
+    assert!(
+        refused.starts_with("radio.uplink_queue.scheme: pdcp_discard decides when a packet leaves the queue"),
+        "{refused}"
+    );
 }

@@ -62,7 +62,11 @@ fn mathis_case(p: f64, duration: &str) {
     let measured = total / seeds as f64;
     let err = measured / predicted - 1.0;
     println!("p = {p}: measured {measured:.0} b/s, Mathis {predicted:.0} b/s, error {:+.1}%", err * 100.0);
-    assert!(err.abs() <= 0.15, "p = {p}: goodput {measured:.0} b/s vs Mathis {predicted:.0} b/s ({:+.1}%)", err * 100.0);
+    assert!(
+        err.abs() <= 0.15,
+        "p = {p}: goodput {measured:.0} b/s vs Mathis {predicted:.0} b/s ({:+.1}%)",
+        err * 100.0
+    );
 }
 
 #[test]

@@ -108,7 +108,9 @@ fn cwnd_halves_after_a_drop_and_the_queue_stays_within_its_limit() {
         "cwnd never came down to about half of {before}"
     );
     // Samples are taken on change only.
-    assert!(down.windows(2).all(|w| (c.cwnd_bytes[w[0]], c.ssthresh_bytes[w[0]]) != (c.cwnd_bytes[w[1]], c.ssthresh_bytes[w[1]])));
+    assert!(down
+        .windows(2)
+        .all(|w| (c.cwnd_bytes[w[0]], c.ssthresh_bytes[w[0]]) != (c.cwnd_bytes[w[1]], c.ssthresh_bytes[w[1]])));
 
     // Delivered sequence numbers: new data arrives in order; the drops come back as retransmissions.
     let d = &t.delivered;

@@ -63,23 +63,14 @@ fn a_web_page_takes_the_slow_start_time() {
     let expected = main + inlines;
     assert_eq!(r.downloads.len(), 1);
     let d = &r.downloads[0];
-    assert_eq!(
-        (d.kind, d.bytes, d.objects, d.connections, d.rtos),
-        ("page", 260_000, 4, 4, 0)
-    );
+    assert_eq!((d.kind, d.bytes, d.objects, d.connections, d.rtos), ("page", 260_000, 4, 4, 0));
     let took = d.time_s.expect("the page completes");
     println!("page: simulated {took:.4} s, hand calculation {expected:.4} s (main {main:.4} + inlines {inlines:.4})");
-    assert!(
-        (took / expected - 1.0).abs() < 0.02,
-        "page took {took:.4} s, hand calculation {expected:.4} s"
-    );
+    assert!((took / expected - 1.0).abs() < 0.02, "page took {took:.4} s, hand calculation {expected:.4} s");
     assert!((d.goodput_bps.unwrap() - 260_000.0 * 8.0 / took).abs() < 1.0);
     // Four connections: the main object's, then three in parallel; all closed.
     assert_eq!(r.flows.len(), 4);
-    assert!(r
-        .flows
-        .iter()
-        .all(|f| f.completion_s.is_some() && f.bytes_up == 376));
+    assert!(r.flows.iter().all(|f| f.completion_s.is_some() && f.bytes_up == 376));
     let opens: Vec<f64> = r.flows.iter().map(|f| f.start_s).collect();
     assert!(
         opens[1] == opens[2] && opens[2] == opens[3] && opens[1] > 0.7,
@@ -120,10 +111,7 @@ fn reading_time_is_honoured() {
     let (pages, mean) = pages_and_mean_time(&r.downloads);
     let expected = 1200.0 / (6.0 + mean);
     println!("{pages} pages, mean page time {mean:.2} s, expected {expected:.1}");
-    assert!(
-        (pages as f64 / expected - 1.0).abs() < 0.10,
-        "{pages} pages vs {expected:.1}"
-    );
+    assert!((pages as f64 / expected - 1.0).abs() < 0.10, "{pages} pages vs {expected:.1}");
     // A second check that it is the reading time at work: no two pages of the user overlap,
     // and each request follows the previous completion by 6 s.
     for w in r.downloads.windows(2) {
@@ -155,22 +143,12 @@ fn upload_idle_time_is_honoured() {
     let (n, mean) = pages_and_mean_time(&r.downloads);
     let expected = 1200.0 / (7.5 + mean);
     println!("{n} uploads, mean time {mean:.2} s, expected {expected:.1}");
-    assert!(
-        (n as f64 / expected - 1.0).abs() < 0.10,
-        "{n} uploads vs {expected:.1}"
-    );
+    assert!((n as f64 / expected - 1.0).abs() < 0.10, "{n} uploads vs {expected:.1}");
     assert!(r.downloads.iter().all(|d| d.kind == "upload"));
     let up: u64 = r.flows.iter().map(|f| f.bytes_up).sum();
     let down: u64 = r.flows.iter().map(|f| f.bytes_down).sum();
-    assert!(
-        up > 10_000_000 && down == 0,
-        "uploads go up: {up} up, {down} down"
-    );
-    for w in r
-        .downloads
-        .windows(2)
-        .filter(|w| w[1].completion_s.is_some())
-    {
+    assert!(up > 10_000_000 && down == 0, "uploads go up: {up} up, {down} down");
+    for w in r.downloads.windows(2).filter(|w| w[1].completion_s.is_some()) {
         let gap = w[1].request_s - w[0].completion_s.unwrap();
         assert!((5.0..=10.0).contains(&gap), "idle {gap}");
     }
@@ -199,17 +177,10 @@ fn file_download_uses_one_persistent_pipelined_connection() {
     assert_eq!(r.flows.len(), 1, "one persistent connection");
     let done: Vec<&Download> = r.downloads.iter().filter(|d| d.time_s.is_some()).collect();
     assert!(done.len() >= 20, "{} downloads", done.len());
-    assert!(done
-        .iter()
-        .all(|d| d.bytes == 750_000 && d.objects == 3 && d.connections == 1));
+    assert!(done.iter().all(|d| d.bytes == 750_000 && d.objects == 3 && d.connections == 1));
     assert_eq!(
         r.flows[0].bytes_down,
-        done.len() as u64 * 750_000
-            + if done.len() < r.downloads.len() {
-                r.flows[0].bytes_down % 750_000
-            } else {
-                0
-            }
+        done.len() as u64 * 750_000 + if done.len() < r.downloads.len() { r.flows[0].bytes_down % 750_000 } else { 0 }
     );
 }
 
@@ -243,10 +214,7 @@ fn sessions_go_to_idle_users_or_are_lost() {
         let mut mine: Vec<&Download> = r.downloads.iter().filter(|d| d.user == u).collect();
         mine.sort_by(|a, b| a.request_s.total_cmp(&b.request_s));
         for w in mine.windows(2) {
-            assert!(
-                w[0].completion_s.unwrap() <= w[1].request_s,
-                "user {u} had two sessions at once"
-            );
+            assert!(w[0].completion_s.unwrap() <= w[1].request_s, "user {u} had two sessions at once");
         }
     }
     // Many users: nothing is lost.
@@ -280,7 +248,8 @@ fn cbr_sends_at_its_rate_over_udp() {
     assert!((d.delay_ms.mean.expect("datagrams delivered") - 73.93).abs() < 0.1, "{d:?}");
     assert_eq!(r.flows[0].transport, "udp");
     assert_eq!(
-        (r.summary.delay_ms.count, r.summary.delay_ms.p95), (0, None),
+        (r.summary.delay_ms.count, r.summary.delay_ms.p95),
+        (0, None),
         "TCP delay statistics stay TCP-only, and without a packet they have no value"
     );
 }
@@ -301,18 +270,11 @@ fn etsi_packet_calls_have_the_standard_mean_size() {
         "#,
     );
     let r = run_seed(&s, 2);
-    let calls: Vec<&Download> = r
-        .downloads
-        .iter()
-        .filter(|d| d.completion_s.is_some())
-        .collect();
+    let calls: Vec<&Download> = r.downloads.iter().filter(|d| d.completion_s.is_some()).collect();
     let mean = calls.iter().map(|d| d.bytes as f64).sum::<f64>() / calls.len() as f64;
     println!("{} packet calls, mean {mean:.0} B", calls.len());
     assert!(calls.len() > 5000);
-    assert!(
-        (mean / 12_000.0 - 1.0).abs() < 0.06,
-        "mean packet call {mean:.0} B"
-    );
+    assert!((mean / 12_000.0 - 1.0).abs() < 0.06, "mean packet call {mean:.0} B");
     // Over TCP the same model runs on one connection per user.
     let t = scenario(
         r#"
@@ -328,13 +290,7 @@ fn etsi_packet_calls_have_the_standard_mean_size() {
     );
     let r = run_seed(&t, 2);
     assert_eq!(r.flows.len(), 3);
-    assert!(
-        r.downloads
-            .iter()
-            .filter(|d| d.completion_s.is_some())
-            .count()
-            > 30
-    );
+    assert!(r.downloads.iter().filter(|d| d.completion_s.is_some()).count() > 30);
 }
 
 /// Several sources at once, each with its own users and random stream, and
@@ -370,18 +326,10 @@ fn mixed_sources_are_deterministic() {
     );
     let a = run_seed(&s, 4);
     let b = run_seed(&s, 4);
-    assert_eq!(
-        format!("{:?}{:?}", a.flows, a.downloads),
-        format!("{:?}{:?}", b.flows, b.downloads)
-    );
+    assert_eq!(format!("{:?}{:?}", a.flows, a.downloads), format!("{:?}{:?}", b.flows, b.downloads));
     assert_eq!(a.summary.users, 5);
     let users = |src: u32| -> Vec<u32> {
-        let mut v: Vec<u32> = a
-            .flows
-            .iter()
-            .filter(|f| f.source == src)
-            .map(|f| f.user)
-            .collect();
+        let mut v: Vec<u32> = a.flows.iter().filter(|f| f.source == src).map(|f| f.user).collect();
         v.sort();
         v.dedup();
         v
@@ -396,26 +344,23 @@ fn mixed_sources_are_deterministic() {
 #[test]
 fn example_scenarios_run() {
     for name in ["web-384k", "file-download"] {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join(format!("../../scenarios/{name}.toml"));
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../scenarios/{name}.toml"));
         let s = cellaqm_core::Scenario::from_file(&path, &["duration=60s".to_string()])
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let r = run_seed(&s, 1);
-        assert!(
-            r.summary.downloads.all.completed > 0,
-            "{name}: no download completed"
-        );
+        assert!(r.summary.downloads.all.completed > 0, "{name}: no download completed");
     }
 }
 
+/// A user's downloads: (request time, bytes, objects), by (source, user within the source).
+type Requests = BTreeMap<(u32, u32), Vec<(f64, u64, u32)>>;
+
 /// Every user's downloads in request order: (bytes, objects), by (source, user within the source).
 fn user_requests(r: &RunResult, first_users: &[u32]) -> BTreeMap<(u32, u32), Vec<(u64, u32)>> {
-    let mut out: BTreeMap<(u32, u32), Vec<(f64, u64, u32)>> = BTreeMap::new();
+    let mut out = Requests::new();
     for d in &r.downloads {
         let user = d.user - first_users[d.source as usize];
-        out.entry((d.source, user))
-            .or_default()
-            .push((d.request_s, d.bytes, d.objects));
+        out.entry((d.source, user)).or_default().push((d.request_s, d.bytes, d.objects));
     }
     out.into_iter()
         .map(|(k, mut v)| {
@@ -427,23 +372,14 @@ fn user_requests(r: &RunResult, first_users: &[u32]) -> BTreeMap<(u32, u32), Vec
 
 /// Asserts that each user of `a` made the same requests (sizes, objects) as in
 /// `b`, as far as both runs got; returns the number of requests compared.
-fn assert_same_requests(
-    a: &BTreeMap<(u32, u32), Vec<(u64, u32)>>,
-    b: &BTreeMap<(u32, u32), Vec<(u64, u32)>>,
-) -> usize {
+fn assert_same_requests(a: &BTreeMap<(u32, u32), Vec<(u64, u32)>>, b: &BTreeMap<(u32, u32), Vec<(u64, u32)>>) -> usize {
     assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
     let mut compared = 0;
     for (key, xs) in a {
         let ys = &b[key];
         let n = xs.len().min(ys.len());
         assert!(n >= 3, "user {key:?}: only {n} requests to compare");
-        assert_eq!(
-            xs[..n],
-            ys[..n],
-            "source {} user {}: requests differ",
-            key.0,
-            key.1
-        );
+        assert_eq!(xs[..n], ys[..n], "source {} user {}: requests differ", key.0, key.1);
         compared += n;
     }
     compared
@@ -451,11 +387,7 @@ fn assert_same_requests(
 
 /// A session generator's arrivals: request time (bits) → bytes.
 fn session_arrivals(r: &RunResult) -> BTreeMap<u64, u64> {
-    r.downloads
-        .iter()
-        .filter(|d| d.kind == "session")
-        .map(|d| (d.request_s.to_bits(), d.bytes))
-        .collect()
+    r.downloads.iter().filter(|d| d.kind == "session").map(|d| (d.request_s.to_bits(), d.bytes)).collect()
 }
 
 /// Common random numbers: what users ask for does not depend on how the
@@ -506,13 +438,8 @@ fn user_requests_do_not_depend_on_the_queue_scheme() {
     };
     let (td, first) = with("{ scheme = \"tail_drop\" }");
     let (codel, _) = with("{ scheme = \"codel\" }");
-    let times =
-        |r: &RunResult| -> Vec<Option<f64>> { r.downloads.iter().map(|d| d.time_s).collect() };
-    assert_ne!(
-        times(&td),
-        times(&codel),
-        "the schemes must serve the users differently"
-    );
+    let times = |r: &RunResult| -> Vec<Option<f64>> { r.downloads.iter().map(|d| d.time_s).collect() };
+    assert_ne!(times(&td), times(&codel), "the schemes must serve the users differently");
 
     let users = |r: &RunResult| {
         let mut m = user_requests(r, &first);
@@ -529,21 +456,13 @@ fn user_requests_do_not_depend_on_the_queue_scheme() {
     let (sa, sb) = (session_arrivals(&td), session_arrivals(&codel));
     for (t, bytes) in &sa {
         if let Some(other) = sb.get(t) {
-            assert_eq!(
-                bytes,
-                other,
-                "the session at {} s has another size",
-                f64::from_bits(*t)
-            );
+            assert_eq!(bytes, other, "the session at {} s has another size", f64::from_bits(*t));
         }
     }
     // Every session one run has and the other lacks was lost in the other.
     let only_a = sa.keys().filter(|t| !sb.contains_key(t)).count() as u64;
     let only_b = sb.keys().filter(|t| !sa.contains_key(t)).count() as u64;
-    assert!(
-        only_a <= b.lost && only_b <= a.lost,
-        "{only_a} only in tail drop, {only_b} only in CoDel"
-    );
+    assert!(only_a <= b.lost && only_b <= a.lost, "{only_a} only in tail drop, {only_b} only in CoDel");
 }
 
 /// A named source draws from streams named after it (`traffic.<name>.user<u>`),
@@ -560,10 +479,7 @@ fn a_named_source_keeps_its_draws_when_a_source_is_inserted_before_it() {
     let requests = |text: String, source: u32| {
         let s = scenario(&text);
         let all = user_requests(&run_seed(&s, 3), &s.traffic.first_users());
-        all.into_iter()
-            .filter(|(k, _)| k.0 == source)
-            .map(|((_, u), v)| ((0, u), v))
-            .collect::<BTreeMap<_, _>>()
+        all.into_iter().filter(|(k, _)| k.0 == source).map(|((_, u), v)| ((0, u), v)).collect::<BTreeMap<_, _>>()
     };
     let alone = requests(format!("{net}{web}"), 0);
     let behind_cbr = requests(format!("{net}{cbr}{web}"), 1);

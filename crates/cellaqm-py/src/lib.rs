@@ -105,11 +105,7 @@ fn parse(scenario_text: &str, fmt: &str, sets: &[String]) -> PyResult<Scenario> 
     let parsed = match fmt {
         "toml" => Scenario::from_toml_str(scenario_text, sets),
         "json" => Scenario::from_json_str(scenario_text, sets),
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "fmt must be \"toml\" or \"json\", not {other:?}"
-            )))
-        }
+        other => return Err(PyValueError::new_err(format!("fmt must be \"toml\" or \"json\", not {other:?}"))),
     };
     parsed.map_err(|e| ScenarioError::new_err(e.to_string()))
 }
@@ -179,10 +175,7 @@ fn run<'py>(
             cols.set_item("received_s", ("<f8", column(py, &log.received_s, f64::to_le_bytes)))?;
             cols.set_item("delay_s", ("<f8", column(py, &log.delay_s, f64::to_le_bytes)))?;
             cols.set_item("size", ("<u4", column(py, &log.size, u32::to_le_bytes)))?;
-            cols.set_item(
-                "retransmission",
-                ("|b1", column(py, &log.retransmission, |b: bool| [b as u8])),
-            )?;
+            cols.set_item("retransmission", ("|b1", column(py, &log.retransmission, |b: bool| [b as u8])))?;
             out.set_item("packets", cols)?;
         }
     }

@@ -62,7 +62,9 @@ impl Clock {
 /// Checks that `size` bytes is one IP packet.
 fn packet_size(size: u32) -> PyResult<u32> {
     if size == 0 || size as u64 > MAX_IP_PACKET {
-        return Err(PyValueError::new_err(format!("size: expected 1 to {MAX_IP_PACKET} bytes (one IP packet), got {size}")));
+        return Err(PyValueError::new_err(format!(
+            "size: expected 1 to {MAX_IP_PACKET} bytes (one IP packet), got {size}"
+        )));
     }
     Ok(size)
 }
@@ -130,7 +132,14 @@ impl Queue {
     /// packets dropped by this arrival (it or others) as `(uid, cause)`, and
     /// whether this arrival made an ECN mark (on it, or on the head with `drop="front"`).
     #[pyo3(signature = (size, now, flow = 0, syn = false, ect = false))]
-    fn enqueue(&mut self, size: u32, now: f64, flow: u32, syn: bool, ect: bool) -> PyResult<(u64, bool, Vec<Drop>, bool)> {
+    fn enqueue(
+        &mut self,
+        size: u32,
+        now: f64,
+        flow: u32,
+        syn: bool,
+        ect: bool,
+    ) -> PyResult<(u64, bool, Vec<Drop>, bool)> {
         let size = packet_size(size)?;
         let ctx = self.ctx(now)?;
         let tcp = TcpHeader {
@@ -296,7 +305,8 @@ impl Raqm {
     fn on_deliver(&mut self, now: f64, size: u32) -> PyResult<&'static str> {
         let size = packet_size(size)?;
         let now = self.clock.advance(now)?;
-        let sdu = Packet::tcp(0, Dir::Up, size, TcpHeader { len: size.saturating_sub(40) as u16, ..TcpHeader::default() });
+        let sdu =
+            Packet::tcp(0, Dir::Up, size, TcpHeader { len: size.saturating_sub(40) as u16, ..TcpHeader::default() });
         Ok(match self.r.on_deliver(now, &sdu, &self.e) {
             Verdict::Deliver => "deliver",
             Verdict::Drop => "drop",

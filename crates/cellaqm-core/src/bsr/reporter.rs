@@ -64,7 +64,11 @@ impl Reporter {
         self.head.left(pkt.uid);
         if now >= self.due {
             self.due = now + self.period;
-            self.in_flight.push_back(Report { carrier: pkt.uid, queue_bytes: waiting, true_delay: self.head.delay(now) });
+            self.in_flight.push_back(Report {
+                carrier: pkt.uid,
+                queue_bytes: waiting,
+                true_delay: self.head.delay(now),
+            });
         }
     }
 

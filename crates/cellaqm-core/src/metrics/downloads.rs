@@ -162,20 +162,8 @@ pub struct DatagramSummary {
 }
 
 impl DatagramSummary {
-    pub fn new(
-        sent: u64,
-        delivered: u64,
-        lost: u64,
-        delivered_bytes: u64,
-        delays: &Histogram,
-    ) -> DatagramSummary {
-        DatagramSummary {
-            sent,
-            delivered,
-            lost,
-            delivered_bytes,
-            delay_ms: DelayStats::from_histogram(delays),
-        }
+    pub fn new(sent: u64, delivered: u64, lost: u64, delivered_bytes: u64, delays: &Histogram) -> DatagramSummary {
+        DatagramSummary { sent, delivered, lost, delivered_bytes, delay_ms: DelayStats::from_histogram(delays) }
     }
 }
 
@@ -184,13 +172,7 @@ mod tests {
     use super::*;
 
     fn d(kind: &'static str, time_s: Option<f64>) -> Download {
-        Download {
-            kind,
-            bytes: 1000,
-            time_s,
-            goodput_bps: time_s.map(|t| 8000.0 / t),
-            ..Download::default()
-        }
+        Download { kind, bytes: 1000, time_s, goodput_bps: time_s.map(|t| 8000.0 / t), ..Download::default() }
     }
 
     #[test]

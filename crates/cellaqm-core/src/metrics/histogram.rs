@@ -195,7 +195,10 @@ mod tests {
         values.iter().for_each(|&v| ascending.record(v));
         values.iter().rev().for_each(|&v| descending.record(v));
         for h in [&ascending, &descending] {
-            assert_eq!(h.buckets().map(|(v, _)| v).collect::<Vec<_>>(), [3, 900, value(index(5_000)), value(index(70_000_000)), 3_000_000_000]);
+            assert_eq!(
+                h.buckets().map(|(v, _)| v).collect::<Vec<_>>(),
+                [3, 900, value(index(5_000)), value(index(70_000_000)), 3_000_000_000]
+            );
             assert_eq!(h.quantiles([0.2, 0.4, 0.6]), [3, 900, value(index(5_000))]);
         }
         assert_eq!(descending.counts.len(), ascending.counts.len());

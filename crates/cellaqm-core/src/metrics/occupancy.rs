@@ -106,7 +106,10 @@ mod tests {
         o.hold(3000, 2, 3 * S);
         o.hold(9000, 6, 0); // held for no time: not in the distribution
         let b = OccupancyStats::from_histogram(Some(o.bytes()));
-        assert_eq!(b, OccupancyStats { p50: Some(3000), p90: Some(3000), p95: Some(3000), p99: Some(3000), max: Some(3000) });
+        assert_eq!(
+            b,
+            OccupancyStats { p50: Some(3000), p90: Some(3000), p95: Some(3000), p99: Some(3000), max: Some(3000) }
+        );
         assert_eq!((o.bytes().quantile(0.20), o.bytes().quantile(0.25), o.bytes().quantile(0.26)), (0, 0, 3000));
         assert_eq!(OccupancyStats::from_histogram(Some(o.packets())).p50, Some(2));
         assert_eq!(o.bytes().mean(), 2250.0);

@@ -130,7 +130,12 @@ mod tests {
 
     #[test]
     fn fixed_rule() {
-        let params = AckDelayParams { mode: AckDelayMode::Fixed, min_th: 0, min_d: Dur::from_millis(30), ..AckDelayParams::default() };
+        let params = AckDelayParams {
+            mode: AckDelayMode::Fixed,
+            min_th: 0,
+            min_d: Dur::from_millis(30),
+            ..AckDelayParams::default()
+        };
         let mut a = AckDelay::new(&params, 15);
         assert_eq!(a.delay(0), Dur::ZERO);
         assert_eq!(a.delay(1), Dur::from_millis(30));
@@ -183,6 +188,9 @@ mod tests {
     #[test]
     fn validation_names_the_key() {
         let p = AckDelayParams { min_d: Dur::from_millis(300), ..AckDelayParams::default() };
-        assert_eq!(p.validate("reverse.ack_delay").unwrap_err(), "reverse.ack_delay.max_d: must be at least min_d (300ms)");
+        assert_eq!(
+            p.validate("reverse.ack_delay").unwrap_err(),
+            "reverse.ack_delay.max_d: must be at least min_d (300ms)"
+        );
     }
 }

@@ -93,7 +93,11 @@ const OTHERS: &[Other] = &[
                or from min_d rising linearly to max_d at a full buffer while it keeps growing (variable); \
                ACKs keep their order; in a scenario: [ack_delay]",
         params: &[
-            ("mode", "variable | fixed", "fixed: min_d whenever above min_th; variable: rising while the occupancy grows"),
+            (
+                "mode",
+                "variable | fixed",
+                "fixed: min_d whenever above min_th; variable: rising while the occupancy grows",
+            ),
             ("min_th", "packets", "forward buffer occupancy above which ACKs are delayed"),
             ("min_d", "time", "delay once above min_th"),
             ("max_d", "time", "largest delay (variable), reached when the forward buffer is full"),
@@ -165,7 +169,13 @@ fn default_config(scheme: &Registration) -> QueueConfig {
     }
 }
 
-fn describe(name: &'static str, acts_at: &'static str, rule: &'static str, docs: &[ParamDoc], defaults: Ordered) -> Scheme {
+fn describe(
+    name: &'static str,
+    acts_at: &'static str,
+    rule: &'static str,
+    docs: &[ParamDoc],
+    defaults: Ordered,
+) -> Scheme {
     let defaults = match defaults {
         Ordered::Map(entries) => entries,
         other => panic!("{name}: parameters serialised as {}", other.text()),
@@ -281,7 +291,10 @@ mod tests {
             assert!(entries.iter().any(|(k, v)| k == "scheme" && v.text() == scheme.name), "{}", scheme.name);
         }
         let acts_at = |name: &str| list.iter().find(|s| s.name == name).unwrap().acts_at;
-        assert_eq!((acts_at("raqm"), acts_at("delay_estimator"), acts_at("ack_delay")), (RECEIVER, RECEIVER, REVERSE_PATH));
+        assert_eq!(
+            (acts_at("raqm"), acts_at("delay_estimator"), acts_at("ack_delay")),
+            (RECEIVER, RECEIVER, REVERSE_PATH)
+        );
     }
 
     /// An entry's defaults as a TOML inline table's entries (`key = value, ...`).
@@ -292,7 +305,11 @@ mod tests {
             .map(|p| {
                 let v = &p.default;
                 let bare = v.starts_with('{') || v.parse::<f64>().is_ok() || v == "true" || v == "false";
-                if bare { format!("{} = {v}", p.name) } else { format!("{} = \"{v}\"", p.name) }
+                if bare {
+                    format!("{} = {v}", p.name)
+                } else {
+                    format!("{} = \"{v}\"", p.name)
+                }
             })
             .collect()
     }
@@ -339,11 +356,18 @@ mod tests {
     #[test]
     fn config_reads_and_validates_with_the_parameter_named() {
         assert_eq!(config("codel", r#"{"target": "10ms"}"#).unwrap(), {
-            QueueConfig::Codel(super::super::CodelParams { target: crate::time::Dur::from_millis(10), ..Default::default() })
+            QueueConfig::Codel(super::super::CodelParams {
+                target: crate::time::Dur::from_millis(10),
+                ..Default::default()
+            })
         });
         assert_eq!(config("tail_drop", "{}").unwrap(), QueueConfig::TailDrop);
         let err = |s: &str, p: &str| config(s, p).unwrap_err();
-        assert!(err("rde", "{}").starts_with("unknown queue scheme \"rde\" (one of tail_drop, "), "{}", err("rde", "{}"));
+        assert!(
+            err("rde", "{}").starts_with("unknown queue scheme \"rde\" (one of tail_drop, "),
+            "{}",
+            err("rde", "{}")
+        );
         assert!(err("codel", r#"{"target": 5}"#).starts_with("codel.target: expected a string with a unit"));
         assert!(err("codel", r#"{"tagret": "5ms"}"#).starts_with("codel.tagret: unknown key"));
         assert_eq!(err("codel", r#"{"target": "0s"}"#), "codel.target: must be positive");
@@ -373,16 +397,27 @@ mod tests {
             for p in &scheme.params {
                 // `ared` lists its parameters "as `red`".
                 if scheme.name != "ared" {
-                    assert!(row.contains(&format!("`{}`", p.name)), "docs/scenario.md: `{}` lacks `{}`", scheme.name, p.name);
+                    assert!(
+                        row.contains(&format!("`{}`", p.name)),
+                        "docs/scenario.md: `{}` lacks `{}`",
+                        scheme.name,
+                        p.name
+                    );
                 }
             }
         }
-        let section = text.split("## ACK delay control: `[ack_delay]`").nth(1).expect("docs/scenario.md: no [ack_delay] section");
+        let section =
+            text.split("## ACK delay control: `[ack_delay]`").nth(1).expect("docs/scenario.md: no [ack_delay] section");
         let ack_delay = catalogue().into_iter().find(|s| s.name == "ack_delay").unwrap();
         for p in &ack_delay.params {
-            assert!(section.contains(&format!("| `{}` |", p.name)), "docs/scenario.md [ack_delay]: no row for `{}`", p.name);
+            assert!(
+                section.contains(&format!("| `{}` |", p.name)),
+                "docs/scenario.md [ack_delay]: no row for `{}`",
+                p.name
+            );
         }
-        let section = text.split("### R-AQM and Buffer Status Reports").nth(1).expect("docs/scenario.md: no R-AQM section");
+        let section =
+            text.split("### R-AQM and Buffer Status Reports").nth(1).expect("docs/scenario.md: no R-AQM section");
         let raqm = catalogue().into_iter().find(|s| s.name == "raqm").unwrap();
         for p in &raqm.params {
             assert!(section.contains(&format!("| `{}` |", p.name)), "docs/scenario.md R-AQM: no row for `{}`", p.name);

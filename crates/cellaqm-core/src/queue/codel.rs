@@ -228,7 +228,12 @@ pub struct Codel {
 
 impl Codel {
     pub fn new(params: &CodelParams, limits: Limits) -> Codel {
-        Codel { fifo: Fifo::new(limits), params: params.clone(), vars: CodelVars::default(), stats: CodelStats::default() }
+        Codel {
+            fifo: Fifo::new(limits),
+            params: params.clone(),
+            vars: CodelVars::default(),
+            stats: CodelStats::default(),
+        }
     }
 
     pub fn vars(&self) -> &CodelVars {

@@ -46,33 +46,39 @@ mod tests {
     #[test]
     fn discards_heads_while_over_the_limit_at_departure() {
         let mut q = Dff::new(Limits { bytes: None, packets: Some(3) });
-        run(&mut q, &[
-            // Five arrivals are all accepted: the limit is applied at departure.
-            Arrive(0.0, pkt(0, 1000), &[]),
-            Arrive(0.0, pkt(1, 1000), &[]),
-            Arrive(0.0, pkt(2, 1000), &[]),
-            Arrive(0.0, pkt(3, 1000), &[]),
-            Arrive(0.0, pkt(4, 1000), &[]),
-            // 5 > 3: discard 0; 4 > 3: discard 1; 3 ≤ 3: transmit 2.
-            Depart(10.0, Some(2), &[(0, OverflowFront), (1, OverflowFront)]),
-            // 2 queued: transmit.
-            Depart(20.0, Some(3), &[]),
-            Depart(30.0, Some(4), &[]),
-            Depart(40.0, None, &[]),
-        ]);
+        run(
+            &mut q,
+            &[
+                // Five arrivals are all accepted: the limit is applied at departure.
+                Arrive(0.0, pkt(0, 1000), &[]),
+                Arrive(0.0, pkt(1, 1000), &[]),
+                Arrive(0.0, pkt(2, 1000), &[]),
+                Arrive(0.0, pkt(3, 1000), &[]),
+                Arrive(0.0, pkt(4, 1000), &[]),
+                // 5 > 3: discard 0; 4 > 3: discard 1; 3 ≤ 3: transmit 2.
+                Depart(10.0, Some(2), &[(0, OverflowFront), (1, OverflowFront)]),
+                // 2 queued: transmit.
+                Depart(20.0, Some(3), &[]),
+                Depart(30.0, Some(4), &[]),
+                Depart(40.0, None, &[]),
+            ],
+        );
         assert_eq!(q.packets(), 0);
     }
 
     #[test]
     fn byte_limit() {
         let mut q = Dff::new(Limits { bytes: Some(2500), packets: None });
-        run(&mut q, &[
-            Arrive(0.0, pkt(0, 1000), &[]),
-            Arrive(0.0, pkt(1, 1000), &[]),
-            Arrive(0.0, pkt(2, 1000), &[]),
-            // 3000 B > 2500 B: discard 0; 2000 B: transmit 1.
-            Depart(1.0, Some(1), &[(0, OverflowFront)]),
-        ]);
+        run(
+            &mut q,
+            &[
+                Arrive(0.0, pkt(0, 1000), &[]),
+                Arrive(0.0, pkt(1, 1000), &[]),
+                Arrive(0.0, pkt(2, 1000), &[]),
+                // 3000 B > 2500 B: discard 0; 2000 B: transmit 1.
+                Depart(1.0, Some(1), &[(0, OverflowFront)]),
+            ],
+        );
     }
 
     proptest! {

@@ -128,7 +128,8 @@ impl FqCodel {
     }
 
     fn over_limit(&self) -> bool {
-        self.limits.bytes.is_some_and(|b| self.bytes > b) || self.limits.packets.is_some_and(|p| self.packets > p as usize)
+        self.limits.bytes.is_some_and(|b| self.bytes > b)
+            || self.limits.packets.is_some_and(|p| self.packets > p as usize)
     }
 
     /// §4.1: drop the head of the fattest queue.

@@ -30,7 +30,12 @@ macro_rules! fifo_backlog {
     };
 }
 
+mod ack_delay;
+mod at_head;
 pub mod catalogue;
+pub mod codel;
+mod delay_estimator;
+mod dff;
 mod drop_front;
 mod fifo;
 /// docs/queues.md's example scheme, compiled and tested with the crate (the
@@ -39,54 +44,49 @@ mod fifo;
 #[cfg(test)]
 #[path = "../../../../docs/examples/fixed_drop.rs"]
 mod fixed_drop;
-mod parse;
-mod pdpc;
-mod red;
-mod signal;
-mod tail_drop;
-#[cfg(test)]
-pub(crate) mod testkit;
-mod thresholds;
-mod ttlred1;
-mod ttlred2;
-mod ack_delay;
-mod at_head;
-pub mod codel;
-mod delay_estimator;
-mod dff;
 mod fq_codel;
+mod parse;
 mod pdcp_discard;
+mod pdpc;
 mod pie;
 mod raqm;
 mod receiver;
+mod red;
 mod registry;
 #[cfg(test)]
 mod rfc8033;
 #[cfg(test)]
 mod rfc8289;
+mod signal;
+mod tail_drop;
 mod taqm;
+#[cfg(test)]
+pub(crate) mod testkit;
+mod thresholds;
+mod ttlred1;
+mod ttlred2;
 
-pub use fifo::{Fifo, Limits};
-pub use registry::{ParamDoc, Registration, SCHEMES};
-pub use tail_drop::TailDrop;
-pub use drop_front::DropFront;
-pub use pdpc::{Pdpc, PdpcParams};
-pub use red::{Red, RedParams};
-pub use signal::DropPosition;
-pub use thresholds::{Level, Thresholds};
-pub use ttlred1::{Ttlred1, Ttlred1Params};
-pub use ttlred2::{Ttlred2, Ttlred2Params};
 pub use ack_delay::{AckDelay, AckDelayMode, AckDelayParams};
 pub use at_head::{AtHead, Backlog, HeadRule};
 pub use codel::{Codel, CodelParams};
 pub use delay_estimator::DelayEstimator;
 pub use dff::Dff;
+pub use drop_front::DropFront;
+pub use fifo::{Fifo, Limits};
 pub use fq_codel::{FqCodel, FqCodelParams};
 pub use pdcp_discard::{PdcpDiscard, PdcpDiscardParams};
+pub use pdpc::{Pdpc, PdpcParams};
 pub use pie::{Pie, PieParams};
 pub use raqm::{Raqm, RaqmParams, RaqmStats, Verdict};
 pub use receiver::ReceiverConfig;
+pub use red::{Red, RedParams};
+pub use registry::{ParamDoc, Registration, SCHEMES};
+pub use signal::DropPosition;
+pub use tail_drop::TailDrop;
 pub use taqm::{Taqm, TaqmParams};
+pub use thresholds::{Level, Thresholds};
+pub use ttlred1::{Ttlred1, Ttlred1Params};
+pub use ttlred2::{Ttlred2, Ttlred2Params};
 
 use crate::packet::Packet;
 use crate::rng::Rng;

@@ -67,23 +67,26 @@ mod tests {
     #[test]
     fn discards_packets_older_than_the_threshold_at_departure() {
         let mut q = PdcpDiscard::new(&PdcpDiscardParams::default(), Limits { bytes: None, packets: Some(4) });
-        run(&mut q, &[
-            Arrive(0.0, pkt(0, 500), &[]),
-            Arrive(50.0, pkt(1, 500), &[]),
-            Arrive(100.0, pkt(2, 500), &[]),
-            Arrive(200.0, pkt(3, 500), &[]),
-            Arrive(200.0, pkt(9, 500), &[(9, Overflow)]),
-            // Head 0 waited 100 ms ≤ 150 ms: transmitted.
-            Depart(100.0, Some(0), &[]),
-            // Head 1 waited 160 ms > 150: discarded; head 2 waited 110 ms: transmitted.
-            Depart(210.0, Some(2), &[(1, Age)]),
-            // Head 3 waited exactly 150 ms, not more: transmitted.
-            Depart(350.0, Some(3), &[]),
-            Depart(400.0, None, &[]),
-            // A lone old packet is discarded and nothing is sent.
-            Arrive(400.0, pkt(4, 500), &[]),
-            Depart(600.0, None, &[(4, Age)]),
-        ]);
+        run(
+            &mut q,
+            &[
+                Arrive(0.0, pkt(0, 500), &[]),
+                Arrive(50.0, pkt(1, 500), &[]),
+                Arrive(100.0, pkt(2, 500), &[]),
+                Arrive(200.0, pkt(3, 500), &[]),
+                Arrive(200.0, pkt(9, 500), &[(9, Overflow)]),
+                // Head 0 waited 100 ms ≤ 150 ms: transmitted.
+                Depart(100.0, Some(0), &[]),
+                // Head 1 waited 160 ms > 150: discarded; head 2 waited 110 ms: transmitted.
+                Depart(210.0, Some(2), &[(1, Age)]),
+                // Head 3 waited exactly 150 ms, not more: transmitted.
+                Depart(350.0, Some(3), &[]),
+                Depart(400.0, None, &[]),
+                // A lone old packet is discarded and nothing is sent.
+                Arrive(400.0, pkt(4, 500), &[]),
+                Depart(600.0, None, &[(4, Age)]),
+            ],
+        );
     }
 
     #[test]

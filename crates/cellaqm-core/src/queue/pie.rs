@@ -174,9 +174,7 @@ impl Pie {
         let (p, v) = (&self.params, &mut self.vars);
         // §4.1: safeguard to keep PIE work-conserving; `fifo.bytes()` is the
         // backlog the packet finds, not counting it.
-        if (v.qdelay_old < self.target_s / 2.0 && v.drop_prob < 0.2)
-            || self.fifo.bytes() <= 2 * p.mean_packet.0
-        {
+        if (v.qdelay_old < self.target_s / 2.0 && v.drop_prob < 0.2) || self.fifo.bytes() <= 2 * p.mean_packet.0 {
             return false;
         }
         if p.derandomize {
@@ -416,12 +414,18 @@ mod tests {
         // accu_prob 8.2 + 0.4 = 8.6 ≥ 8.5: forced drop, accu_prob := 0. Then
         // 0.4 < 0.85 and 0.8 < 0.85: both accepted (no random draw either time).
         q.vars.accu_prob = 8.2;
-        run(&mut q, &[Arrive(1.0, pkt(3, 1500), &[(3, Early)]), Arrive(2.0, pkt(4, 1500), &[]), Arrive(3.0, pkt(5, 1500), &[])]);
+        run(
+            &mut q,
+            &[Arrive(1.0, pkt(3, 1500), &[(3, Early)]), Arrive(2.0, pkt(4, 1500), &[]), Arrive(3.0, pkt(5, 1500), &[])],
+        );
         assert!((q.vars.accu_prob - 0.8).abs() < 1e-12, "{}", q.vars.accu_prob);
         // The buffer (5 packets) is full: the overflow drop restarts it too, so the
         // next arrival, after a departure, accumulates 0.4 and is accepted.
         q.vars.accu_prob = 8.3;
-        run(&mut q, &[Arrive(4.0, pkt(6, 1500), &[(6, Overflow)]), Depart(5.0, Some(0), &[]), Arrive(6.0, pkt(7, 1500), &[])]);
+        run(
+            &mut q,
+            &[Arrive(4.0, pkt(6, 1500), &[(6, Overflow)]), Depart(5.0, Some(0), &[]), Arrive(6.0, pkt(7, 1500), &[])],
+        );
         assert!((q.vars.accu_prob - 0.4).abs() < 1e-12, "{}", q.vars.accu_prob);
     }
 

@@ -65,7 +65,9 @@ mod tests {
 
     #[test]
     fn reads_raqm_with_the_study_units() {
-        let r = read(r#"{ scheme = "raqm", min_age = "200ms", min_inter_drop = "600ms", lower_drop_threshold = "60kbit" }"#);
+        let r = read(
+            r#"{ scheme = "raqm", min_age = "200ms", min_inter_drop = "600ms", lower_drop_threshold = "60kbit" }"#,
+        );
         let want = RaqmParams {
             lower_drop_threshold: Bytes(7500),
             min_age: Dur::from_millis(200),
@@ -86,7 +88,8 @@ mod tests {
     #[test]
     fn errors_name_the_key() {
         let err = |t: &str| read(t).unwrap_err();
-        assert!(err(r#"{ scheme = "raqm", min_age = 5 }"#).starts_with("uplink.receiver.min_age: expected a string with a unit"));
+        assert!(err(r#"{ scheme = "raqm", min_age = 5 }"#)
+            .starts_with("uplink.receiver.min_age: expected a string with a unit"));
         assert!(err(r#"{ scheme = "raqm", max_age = "1s" }"#).starts_with("uplink.receiver.max_age: unknown key"));
         assert_eq!(err(r#"{ scheme = "taqm" }"#), "uplink.receiver.scheme: unknown scheme \"taqm\" (one of raqm)");
         assert_eq!(err(r#"{ min_age = "1s" }"#), "uplink.receiver.scheme: missing (one of raqm)");

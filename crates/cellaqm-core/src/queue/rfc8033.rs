@@ -70,7 +70,15 @@ impl RefPie {
     /// PIE at start-up: probability and delays 0, the full burst allowance.
     pub fn new(cfg: Config, rng: Rng) -> RefPie {
         let burst_allowance_ = cfg.max_burst_ns;
-        RefPie { cfg, queue_: VecDeque::new(), drop_prob_: 0.0, burst_allowance_, qdelay_old_: 0.0, accu_prob_: 0.0, rng }
+        RefPie {
+            cfg,
+            queue_: VecDeque::new(),
+            drop_prob_: 0.0,
+            burst_allowance_,
+            qdelay_old_: 0.0,
+            accu_prob_: 0.0,
+            rng,
+        }
     }
 
     fn qdelay_ref(&self) -> f64 {
@@ -155,7 +163,8 @@ impl RefPie {
         // CELLAQM: current_qdelay = queue_.byte_length() / link rate.
         let current_qdelay = self.byte_length() as f64 * 8.0 / link_rate_bps;
         let qdelay_ref = self.qdelay_ref();
-        let mut p = self.cfg.alpha * (current_qdelay - qdelay_ref) + self.cfg.beta * (current_qdelay - self.qdelay_old_);
+        let mut p =
+            self.cfg.alpha * (current_qdelay - qdelay_ref) + self.cfg.beta * (current_qdelay - self.qdelay_old_);
         if self.drop_prob_ < 0.000001 {
             p /= 2048.0;
         } else if self.drop_prob_ < 0.00001 {
@@ -215,10 +224,19 @@ mod tests {
     /// One step of a replay; `dt_us` advances the clock first.
     #[derive(Clone, Debug)]
     enum Step {
-        Arrive { dt_us: u64, size: u32, ect: bool },
-        Depart { dt_us: u64 },
+        Arrive {
+            dt_us: u64,
+            size: u32,
+            ect: bool,
+        },
+        Depart {
+            dt_us: u64,
+        },
         /// The link's rate becomes `RATES[i]`.
-        Rate { dt_us: u64, i: usize },
+        Rate {
+            dt_us: u64,
+            i: usize,
+        },
     }
 
     /// Decisions seen in a replay, to show it exercised what it compares.
@@ -304,7 +322,13 @@ mod tests {
                 }
             }
             let v = q.vars();
-            prop_assert!((v.drop_prob - oracle.drop_prob_).abs() < 1e-12, "drop_prob {} vs {} at {}", v.drop_prob, oracle.drop_prob_, now);
+            prop_assert!(
+                (v.drop_prob - oracle.drop_prob_).abs() < 1e-12,
+                "drop_prob {} vs {} at {}",
+                v.drop_prob,
+                oracle.drop_prob_,
+                now
+            );
             prop_assert_eq!(v.burst_allowance, Dur(oracle.burst_allowance_), "burst allowance at {}", now);
         }
         Ok(tally)
@@ -316,26 +340,31 @@ mod tests {
             (0.02..0.5f64, 0.2..3.0f64),
             (prop::sample::select(vec![0u64, 20, 150]), prop::sample::select(vec![500u64, 1500])),
             (any::<bool>(), any::<bool>(), any::<bool>()),
-            prop_oneof![
-                (10_000..60_000u64).prop_map(|b| (Some(b), None)),
-                (5..40u32).prop_map(|n| (None, Some(n))),
-            ],
+            prop_oneof![(10_000..60_000u64).prop_map(|b| (Some(b), None)), (5..40u32).prop_map(|n| (None, Some(n))),],
         )
-            .prop_map(|((target, tupdate), (alpha, beta), (burst, mean), (ecn, derandomize, cap), (limit_bytes, limit_packets))| {
-                Config {
-                    qdelay_ref_ns: target * 1_000_000,
-                    t_update_ns: tupdate * 1_000_000,
-                    max_burst_ns: burst * 1_000_000,
-                    alpha,
-                    beta,
-                    mean_pktsize: mean,
-                    ecn,
-                    derandomize,
-                    cap_drop_adjustment: cap,
-                    limit_bytes,
-                    limit_packets,
-                }
-            })
+            .prop_map(
+                |(
+                    (target, tupdate),
+                    (alpha, beta),
+                    (burst, mean),
+                    (ecn, derandomize, cap),
+                    (limit_bytes, limit_packets),
+                )| {
+                    Config {
+                        qdelay_ref_ns: target * 1_000_000,
+                        t_update_ns: tupdate * 1_000_000,
+                        max_burst_ns: burst * 1_000_000,
+                        alpha,
+                        beta,
+                        mean_pktsize: mean,
+                        ecn,
+                        derandomize,
+                        cap_drop_adjustment: cap,
+                        limit_bytes,
+                        limit_packets,
+                    }
+                },
+            )
     }
 
     fn steps() -> impl Strategy<Value = Vec<Step>> {
@@ -362,7 +391,11 @@ mod tests {
         let mut rng = stream(7, "steps");
         let steps: Vec<Step> = (0..60_000)
             .map(|_| match rng.random_range(0..11) {
-                0..5 => Step::Arrive { dt_us: rng.random_range(0..4_000), size: rng.random_range(40..1500), ect: rng.random() },
+                0..5 => Step::Arrive {
+                    dt_us: rng.random_range(0..4_000),
+                    size: rng.random_range(40..1500),
+                    ect: rng.random(),
+                },
                 5..10 => Step::Depart { dt_us: rng.random_range(0..4_000) },
                 _ => Step::Rate { dt_us: rng.random_range(0..20_000), i: rng.random_range(0..RATES.len()) },
             })

@@ -60,7 +60,15 @@ struct DodequeueResult {
 impl RefCodel {
     /// The per-queue state of §5.2 at its initial values.
     pub fn new(cfg: Config) -> RefCodel {
-        RefCodel { cfg, queue_: VecDeque::new(), first_above_time_: 0, drop_next_: 0, count_: 0, lastcount_: 0, dropping_: false }
+        RefCodel {
+            cfg,
+            queue_: VecDeque::new(),
+            first_above_time_: 0,
+            drop_next_: 0,
+            count_: 0,
+            lastcount_: 0,
+            dropping_: false,
+        }
     }
 
     /// `bytes()`: the bytes queued.
@@ -222,7 +230,13 @@ mod tests {
                     q.enqueue(p, &ctx, &mut d);
                     let accepted = d.is_empty();
                     prop_assert!(d.iter().all(|x| x.pkt.uid == uid && x.cause == DropCause::Overflow), "{:?}", d);
-                    prop_assert_eq!(accepted, oracle.enqueue(uid, size, ect, now.0 as i64), "arrival {} at {}", uid, now);
+                    prop_assert_eq!(
+                        accepted,
+                        oracle.enqueue(uid, size, ect, now.0 as i64),
+                        "arrival {} at {}",
+                        uid,
+                        now
+                    );
                     tally.refused += !accepted as u64;
                 }
                 Step::Depart { .. } => {
@@ -237,7 +251,12 @@ mod tests {
                 }
             }
             let v = q.vars();
-            prop_assert_eq!((v.count, v.lastcount, v.dropping), (oracle.count_, oracle.lastcount_, oracle.dropping_), "at {}", now);
+            prop_assert_eq!(
+                (v.count, v.lastcount, v.dropping),
+                (oracle.count_, oracle.lastcount_, oracle.dropping_),
+                "at {}",
+                now
+            );
         }
         Ok(tally)
     }
@@ -286,7 +305,11 @@ mod tests {
         let mut rng = stream(5, "steps");
         let steps: Vec<Step> = (0..60_000)
             .map(|_| match rng.random_range(0..9) {
-                0..5 => Step::Arrive { dt_us: rng.random_range(0..4_000), size: rng.random_range(40..1500), ect: rng.random() },
+                0..5 => Step::Arrive {
+                    dt_us: rng.random_range(0..4_000),
+                    size: rng.random_range(40..1500),
+                    ect: rng.random(),
+                },
                 _ => Step::Depart { dt_us: rng.random_range(0..6_000) },
             })
             .collect();

@@ -3,7 +3,7 @@
 //! Rule: accept an arriving packet if it fits within the byte and packet
 //! limits, otherwise drop it. Serve first-in first-out.
 
-use super::{Dropped, DropCause, Fifo, Limits, QueueCtx, QueueDisc};
+use super::{DropCause, Dropped, Fifo, Limits, QueueCtx, QueueDisc};
 use crate::packet::Packet;
 
 pub struct TailDrop {

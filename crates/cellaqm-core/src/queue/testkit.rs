@@ -14,7 +14,8 @@ pub const RATE_BPS: f64 = 64e3;
 
 /// A downlink data packet `uid` of `size` bytes, not ECN-capable.
 pub fn pkt(uid: u64, size: u32) -> Packet {
-    let mut p = Packet::tcp(0, Dir::Down, size, TcpHeader { len: size.saturating_sub(40) as u16, ..TcpHeader::default() });
+    let mut p =
+        Packet::tcp(0, Dir::Down, size, TcpHeader { len: size.saturating_sub(40) as u16, ..TcpHeader::default() });
     p.uid = uid;
     p
 }

@@ -215,10 +215,14 @@ impl RadioAccess {
     pub fn new(cfg: &RadioConfig, seed: u64) -> RadioAccess {
         let limits = Limits { bytes: cfg.buffer.map(|b| b.0), packets: cfg.buffer_packets };
         let queue = cfg.queue.build(limits, rng::stream(seed, "radio.pdcp"));
-        let ue_queue = cfg.uplink_queue.build(Limits { bytes: cfg.uplink_buffer.map(|b| b.0), packets: None }, rng::stream(seed, "radio.ue"));
+        let ue_queue = cfg
+            .uplink_queue
+            .build(Limits { bytes: cfg.uplink_buffer.map(|b| b.0), packets: None }, rng::stream(seed, "radio.ue"));
         let payload = cfg.rlc.payload();
         let down = match cfg.bearer {
-            BearerKind::Dch => Downlink::Dch(Dch::new(cfg.dch.as_ref().expect("validated"), payload, rng::stream(seed, "radio.down"))),
+            BearerKind::Dch => {
+                Downlink::Dch(Dch::new(cfg.dch.as_ref().expect("validated"), payload, rng::stream(seed, "radio.down")))
+            }
             BearerKind::Hsdpa => Downlink::Hsdpa(Hsdpa::new(
                 cfg.hsdpa.as_ref().expect("validated"),
                 1,
@@ -236,7 +240,11 @@ impl RadioAccess {
             down_store: SduStore::default(),
             rnc: AmEntity::new(&cfg.rlc),
             ue: AmEntity::new(&cfg.rlc),
-            ue_buffer: Pdcp::new(ue_queue, pdcp_discipline(&cfg.uplink_queue, "radio.uplink_queue").expect("validated"), cfg.uplink.rate.bps()),
+            ue_buffer: Pdcp::new(
+                ue_queue,
+                pdcp_discipline(&cfg.uplink_queue, "radio.uplink_queue").expect("validated"),
+                cfg.uplink.rate.bps(),
+            ),
             up_store: SduStore::default(),
             down,
             up: Dch::new(&cfg.uplink, payload, rng::stream(seed, "radio.up")),
@@ -539,7 +547,8 @@ mod tests {
     use crate::units::Rate;
 
     fn pkt(uid: u64, dir: Dir, size: u32) -> Packet {
-        let mut p = Packet::tcp(0, dir, size, TcpHeader { len: size.saturating_sub(60) as u16, ..TcpHeader::default() });
+        let mut p =
+            Packet::tcp(0, dir, size, TcpHeader { len: size.saturating_sub(60) as u16, ..TcpHeader::default() });
         p.uid = uid;
         p
     }

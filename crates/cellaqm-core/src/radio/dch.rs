@@ -149,7 +149,11 @@ mod tests {
 
     #[test]
     fn pdus_per_tti_follow_the_rab_definitions() {
-        let dch = |kbps: f64, ms: u64| DchConfig { rate: Rate(kbps * 1e3), tti: Dur::from_millis(ms), ..DchConfig::default() };
+        let dch = |kbps: f64, ms: u64| DchConfig {
+            rate: Rate(kbps * 1e3),
+            tti: Dur::from_millis(ms),
+            ..DchConfig::default()
+        };
         assert_eq!(dch(384.0, 10).pdus_per_tti(40), 12);
         assert_eq!(dch(64.0, 20).pdus_per_tti(40), 4);
         assert_eq!(dch(128.0, 10).pdus_per_tti(40), 4);

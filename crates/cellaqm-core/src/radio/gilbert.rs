@@ -37,7 +37,10 @@ impl GilbertConfig {
             return Err(format!("{key}.burst: expected a mean burst length of at least 1 unit, got {}", self.burst));
         }
         if self.mean > 0.0 && self.mean / (1.0 - self.mean) / self.burst > 1.0 {
-            return Err(format!("{key}.burst: too short for a mean loss of {} (need burst ≥ mean / (1 − mean))", self.mean));
+            return Err(format!(
+                "{key}.burst: too short for a mean loss of {} (need burst ≥ mean / (1 − mean))",
+                self.mean
+            ));
         }
         Ok(())
     }

@@ -201,9 +201,9 @@ impl Hsdpa {
     /// Credits (fractional) each of `active` users earns per flow-control period:
     /// its equal share of `share · rate`, in MAC-d PDUs.
     fn credits_per_period(&self, active: usize) -> f64 {
-        self.cfg.share * self.cfg.rate.bps() / active.max(1) as f64 * self.cfg.flow_control.as_secs_f64() / self.mac_d_bits
+        self.cfg.share * self.cfg.rate.bps() / active.max(1) as f64 * self.cfg.flow_control.as_secs_f64()
+            / self.mac_d_bits
     }
-
 
     pub fn stats(&self) -> HsdpaStats {
         self.stats

@@ -55,7 +55,9 @@ pub struct PdcpStats {
 /// and `key.ecn` for one that marks where the PDCP cannot follow.
 pub fn pdcp_discipline(cfg: &QueueConfig, key: &str) -> Result<Option<DropPosition>, String> {
     let refuse = |ecn: bool, when: &str| match ecn {
-        true => Err(format!("{key}.ecn: not supported in the PDCP buffer ({when}, where the copy the RLC sends cannot follow)")),
+        true => Err(format!(
+            "{key}.ecn: not supported in the PDCP buffer ({when}, where the copy the RLC sends cannot follow)"
+        )),
         false => Ok(None),
     };
     let at_departure = |name: &str| {
@@ -465,7 +467,9 @@ mod tests {
     #[test]
     fn ecn_is_refused_where_the_pdcp_cannot_follow_the_marks() {
         let ttlred2 = QueueConfig::Ttlred2(Ttlred2Params { ecn: true, ..Ttlred2Params::default() });
-        assert!(pdcp_discipline(&ttlred2, "radio.queue").unwrap_err().starts_with("radio.queue.ecn: not supported in the PDCP buffer"));
+        assert!(pdcp_discipline(&ttlred2, "radio.queue")
+            .unwrap_err()
+            .starts_with("radio.queue.ecn: not supported in the PDCP buffer"));
         assert_eq!(pdcp_discipline(&QueueConfig::Ttlred2(Ttlred2Params::default()), "radio.queue"), Ok(None));
         assert_eq!(pdcp_discipline(&QueueConfig::TailDrop, "radio.queue"), Ok(None));
         let codel = pdcp_discipline(&QueueConfig::Codel(Default::default()), "radio.queue").unwrap_err();

@@ -175,10 +175,15 @@ impl AmSender {
     /// When a timer next wants a transmission opportunity.
     pub fn next_timer(&self) -> Option<Time> {
         let prohibit = (self.poll_due && self.vt_a < self.vt_s).then_some(self.poll_prohibit_until);
-        [self.poll_timer.map(|(at, _)| at), self.periodic_at, self.mrw.filter(|m| !m.due).map(|m| m.resend_at), prohibit]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            self.poll_timer.map(|(at, _)| at),
+            self.periodic_at,
+            self.mrw.filter(|m| !m.due).map(|m| m.resend_at),
+            prohibit,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// The PDU for one transmission opportunity at `now`, if there is anything to send.
@@ -274,7 +279,8 @@ impl AmSender {
     fn build(&mut self, src: &mut impl SduSource) -> (DataPdu, u32) {
         let sn = self.vt_s;
         let mut room = self.payload;
-        let mut pdu = DataPdu { sn, poll: false, sdu_first: 0, sdu_last: 0, starts: false, ends: false, payload: 0, lis: 0 };
+        let mut pdu =
+            DataPdu { sn, poll: false, sdu_first: 0, sdu_last: 0, starts: false, ends: false, payload: 0, lis: 0 };
         let mut first = true;
         let mut completed = 0;
         loop {

@@ -138,8 +138,11 @@ fn segmentation_and_concatenation_pack_sdus_with_one_li_each() {
     // 10 × 1500 B into 40-byte payloads, 1 LI byte per SDU end: ceil(15010 / 40) = 376 PDUs.
     let mut p = Pair::new(&RlcConfig::default(), &[1500; 10]);
     p.run_for(Dur::from_secs(2));
-    let data: Vec<&DataPdu> =
-        p.log.iter().filter_map(|(_, w, pdu, _)| if let (Way::Down, Pdu::Data(d)) = (w, pdu) { Some(d) } else { None }).collect();
+    let data: Vec<&DataPdu> = p
+        .log
+        .iter()
+        .filter_map(|(_, w, pdu, _)| if let (Way::Down, Pdu::Data(d)) = (w, pdu) { Some(d) } else { None })
+        .collect();
     assert_eq!(data.len(), 376);
     assert_eq!(data.iter().map(|d| d.payload as u64).sum::<u64>(), 15_000);
     assert_eq!(data.iter().map(|d| d.lis as u64).sum::<u64>(), 10);
@@ -164,7 +167,9 @@ fn a_lost_pdu_is_nacked_retransmitted_and_the_sdus_delivered_in_order() {
     let nacks: Vec<Vec<Sn>> = p
         .log
         .iter()
-        .filter_map(|(_, w, pdu, _)| if let (Way::Up, Pdu::Status(s)) = (w, pdu) { Some(s.nacks.clone()) } else { None })
+        .filter_map(
+            |(_, w, pdu, _)| if let (Way::Up, Pdu::Status(s)) = (w, pdu) { Some(s.nacks.clone()) } else { None },
+        )
         .collect();
     assert_eq!(nacks.first(), Some(&vec![2]), "{nacks:?}");
     assert_eq!(p.data_sent(2), 2);
@@ -172,7 +177,13 @@ fn a_lost_pdu_is_nacked_retransmitted_and_the_sdus_delivered_in_order() {
     // In sequence: SDU 0 (bytes 0..100, PDUs 0..2) waits for the retransmission; so do 1 and 2.
     assert_eq!(p.delivered_ids(), vec![Delivered(0), Delivered(1), Delivered(2)]);
     let first_delivery = p.delivered[0].0;
-    let retx_at = p.log.iter().filter(|(_, w, pdu, _)| *w == Way::Down && matches!(pdu, Pdu::Data(d) if d.sn == 2)).nth(1).unwrap().0;
+    let retx_at = p
+        .log
+        .iter()
+        .filter(|(_, w, pdu, _)| *w == Way::Down && matches!(pdu, Pdu::Data(d) if d.sn == 2))
+        .nth(1)
+        .unwrap()
+        .0;
     assert!(first_delivery > retx_at, "delivered {first_delivery} before the retransmission at {retx_at}");
     assert_eq!(p.released, vec![Release::Confirmed(0), Release::Confirmed(1), Release::Confirmed(2)]);
 }
@@ -208,7 +219,8 @@ fn duplicates_are_detected_and_dropped() {
 /// 200 SDUs of 1000 B with 5% of first transmissions lost (every 20th SN).
 fn lossy(prohibit: Option<Dur>) -> Pair {
     let cfg = RlcConfig { status: StatusConfig { prohibit, ..StatusConfig::default() }, ..RlcConfig::default() };
-    Pair::new(&cfg, &[1000; 200]).lose(|way, pdu, nth| way == Way::Down && matches!(pdu, Pdu::Data(d) if d.sn % 20 == 7 && nth == 1))
+    Pair::new(&cfg, &[1000; 200])
+        .lose(|way, pdu, nth| way == Way::Down && matches!(pdu, Pdu::Data(d) if d.sn % 20 == 7 && nth == 1))
 }
 
 #[test]
@@ -233,7 +245,8 @@ fn status_prohibit_spaces_status_pdus() {
 fn max_dat_discards_the_sdu_and_the_rest_is_delivered_in_order() {
     // SDUs of 100 B: SDU 1 = stream bytes 100..200 = PDUs 2 (part), 3, 4 (part). PDU 3 always lost.
     let cfg = RlcConfig { max_dat: 3, ..RlcConfig::default() };
-    let mut p = Pair::new(&cfg, &[100; 6]).lose(|way, pdu, _| way == Way::Down && matches!(pdu, Pdu::Data(d) if d.sn == 3));
+    let mut p =
+        Pair::new(&cfg, &[100; 6]).lose(|way, pdu, _| way == Way::Down && matches!(pdu, Pdu::Data(d) if d.sn == 3));
     p.run_for(Dur::from_secs(3));
     assert_eq!(p.data_sent(3), 3, "MaxDAT transmissions, then discard");
     assert_eq!(p.a.tx.stats().sdus_discarded, 1);
@@ -273,7 +286,13 @@ fn max_dat_on_a_pdu_shared_by_two_sdus_discards_both_and_the_earlier_unconfirmed
 fn poll_triggers() {
     // Every 4 PDUs, no other trigger: poll bits on PDUs 3, 7, 11, ...
     let mut cfg = RlcConfig::default();
-    cfg.poll = PollConfig { last_pdu_in_buffer: false, window: None, timer: None, every_pdus: Some(4), ..PollConfig::default() };
+    cfg.poll = PollConfig {
+        last_pdu_in_buffer: false,
+        window: None,
+        timer: None,
+        every_pdus: Some(4),
+        ..PollConfig::default()
+    };
     let mut p = Pair::new(&cfg, &[400]);
     p.run_for(Dur::from_millis(100));
     let polled: Vec<Sn> = p
@@ -282,7 +301,7 @@ fn poll_triggers() {
         .filter_map(|(_, _, pdu, _)| if let Pdu::Data(d) = pdu { d.poll.then_some(d.sn) } else { None })
         .collect();
     assert_eq!(polled, vec![3, 7]); // 10 PDUs: the SDU fills the 10th exactly (no LI)
-    // Last PDU in buffer only.
+                                    // Last PDU in buffer only.
     cfg.poll = PollConfig { window: None, timer: None, ..PollConfig::default() };
     let mut p = Pair::new(&cfg, &[400]);
     p.run_for(Dur::from_millis(100));
@@ -293,7 +312,13 @@ fn poll_triggers() {
         .collect();
     assert_eq!(polled, vec![9]);
     // Every 2 SDUs: on the PDUs completing SDU 1 and SDU 3 (100 B SDUs end in PDUs 2, 5, 7, 10).
-    cfg.poll = PollConfig { last_pdu_in_buffer: false, window: None, timer: None, every_sdus: Some(2), ..PollConfig::default() };
+    cfg.poll = PollConfig {
+        last_pdu_in_buffer: false,
+        window: None,
+        timer: None,
+        every_sdus: Some(2),
+        ..PollConfig::default()
+    };
     let mut p = Pair::new(&cfg, &[100; 4]);
     p.run_for(Dur::from_millis(100));
     let polled: Vec<Sn> = p
@@ -332,15 +357,25 @@ fn poll_prohibit_and_periodic_poll() {
     };
     let mut p = Pair::new(&cfg, &[4000; 10]);
     p.run_for(Dur::from_millis(200));
-    let poll_times: Vec<Time> = p.log.iter().filter(|(_, _, pdu, _)| matches!(pdu, Pdu::Data(d) if d.poll)).map(|e| e.0).collect();
+    let poll_times: Vec<Time> =
+        p.log.iter().filter(|(_, _, pdu, _)| matches!(pdu, Pdu::Data(d) if d.poll)).map(|e| e.0).collect();
     assert_eq!(poll_times, [0, 50, 100, 150].map(|ms| Time::ZERO + Dur::from_millis(ms)).to_vec());
     // Periodic poll while data is outstanding: with nothing else, the last PDU is resent with a poll.
     let mut cfg = RlcConfig::default();
-    cfg.poll = PollConfig { last_pdu_in_buffer: false, window: None, timer: None, periodic: Some(Dur::from_millis(100)), ..PollConfig::default() };
+    cfg.poll = PollConfig {
+        last_pdu_in_buffer: false,
+        window: None,
+        timer: None,
+        periodic: Some(Dur::from_millis(100)),
+        ..PollConfig::default()
+    };
     let mut p = Pair::new(&cfg, &[100]);
     p.run_for(Dur::from_millis(300));
-    let polls: Vec<(Time, Sn)> =
-        p.log.iter().filter_map(|(t, _, pdu, _)| if let Pdu::Data(d) = pdu { d.poll.then_some((*t, d.sn)) } else { None }).collect();
+    let polls: Vec<(Time, Sn)> = p
+        .log
+        .iter()
+        .filter_map(|(t, _, pdu, _)| if let Pdu::Data(d) = pdu { d.poll.then_some((*t, d.sn)) } else { None })
+        .collect();
     assert_eq!(polls, vec![(Time::ZERO + Dur::from_millis(100), 2)]);
     assert_eq!(p.delivered_ids(), vec![Delivered(0)]);
     assert_eq!(p.released, vec![Release::Confirmed(0)]);
@@ -376,7 +411,10 @@ fn bursty_losses_both_ways_still_deliver_everything_in_order() {
 
 /// Sequence numbers of the data PDUs sent with the poll bit, with their send times.
 fn polls(p: &Pair) -> Vec<(Time, Sn)> {
-    p.log.iter().filter_map(|(t, _, pdu, _)| if let Pdu::Data(d) = pdu { d.poll.then_some((*t, d.sn)) } else { None }).collect()
+    p.log
+        .iter()
+        .filter_map(|(t, _, pdu, _)| if let Pdu::Data(d) = pdu { d.poll.then_some((*t, d.sn)) } else { None })
+        .collect()
 }
 
 fn ms(v: u64) -> Time {
@@ -389,7 +427,13 @@ fn the_last_retransmitted_pdu_carries_a_poll() {
     // NACK both in one STATUS; of the two retransmissions only the last, 5, polls.
     let run = |last_retransmitted: bool| {
         let mut cfg = RlcConfig::default();
-        cfg.poll = PollConfig { last_pdu_in_buffer: false, last_retransmitted, window: None, timer: None, ..PollConfig::default() };
+        cfg.poll = PollConfig {
+            last_pdu_in_buffer: false,
+            last_retransmitted,
+            window: None,
+            timer: None,
+            ..PollConfig::default()
+        };
         let mut lost = [2, 5].map(|sn| lose_data_sn(sn, 1));
         let mut p = Pair::new(&cfg, &[400]).lose(move |w, pdu, n| lost.iter_mut().any(|f| f(w, pdu, n)));
         p.run_for(Dur::from_millis(300));
@@ -433,7 +477,13 @@ fn periodic_status_reports_without_polls_or_gap_detection() {
     // by the first PDU at 30 ms) tells the RNC about the lost PDU 7 and confirms the SDUs.
     let run = |periodic: Option<Dur>| {
         let cfg = RlcConfig {
-            poll: PollConfig { last_pdu_in_buffer: false, last_retransmitted: false, window: None, timer: None, ..PollConfig::default() },
+            poll: PollConfig {
+                last_pdu_in_buffer: false,
+                last_retransmitted: false,
+                window: None,
+                timer: None,
+                ..PollConfig::default()
+            },
             status: StatusConfig { prohibit: None, missing_pdu: false, periodic },
             ..RlcConfig::default()
         };
@@ -488,7 +538,8 @@ fn missing_pdu_detection_reports_a_gap_at_once_and_without_it_the_poll_does() {
 fn the_poll_timer_polls_again_until_a_status_comes_back() {
     // Timer_Poll 200 ms; the UE's first three STATUS PDUs are lost.
     let run = |timer: Option<Dur>| {
-        let cfg = RlcConfig { poll: PollConfig { window: None, timer, ..PollConfig::default() }, ..RlcConfig::default() };
+        let cfg =
+            RlcConfig { poll: PollConfig { window: None, timer, ..PollConfig::default() }, ..RlcConfig::default() };
         let mut statuses = 0;
         let mut p = Pair::new(&cfg, &[100]).lose(move |way, pdu, _| {
             let status = way == Way::Up && matches!(pdu, Pdu::Status(_));

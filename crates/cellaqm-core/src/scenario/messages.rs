@@ -124,9 +124,17 @@ mod tests {
                 "invalid type: floating point `2.5`, expected u32",
                 "tcp.initial_window: expected a whole number ≥ 0 (at most 4294967295), got 2.5",
             ),
-            ("bottleneck.loss", "invalid type: string \"abc\", expected f64", "bottleneck.loss: expected a number, got \"abc\""),
+            (
+                "bottleneck.loss",
+                "invalid type: string \"abc\", expected f64",
+                "bottleneck.loss: expected a number, got \"abc\"",
+            ),
             ("tcp.ecn", "invalid type: integer `3`, expected a boolean", "tcp.ecn: expected true or false, got 3"),
-            ("bottleneck.queue", "invalid type: sequence, expected a map", "bottleneck.queue: expected a table [bottleneck.queue], got an array"),
+            (
+                "bottleneck.queue",
+                "invalid type: sequence, expected a map",
+                "bottleneck.queue: expected a table [bottleneck.queue], got an array",
+            ),
             (
                 "tcp.recovery",
                 "unknown variant `foo`, expected one of `reno`, `newreno`, `sack`",

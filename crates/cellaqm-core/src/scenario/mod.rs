@@ -144,10 +144,14 @@ impl LinkConfig {
     /// receiver-side filter: those belong to the UE → eNodeB hop.
     fn refuse_uplink_keys(&self, key: &str) -> Result<(), String> {
         if self.bsr_period.is_some() {
-            return Err(format!("{key}.bsr_period: only [uplink] sends Buffer Status Reports (the UE's buffer, to the eNodeB)"));
+            return Err(format!(
+                "{key}.bsr_period: only [uplink] sends Buffer Status Reports (the UE's buffer, to the eNodeB)"
+            ));
         }
         if self.receiver.is_some() {
-            return Err(format!("{key}.receiver: only [uplink] has a receiver-side filter (R-AQM at the eNodeB, its far end)"));
+            return Err(format!(
+                "{key}.receiver: only [uplink] has a receiver-side filter (R-AQM at the eNodeB, its far end)"
+            ));
         }
         Ok(())
     }
@@ -232,8 +236,11 @@ impl Scenario {
     /// Every buffer with a byte limit, by key: each must hold one full-sized
     /// packet (checked in [`Scenario::validate`]).
     fn byte_limits(&self) -> Vec<(&'static str, Option<Bytes>)> {
-        let mut limits =
-            vec![("core.buffer", self.core.buffer), ("bottleneck.buffer", self.bottleneck.buffer), ("uplink.buffer", self.uplink.buffer)];
+        let mut limits = vec![
+            ("core.buffer", self.core.buffer),
+            ("bottleneck.buffer", self.bottleneck.buffer),
+            ("uplink.buffer", self.uplink.buffer),
+        ];
         if let Some(r) = &self.radio {
             limits.extend([("radio.buffer", r.buffer), ("radio.uplink_buffer", r.uplink_buffer)]);
         }
@@ -320,7 +327,9 @@ mod tests {
     #[test]
     fn bad_values_say_the_expected_form_without_rust_type_names() {
         let window = "tcp.rwnd: expected a packet count like 30, or a size like \"64kB\", got";
-        for (set, got) in [("-5", "-5"), ("abc", "\"abc\""), ("30kbps", "\"30kbps\""), ("1.5", "1.5"), ("5000000000", "5000000000")] {
+        for (set, got) in
+            [("-5", "-5"), ("abc", "\"abc\""), ("30kbps", "\"30kbps\""), ("1.5", "1.5"), ("5000000000", "5000000000")]
+        {
             assert_eq!(err(MINIMAL, &[&format!("tcp.rwnd={set}")]), format!("{window} {got}"));
         }
         assert_eq!(err(MINIMAL, &["tcp=3"]), "tcp: expected a table [tcp], got 3");
@@ -333,7 +342,10 @@ mod tests {
             "tcp.initial_window: expected a whole number ≥ 0 (at most 4294967295), got 2.5"
         );
         assert_eq!(err(MINIMAL, &["seed=-3"]), "seed: expected a whole number ≥ 0, got -3");
-        assert_eq!(err(MINIMAL, &["tcp.recovery=foo"]), "tcp.recovery: expected one of \"reno\", \"newreno\", \"sack\", got \"foo\"");
+        assert_eq!(
+            err(MINIMAL, &["tcp.recovery=foo"]),
+            "tcp.recovery: expected one of \"reno\", \"newreno\", \"sack\", got \"foo\""
+        );
         assert_eq!(err(MINIMAL, &["tcp.delayed_ack=3"]), "tcp.delayed_ack: expected true or false, got 3");
         assert_eq!(
             err(MINIMAL, &["traffic={ model = \"file\", size = { dist = \"exponential\", mean = true } }"]),
@@ -350,7 +362,8 @@ mod tests {
     #[test]
     fn bsr_and_receiver_only_at_the_uplink_and_raqm_needs_bsrs() {
         let raqm = "{ scheme = \"raqm\" }";
-        let s = Scenario::from_toml_str(MINIMAL, &["uplink.bsr_period=20ms".into(), format!("uplink.receiver={raqm}")]).unwrap();
+        let s = Scenario::from_toml_str(MINIMAL, &["uplink.bsr_period=20ms".into(), format!("uplink.receiver={raqm}")])
+            .unwrap();
         assert_eq!(s.uplink.bsr_period, Some(Dur::from_millis(20)));
         assert!(s.uplink.receiver.is_some());
         assert_eq!(
@@ -361,11 +374,17 @@ mod tests {
         assert!(err(MINIMAL, &["uplink.bsr_period=20"]).starts_with("uplink.bsr_period: expected a string with a unit"));
         for key in ["bottleneck", "core"] {
             let e = err(MINIMAL, &[&format!("{key}.bsr_period=20ms")]);
-            assert_eq!(e, format!("{key}.bsr_period: only [uplink] sends Buffer Status Reports (the UE's buffer, to the eNodeB)"));
+            assert_eq!(
+                e,
+                format!("{key}.bsr_period: only [uplink] sends Buffer Status Reports (the UE's buffer, to the eNodeB)")
+            );
             let e = err(MINIMAL, &[&format!("{key}.bsr_period=20ms"), &format!("{key}.receiver={raqm}")]);
             assert!(e.starts_with(&format!("{key}.bsr_period: only [uplink]")), "{e}");
             let e = err(MINIMAL, &[&format!("{key}.receiver={raqm}")]);
-            assert_eq!(e, format!("{key}.receiver: only [uplink] has a receiver-side filter (R-AQM at the eNodeB, its far end)"));
+            assert_eq!(
+                e,
+                format!("{key}.receiver: only [uplink] has a receiver-side filter (R-AQM at the eNodeB, its far end)")
+            );
         }
     }
 
@@ -387,7 +406,9 @@ mod tests {
             let e = err(MINIMAL, &[&format!("{key}=1000B")]);
             assert_eq!(
                 e,
-                format!("{key}: 1kB cannot hold one full-sized packet of 1500B (tcp.mss + tcp.header); give at least 1500B")
+                format!(
+                    "{key}: 1kB cannot hold one full-sized packet of 1500B (tcp.mss + tcp.header); give at least 1500B"
+                )
             );
         }
         let e = err(MINIMAL, &["bottleneck.buffer=1500B", "tcp.mss=1461B"]);

@@ -8,9 +8,7 @@
 /// Applies one `--set key.path=value`: the value is a TOML value when it
 /// parses as one (`3`, `true`, `{ scheme = "red" }`), else a string (`384kbps`).
 pub fn apply(root: &mut toml::Value, set: &str) -> Result<(), String> {
-    let (path, raw) = set
-        .split_once('=')
-        .ok_or_else(|| format!("--set {set}: expected key.path=value"))?;
+    let (path, raw) = set.split_once('=').ok_or_else(|| format!("--set {set}: expected key.path=value"))?;
     set_path(root, path.trim(), parse_value(raw.trim()))
 }
 
@@ -51,10 +49,8 @@ pub fn set_path(root: &mut toml::Value, path: &str, value: toml::Value) -> Resul
 /// `set_path` on a scenario document and a value given as JSON (how the
 /// Python binding passes them); returns the new document as JSON.
 pub fn set_path_json(doc: &str, path: &str, value: &str) -> Result<String, String> {
-    let mut root: toml::Value =
-        serde_json::from_str(doc).map_err(|e| format!("not a valid scenario object: {e}"))?;
-    let value: toml::Value =
-        serde_json::from_str(value).map_err(|e| format!("{path}: not a scenario value ({e})"))?;
+    let mut root: toml::Value = serde_json::from_str(doc).map_err(|e| format!("not a valid scenario object: {e}"))?;
+    let value: toml::Value = serde_json::from_str(value).map_err(|e| format!("{path}: not a scenario value ({e})"))?;
     set_path(&mut root, path, value)?;
     Ok(serde_json::to_string(&root).expect("a TOML tree serialises to JSON"))
 }
@@ -89,6 +85,9 @@ mod tests {
         assert!(apply(&mut v, "t.2.x=5").unwrap_err().contains("out of range"));
         let doc = set_path_json(r#"{"t":[{"x":1},{"x":2}]}"#, "t.1.x", r#"{"a":[1,"b"]}"#).unwrap();
         assert_eq!(doc, r#"{"t":[{"x":1},{"x":{"a":[1,"b"]}}]}"#);
-        assert_eq!(set_path_json("{}", "t.0", "null").unwrap_err().split(" (").next(), Some("t.0: not a scenario value"));
+        assert_eq!(
+            set_path_json("{}", "t.0", "null").unwrap_err().split(" (").next(),
+            Some("t.0: not a scenario value")
+        );
     }
 }

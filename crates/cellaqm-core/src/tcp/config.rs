@@ -177,7 +177,10 @@ impl TcpConfig {
             return Err("tcp.mss: must be positive".into());
         }
         if self.mss.0 + self.header.0 > MAX_IP_PACKET {
-            return Err(format!("tcp.mss: MSS + header must fit in one IP packet ({MAX_IP_PACKET} bytes), got {} + {}", self.mss.0, self.header.0));
+            return Err(format!(
+                "tcp.mss: MSS + header must fit in one IP packet ({MAX_IP_PACKET} bytes), got {} + {}",
+                self.mss.0, self.header.0
+            ));
         }
         if self.rwnd.bytes(self.mss.0 as u32) > MAX_WINDOW {
             return Err(format!("tcp.rwnd: at most 1 GiB ({MAX_WINDOW} bytes, RFC 7323 window scaling)"));

@@ -27,8 +27,8 @@ mod receiver;
 mod recovery;
 mod reno;
 mod rtt;
-mod scoreboard;
 mod rtt_timing;
+mod scoreboard;
 mod sender;
 #[cfg(test)]
 mod tests;

@@ -116,7 +116,14 @@ impl Sender {
     /// `acked` bytes newly acknowledged (`snd_una` already advanced), `delivered` bytes
     /// reported delivered (RFC 6937 DeliveredData). Returns whether the ACK restarts the
     /// retransmission timer.
-    pub(super) fn on_new_ack(&mut self, now: Time, acked: u64, delivered: u64, handshake: bool, out: &mut Vec<Packet>) -> bool {
+    pub(super) fn on_new_ack(
+        &mut self,
+        now: Time,
+        acked: u64,
+        delivered: u64,
+        handshake: bool,
+        out: &mut Vec<Packet>,
+    ) -> bool {
         if !self.recovery.active {
             if !handshake {
                 self.cc.on_ack(now, acked);

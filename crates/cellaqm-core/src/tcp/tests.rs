@@ -478,7 +478,6 @@ fn a_ce_mark_reduces_the_window_once_without_retransmission() {
     assert!(client_acks.iter().any(|&e| e) && !client_acks.last().unwrap(), "ECE echoed until CWR");
 }
 
-
 /// One ACK the server received: the segment index it acknowledges up to, the data
 /// segments (indices from the first data byte) sent in answer, and cwnd after it.
 struct Answer {
@@ -497,7 +496,8 @@ fn answers(p: &mut Pair, limit: Time) -> Vec<Answer> {
             break;
         }
         if let Some((_, true, ack)) = next.filter(|n| n.0 == p.now) {
-            let sent = p.log[logged..].iter().filter(|(_, s, pkt)| *s && pkt.is_data()).map(|e| (e.2.tcp.seq - 1) / MSS);
+            let sent =
+                p.log[logged..].iter().filter(|(_, s, pkt)| *s && pkt.is_data()).map(|e| (e.2.tcp.seq - 1) / MSS);
             list.push(Answer { ack: ack.saturating_sub(1) / MSS, sent: sent.collect(), cwnd: p.server.cwnd() });
         }
     }
@@ -589,9 +589,11 @@ fn prr_after_a_burst_loss_grows_the_flight_back_by_one_segment_per_ack() {
     c.recovery_window = RecoveryWindow::Prr;
     let mut p = Pair::download(&c, u64::MAX);
     let lost: Vec<u64> = (30..55).collect();
-    p.fate = Box::new(move |_, server, pkt| match server && pkt.is_data() && !pkt.retransmission && lost.contains(&((pkt.tcp.seq - 1) / MSS)) {
-        true => Fate::Drop,
-        false => Fate::Deliver,
+    p.fate = Box::new(move |_, server, pkt| {
+        match server && pkt.is_data() && !pkt.retransmission && lost.contains(&((pkt.tcp.seq - 1) / MSS)) {
+            true => Fate::Drop,
+            false => Fate::Deliver,
+        }
     });
     let list = answers(&mut p, secs(1.0));
     let dupacks: Vec<Vec<u64>> = list.iter().filter(|a| a.ack == 30).skip(1).map(|a| a.sent.clone()).collect();

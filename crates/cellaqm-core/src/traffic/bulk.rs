@@ -62,18 +62,10 @@ impl Bulk {
     }
 
     pub fn file(c: &FileConfig, first_user: u32, rngs: &Streams) -> Bulk {
-        Bulk::with(c.flows, c.start, c.spacing, first_user, |i| {
-            Some(c.size.bytes(&mut rngs.user(i)).max(1))
-        })
+        Bulk::with(c.flows, c.start, c.spacing, first_user, |i| Some(c.size.bytes(&mut rngs.user(i)).max(1)))
     }
 
-    fn with(
-        n: u32,
-        start: Dur,
-        spacing: Dur,
-        first_user: u32,
-        mut bytes: impl FnMut(u32) -> Option<u64>,
-    ) -> Bulk {
+    fn with(n: u32, start: Dur, spacing: Dur, first_user: u32, mut bytes: impl FnMut(u32) -> Option<u64>) -> Bulk {
         let flows = (0..n)
             .map(|i| Flow {
                 start: Time::ZERO + start + spacing * i as u64,
@@ -110,28 +102,14 @@ impl Application for Bulk {
         let f = &mut self.flows[n.tag as usize];
         f.done = true;
         ctx.close(n.conn, Side::Client);
-        let d = download(
-            "file",
-            n.user,
-            f.bytes.unwrap_or(0),
-            f.timing,
-            Some(ctx.now),
-            ctx.rtos(n.conn),
-        );
+        let d = download("file", n.user, f.bytes.unwrap_or(0), f.timing, Some(ctx.now), ctx.rtos(n.conn));
         ctx.record(d);
     }
 
     fn finish(&mut self, ctx: &mut Ctx) {
         for (i, f) in self.flows.iter().enumerate() {
             if let (Some(bytes), Some(conn), false) = (f.bytes, f.conn, f.done) {
-                let d = download(
-                    "file",
-                    self.first_user + i as u32,
-                    bytes,
-                    f.timing,
-                    None,
-                    ctx.rtos(conn),
-                );
+                let d = download("file", self.first_user + i as u32, bytes, f.timing, None, ctx.rtos(conn));
                 ctx.record(d);
             }
         }

@@ -126,11 +126,7 @@ impl Cbr {
             interval,
             poisson: (cfg.arrivals == Arrivals::Poisson)
                 .then(|| Dist::new(Family::Exponential { mean: interval.as_secs_f64() })),
-            users: rngs
-                .users(cfg.users)
-                .into_iter()
-                .map(|rng| User { rng, call: None })
-                .collect(),
+            users: rngs.users(cfg.users).into_iter().map(|rng| User { rng, call: None }).collect(),
         }
     }
 }

@@ -54,17 +54,13 @@ impl Kind for Size {
     fn parse(s: &str) -> Result<f64, String> {
         Bytes::parse(s)?;
         let t = s.trim();
-        let split = t
-            .find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '-' | '+')))
-            .unwrap_or(t.len());
+        let split = t.find(|c: char| !(c.is_ascii_digit() || matches!(c, '.' | '-' | '+'))).unwrap_or(t.len());
         let (num, unit) = t.split_at(split);
         let unit_bytes = Bytes::parse(&format!("1000000{}", unit.trim()))?.0 as f64 / 1e6;
         Ok(num.parse::<f64>().map_err(|e| e.to_string())? * unit_bytes)
     }
     fn number(v: f64) -> Result<f64, String> {
-        Err(format!(
-            "expected a size with a unit, like \"65kB\", got the bare number {v}"
-        ))
+        Err(format!("expected a size with a unit, like \"65kB\", got the bare number {v}"))
     }
     fn write<S: Serializer>(v: f64, s: S) -> Result<S::Ok, S::Error> {
         if v.fract() == 0.0 {
@@ -80,9 +76,7 @@ impl Kind for Time {
         Dur::parse(s).map(Dur::as_secs_f64)
     }
     fn number(v: f64) -> Result<f64, String> {
-        Err(format!(
-            "expected a time with a unit, like \"6s\", got the bare number {v}"
-        ))
+        Err(format!("expected a time with a unit, like \"6s\", got the bare number {v}"))
     }
     fn write<S: Serializer>(v: f64, s: S) -> Result<S::Ok, S::Error> {
         Dur::from_secs_f64(v).serialize(s)
@@ -150,10 +144,7 @@ pub struct Dist<K> {
 
 impl<K: Kind> Dist<K> {
     pub const fn new(family: Family) -> Self {
-        Dist {
-            family,
-            kind: PhantomData,
-        }
+        Dist { family, kind: PhantomData }
     }
     pub const fn fixed(v: f64) -> Self {
         Dist::new(Family::Fixed(v))
@@ -277,17 +268,18 @@ impl<K: Kind> Dist<K> {
         let name = match t.remove("dist") {
             Some(Raw::Text(s)) => s,
             Some(Raw::Number(_)) => return Err("`dist` must be a name like \"exponential\"".into()),
-            None => return Err("expected a distribution table with a `dist` key, like { dist = \"exponential\", mean = ... }".into()),
+            None => {
+                return Err(
+                    "expected a distribution table with a `dist` key, like { dist = \"exponential\", mean = ... }"
+                        .into(),
+                )
+            }
         };
         let mut take = |key: &str, quantity: bool| -> Result<Option<f64>, String> {
             match t.remove(key) {
                 None => Ok(None),
-                Some(Raw::Text(s)) if quantity => {
-                    K::parse(&s).map(Some).map_err(|e| format!("{key}: {e}"))
-                }
-                Some(Raw::Number(v)) if quantity => {
-                    K::number(v).map(Some).map_err(|e| format!("{key}: {e}"))
-                }
+                Some(Raw::Text(s)) if quantity => K::parse(&s).map(Some).map_err(|e| format!("{key}: {e}")),
+                Some(Raw::Number(v)) if quantity => K::number(v).map(Some).map_err(|e| format!("{key}: {e}")),
                 Some(Raw::Number(v)) if v.is_finite() => Ok(Some(v)),
                 Some(_) => Err(format!("{key}: expected a number")),
             }
@@ -323,7 +315,9 @@ impl<K: Kind> Dist<K> {
                     (Some(_), Some(_)) => return Err("pareto: give `mean` or `scale`, not both".into()),
                     (None, None) => return Err("pareto needs `mean` or `scale` (e.g. mean = ...)".into()),
                     (Some(_), None) if alpha <= 1.0 => {
-                        return Err("pareto: `mean` needs shape > 1 (the mean is infinite otherwise; give `scale`)".into())
+                        return Err(
+                            "pareto: `mean` needs shape > 1 (the mean is infinite otherwise; give `scale`)".into()
+                        )
                     }
                     (Some(m), None) => m * (alpha - 1.0) / alpha,
                     (None, Some(k)) => k,
@@ -371,11 +365,7 @@ struct DistVisitor<K>(PhantomData<K>);
 impl<'de, K: Kind> de::Visitor<'de> for DistVisitor<K> {
     type Value = Dist<K>;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(
-            f,
-            "a {} or a distribution table like {{ dist = \"exponential\", mean = ... }}",
-            K::WHAT
-        )
+        write!(f, "a {} or a distribution table like {{ dist = \"exponential\", mean = ... }}", K::WHAT)
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Dist<K>, E> {
         K::parse(v).map(Dist::fixed).map_err(E::custom)
@@ -479,20 +469,14 @@ mod tests {
     /// draws put the sample mean within ±0.5% (1σ) of it; we allow 5%.
     #[test]
     fn pareto_sample_mean_matches_the_capped_mean() {
-        let d: Dist<Size> =
-            parse(r#"{ dist = "pareto", mean = "25kB", shape = 1.1, cap = "2MB" }"#).unwrap();
-        let Family::Pareto { k, alpha, cap } = d.family else {
-            panic!()
-        };
+        let d: Dist<Size> = parse(r#"{ dist = "pareto", mean = "25kB", shape = 1.1, cap = "2MB" }"#).unwrap();
+        let Family::Pareto { k, alpha, cap } = d.family else { panic!() };
         assert!((k - 2272.727).abs() < 0.01 && alpha == 1.1 && cap == Some(2e6));
         let expected = d.mean();
         assert!((expected - 13461.0).abs() < 5.0, "capped mean {expected}");
         let v = draws(&d, 1_000_000, "pareto");
         let m = mean(&v);
-        assert!(
-            (m / expected - 1.0).abs() < 0.05,
-            "sample mean {m:.0} vs capped mean {expected:.0}"
-        );
+        assert!((m / expected - 1.0).abs() < 0.05, "sample mean {m:.0} vs capped mean {expected:.0}");
         assert!(v.iter().all(|&x| x >= k && x <= 2e6));
         // Shape: P(X > x) = (k/x)^α below the cap; at x = 10k that is 10^-1.1 = 0.0794.
         let tail = v.iter().filter(|&&x| x > 10.0 * k).count() as f64 / v.len() as f64;
@@ -508,18 +492,11 @@ mod tests {
         let mut v = draws(&d, 200_001, "lognormal");
         v.sort_by(f64::total_cmp);
         let median = v[v.len() / 2];
-        assert!(
-            (median / 5.93f64.exp() - 1.0).abs() < 0.01,
-            "median {median} vs {}",
-            5.93f64.exp()
-        );
+        assert!((median / 5.93f64.exp() - 1.0).abs() < 0.01, "median {median} vs {}", 5.93f64.exp());
         let logs: Vec<f64> = v.iter().map(|x| x.ln()).collect();
         let m = mean(&logs);
         let sd = (logs.iter().map(|l| (l - m).powi(2)).sum::<f64>() / logs.len() as f64).sqrt();
-        assert!(
-            (m - 5.93).abs() < 0.005 && (sd - 0.32).abs() < 0.005,
-            "ln mean {m}, ln sd {sd}"
-        );
+        assert!((m - 5.93).abs() < 0.005 && (sd - 0.32).abs() < 0.005, "ln mean {m}, ln sd {sd}");
     }
 
     #[test]
@@ -530,19 +507,14 @@ mod tests {
         assert!((m / 300e3 - 1.0).abs() < 0.01, "mean {m}");
         // P(X > mean) = e^-1.
         let above = v.iter().filter(|&&x| x > 300e3).count() as f64 / v.len() as f64;
-        assert!(
-            (above - (-1.0f64).exp()).abs() < 0.005,
-            "P(X > mean) = {above}"
-        );
+        assert!((above - (-1.0f64).exp()).abs() < 0.005, "P(X > mean) = {above}");
     }
 
     #[test]
     fn uniform_stays_in_bounds_and_fills_them() {
         let d: Dist<Time> = parse(r#"{ dist = "uniform", min = "5s", max = "10s" }"#).unwrap();
         let v = draws(&d, 100_000, "uniform");
-        let (lo, hi) = v
-            .iter()
-            .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+        let (lo, hi) = v.iter().fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
         assert!(lo >= 5.0 && hi <= 10.0, "[{lo}, {hi}]");
         assert!(lo < 5.01 && hi > 9.99, "[{lo}, {hi}] does not fill [5, 10]");
         assert!((mean(&v) - 7.5).abs() < 0.02);
@@ -559,20 +531,11 @@ mod tests {
 
     #[test]
     fn plain_values_are_fixed_and_forms_read_back() {
-        assert_eq!(
-            parse::<Size>("\"65kB\"").unwrap().family,
-            Family::Fixed(65_000.0)
-        );
+        assert_eq!(parse::<Size>("\"65kB\"").unwrap().family, Family::Fixed(65_000.0));
         assert_eq!(parse::<Time>("\"6s\"").unwrap().family, Family::Fixed(6.0));
         assert_eq!(parse::<Count>("3").unwrap().family, Family::Fixed(3.0));
-        assert_eq!(
-            parse::<Size>("\"81.5B\"").unwrap().family,
-            Family::Fixed(81.5)
-        );
-        assert_eq!(
-            parse::<Size>("\"2kbit\"").unwrap().family,
-            Family::Fixed(250.0)
-        );
+        assert_eq!(parse::<Size>("\"81.5B\"").unwrap().family, Family::Fixed(81.5));
+        assert_eq!(parse::<Size>("\"2kbit\"").unwrap().family, Family::Fixed(250.0));
         for text in [
             r#"{ dist = "pareto", mean = "25kB", shape = 1.1, cap = "2MB" }"#,
             r#"{ dist = "uniform", min = "5s", max = "10s" }"#,
@@ -583,8 +546,7 @@ mod tests {
                 Ok(d) => d,
                 Err(_) => continue, // the time example is not a size
             };
-            let back: Dist<Size> =
-                serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
+            let back: Dist<Size> = serde_json::from_str(&serde_json::to_string(&d).unwrap()).unwrap();
             assert!((back.mean() / d.mean() - 1.0).abs() < 1e-3, "{text}");
         }
     }

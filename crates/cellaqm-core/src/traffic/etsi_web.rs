@@ -78,11 +78,7 @@ fn interval() -> Dist<Secs> {
     Dist::new(super::distributions::Family::Exponential { mean: 0.0625 })
 }
 fn etsi_size() -> Dist<Size> {
-    Dist::new(super::distributions::Family::Pareto {
-        k: 81.5,
-        alpha: 1.1,
-        cap: Some(66_666.0),
-    })
+    Dist::new(super::distributions::Family::Pareto { k: 81.5, alpha: 1.1, cap: Some(66_666.0) })
 }
 fn udp() -> Transport {
     Transport::Udp
@@ -145,12 +141,7 @@ impl EtsiWeb {
                 call: None,
             })
             .collect();
-        EtsiWeb {
-            cfg: cfg.clone(),
-            first_user,
-            users,
-            calls: Vec::new(),
-        }
+        EtsiWeb { cfg: cfg.clone(), first_user, users, calls: Vec::new() }
     }
 
     fn start_call(&mut self, u: u32, ctx: &mut Ctx) {
@@ -163,13 +154,7 @@ impl EtsiWeb {
             Transport::Tcp => *user.conn.get_or_insert_with(|| ctx.open(user_id, u)),
         };
         let timing = Timing::now(ctx, &[flow]);
-        user.call = Some(Call {
-            user: user_id,
-            flow,
-            timing,
-            bytes: 0,
-            sent: false,
-        });
+        user.call = Some(Call { user: user_id, flow, timing, bytes: 0, sent: false });
         self.send_datagram(u, ctx);
     }
 
@@ -244,14 +229,7 @@ impl Application for EtsiWeb {
         let Some(call) = self.users[u as usize].call.take() else {
             return;
         };
-        let d = download(
-            "packet_call",
-            call.user,
-            call.bytes,
-            call.timing,
-            Some(ctx.now),
-            ctx.rtos(call.flow),
-        );
+        let d = download("packet_call", call.user, call.bytes, call.timing, Some(ctx.now), ctx.rtos(call.flow));
         ctx.record(d);
         self.after_call(u, ctx);
     }
@@ -265,14 +243,9 @@ impl Application for EtsiWeb {
                     let completion = last.filter(|_| call.sent);
                     download("packet_call", call.user, bytes, call.timing, completion, 0)
                 }
-                Transport::Tcp => download(
-                    "packet_call",
-                    call.user,
-                    call.bytes,
-                    call.timing,
-                    None,
-                    ctx.rtos(call.flow),
-                ),
+                Transport::Tcp => {
+                    download("packet_call", call.user, call.bytes, call.timing, None, ctx.rtos(call.flow))
+                }
             };
             ctx.record(d);
         }

@@ -94,11 +94,7 @@ impl FileDownload {
                 pages: 0,
             })
             .collect();
-        FileDownload {
-            cfg: cfg.clone(),
-            first_user,
-            users,
-        }
+        FileDownload { cfg: cfg.clone(), first_user, users }
     }
 
     /// The server answers every request that has fully arrived (`got` request bytes).
@@ -131,9 +127,7 @@ impl Application for FileDownload {
         if self.cfg.pages.is_some_and(|n| user.pages >= n) {
             return;
         }
-        let conn = *user
-            .conn
-            .get_or_insert_with(|| ctx.open(self.first_user + u, u));
+        let conn = *user.conn.get_or_insert_with(|| ctx.open(self.first_user + u, u));
         let timing = Timing::now(ctx, &[conn]);
         let objects = self.cfg.objects.count(&mut user.rng).max(1);
         let mut bytes = 0;
@@ -164,17 +158,7 @@ impl Application for FileDownload {
         let Some((timing, bytes, objects)) = user.current.take() else {
             return;
         };
-        let d = Download {
-            objects,
-            ..download(
-                "file",
-                n.user,
-                bytes,
-                timing,
-                Some(ctx.now),
-                ctx.rtos(n.conn),
-            )
-        };
+        let d = Download { objects, ..download("file", n.user, bytes, timing, Some(ctx.now), ctx.rtos(n.conn)) };
         ctx.record(d);
         user.pages += 1;
         if self.cfg.pages.is_some_and(|p| user.pages >= p) {
@@ -191,14 +175,7 @@ impl Application for FileDownload {
             if let (Some((timing, bytes, objects)), Some(conn)) = (user.current, user.conn) {
                 let d = Download {
                     objects,
-                    ..download(
-                        "file",
-                        self.first_user + u as u32,
-                        bytes,
-                        timing,
-                        None,
-                        ctx.rtos(conn),
-                    )
+                    ..download("file", self.first_user + u as u32, bytes, timing, None, ctx.rtos(conn))
                 };
                 ctx.record(d);
             }

@@ -105,20 +105,8 @@ pub struct Web {
 
 impl Web {
     pub fn new(cfg: &WebConfig, first_user: u32, rngs: &Streams) -> Web {
-        let users = rngs
-            .users(cfg.users)
-            .into_iter()
-            .map(|rng| User {
-                rng,
-                page: None,
-                pages: 0,
-            })
-            .collect();
-        Web {
-            cfg: cfg.clone(),
-            first_user,
-            users,
-        }
+        let users = rngs.users(cfg.users).into_iter().map(|rng| User { rng, page: None, pages: 0 }).collect();
+        Web { cfg: cfg.clone(), first_user, users }
     }
 
     /// Opens a connection for object `i` of user `u`'s page and writes its request.
@@ -165,14 +153,7 @@ impl Application for Web {
         let inlines = self.cfg.inlines.count(rng) as usize;
         let mut objects = vec![self.cfg.main_size.bytes(rng).max(1)];
         objects.extend((0..inlines).map(|_| self.cfg.inline_size.bytes(rng).max(1)));
-        user.page = Some(Page {
-            timing: Timing::now(ctx, &[]),
-            objects,
-            next: 0,
-            done: 0,
-            open: 0,
-            conns: Vec::new(),
-        });
+        user.page = Some(Page { timing: Timing::now(ctx, &[]), objects, next: 0, done: 0, open: 0, conns: Vec::new() });
         self.request(u, 0, ctx);
     }
 

@@ -58,29 +58,17 @@ pub enum Action {
     /// Create TCP connection `conn` for `user` and send the client's SYN.
     Open { conn: FlowId, user: u32, tag: u32 },
     /// The application at `side` writes `bytes` more bytes.
-    Send {
-        conn: FlowId,
-        side: Side,
-        bytes: u64,
-    },
+    Send { conn: FlowId, side: Side, bytes: u64 },
     /// The application at `side` closes its sending half (FIN after the data).
     Close { conn: FlowId, side: Side },
     /// Call [`Application::delivered`] once `side` has received `bytes` bytes in total.
-    Notify {
-        conn: FlowId,
-        side: Side,
-        bytes: u64,
-    },
+    Notify { conn: FlowId, side: Side, bytes: u64 },
     /// Call [`Application::wake`] with `token` at `at`.
     Wake { at: Time, token: u32 },
     /// Create UDP stream `stream` for `user` in direction `dir`.
     OpenStream { stream: FlowId, user: u32, dir: Dir },
     /// Send one IP packet of `size` bytes carrying `payload` bytes on a UDP stream.
-    Datagram {
-        stream: FlowId,
-        size: u32,
-        payload: u16,
-    },
+    Datagram { stream: FlowId, size: u32, payload: u16 },
 }
 
 /// What an application may read about the network's flows.
@@ -125,10 +113,7 @@ impl Ctx<'_> {
         self.push(Action::Notify { conn, side, bytes });
     }
     pub fn wake_at(&mut self, at: Time, token: u32) {
-        self.push(Action::Wake {
-            at: at.max(self.now),
-            token,
-        });
+        self.push(Action::Wake { at: at.max(self.now), token });
     }
     pub fn open_stream(&mut self, user: u32, dir: Dir) -> FlowId {
         let stream = *self.next_flow;
@@ -144,11 +129,7 @@ impl Ctx<'_> {
         while left > 0 {
             let payload = left.min(max_payload) as u16; // validated: mtu ≤ 65 535
             left -= payload as u64;
-            self.push(Action::Datagram {
-                stream,
-                size: payload as u32 + header,
-                payload,
-            });
+            self.push(Action::Datagram { stream, size: payload as u32 + header, payload });
         }
     }
     pub fn rtos(&self, conn: FlowId) -> u64 {
@@ -201,10 +182,7 @@ pub struct Udp {
 }
 impl Default for Udp {
     fn default() -> Self {
-        Udp {
-            header: Bytes(28),
-            mtu: Bytes(1500),
-        }
+        Udp { header: Bytes(28), mtu: Bytes(1500) }
     }
 }
 
@@ -238,39 +216,25 @@ impl Source {
     fn from_table(mut t: toml::Table, key: &str) -> Result<Source, String> {
         let model = match t.remove("model") {
             Some(toml::Value::String(m)) => m,
-            Some(other) => {
-                return Err(format!(
-                    "{key}.model: expected a model name ({MODELS}), got {other}"
-                ))
-            }
+            Some(other) => return Err(format!("{key}.model: expected a model name ({MODELS}), got {other}")),
             None => return Err(format!("{key}.model: missing (required; one of {MODELS})")),
         };
         let name = match t.remove("name") {
             None => None,
             Some(toml::Value::String(n)) if !n.is_empty() => Some(n),
             Some(other) => {
-                return Err(format!(
-                    "{key}.name: expected a non-empty string naming the source, got {other}"
-                ))
+                return Err(format!("{key}.name: expected a non-empty string naming the source, got {other}"))
             }
         };
         let first_user = match t.remove("first_user") {
             None => None,
             Some(toml::Value::Integer(n)) if (0..=u32::MAX as i64).contains(&n) => Some(n as u32),
-            Some(other) => {
-                return Err(format!(
-                    "{key}.first_user: expected a user index, got {other}"
-                ))
-            }
+            Some(other) => return Err(format!("{key}.first_user: expected a user index, got {other}")),
         };
         fn de<T: for<'de> Deserialize<'de>>(t: toml::Table, key: &str) -> Result<T, String> {
             serde_path_to_error::deserialize(toml::Value::Table(t)).map_err(|e| {
                 let path = e.path().to_string();
-                let path = if path == "." || path.is_empty() {
-                    key.to_string()
-                } else {
-                    format!("{key}.{path}")
-                };
+                let path = if path == "." || path.is_empty() { key.to_string() } else { format!("{key}.{path}") };
                 crate::scenario::describe(&path, &e.inner().to_string())
             })
         }
@@ -283,17 +247,9 @@ impl Source {
             "sessions" => SourceConfig::Sessions(de(t, key)?),
             "etsi_web" => SourceConfig::EtsiWeb(de(t, key)?),
             "cbr" => SourceConfig::Cbr(de(t, key)?),
-            other => {
-                return Err(format!(
-                    "{key}.model: unknown model \"{other}\" (use one of {MODELS})"
-                ))
-            }
+            other => return Err(format!("{key}.model: unknown model \"{other}\" (use one of {MODELS})")),
         };
-        Ok(Source {
-            config,
-            first_user,
-            name,
-        })
+        Ok(Source { config, first_user, name })
     }
 
     /// The prefix of the source's random stream names: `traffic.<name>`, or
@@ -381,11 +337,7 @@ impl SourceConfig {
 
     fn validate(&self, key: &str) -> Result<(), String> {
         if self.users() == 0 {
-            let what = if matches!(self, SourceConfig::Bulk(_) | SourceConfig::File(_)) {
-                "flows"
-            } else {
-                "users"
-            };
+            let what = if matches!(self, SourceConfig::Bulk(_) | SourceConfig::File(_)) { "flows" } else { "users" };
             return Err(format!("{key}.{what}: must be at least 1"));
         }
         match self {
@@ -431,9 +383,7 @@ impl TrafficConfig {
             let source = Source::from_table(t, &key)?;
             if let Some(name) = &source.name {
                 if let Some(j) = sources.iter().position(|s| s.name.as_ref() == Some(name)) {
-                    return Err(format!(
-                        "{key}.name: \"{name}\" already names traffic[{j}] (names must be unique)"
-                    ));
+                    return Err(format!("{key}.name: \"{name}\" already names traffic[{j}] (names must be unique)"));
                 }
             }
             sources.push(source);
@@ -446,11 +396,7 @@ impl TrafficConfig {
             return Err("traffic: missing (required)".into());
         }
         for (i, s) in self.sources.iter().enumerate() {
-            let key = if self.sources.len() == 1 {
-                "traffic".to_string()
-            } else {
-                format!("traffic[{i}]")
-            };
+            let key = if self.sources.len() == 1 { "traffic".to_string() } else { format!("traffic[{i}]") };
             s.config.validate(&key)?;
         }
         Ok(())
@@ -471,12 +417,7 @@ impl TrafficConfig {
 
     /// Number of users (UEs) across all sources.
     pub fn users(&self) -> u32 {
-        self.first_users()
-            .iter()
-            .zip(&self.sources)
-            .map(|(f, s)| f + s.config.users())
-            .max()
-            .unwrap_or(0)
+        self.first_users().iter().zip(&self.sources).map(|(f, s)| f + s.config.users()).max().unwrap_or(0)
     }
 
     /// The applications of a run with seed `seed`.
@@ -485,9 +426,7 @@ impl TrafficConfig {
             .into_iter()
             .zip(&self.sources)
             .enumerate()
-            .map(|(i, (first, s))| {
-                App::new(&s.config, first, Streams::new(seed, s.stream_prefix(i)))
-            })
+            .map(|(i, (first, s))| App::new(&s.config, first, Streams::new(seed, s.stream_prefix(i))))
             .collect()
     }
 }
@@ -555,13 +494,9 @@ impl App {
             SourceConfig::Bulk(c) => App::Bulk(bulk::Bulk::endless(c, first_user)),
             SourceConfig::File(c) => App::Bulk(bulk::Bulk::file(c, first_user, &rngs)),
             SourceConfig::Web(c) => App::Web(http::Web::new(c, first_user, &rngs)),
-            SourceConfig::FileDownload(c) => {
-                App::FileDownload(file_download::FileDownload::new(c, first_user, &rngs))
-            }
+            SourceConfig::FileDownload(c) => App::FileDownload(file_download::FileDownload::new(c, first_user, &rngs)),
             SourceConfig::Upload(c) => App::Upload(upload::Upload::new(c, first_user, &rngs)),
-            SourceConfig::Sessions(c) => {
-                App::Sessions(sessions::Sessions::new(c, first_user, &rngs))
-            }
+            SourceConfig::Sessions(c) => App::Sessions(sessions::Sessions::new(c, first_user, &rngs)),
             SourceConfig::EtsiWeb(c) => App::EtsiWeb(etsi_web::EtsiWeb::new(c, first_user, &rngs)),
             SourceConfig::Cbr(c) => App::Cbr(cbr::Cbr::new(c, first_user, &rngs)),
         }
@@ -592,10 +527,7 @@ fn one() -> u32 {
 }
 /// The WCDMA study's request size: ln(bytes) ~ N(5.93, 0.32²) (median 376 B).
 fn wcdma_request() -> Dist<Size> {
-    Dist::new(distributions::Family::Lognormal {
-        mu: 5.93,
-        sigma: 0.32,
-    })
+    Dist::new(distributions::Family::Lognormal { mu: 5.93, sigma: 0.32 })
 }
 fn secs(s: f64) -> Dist<Secs> {
     Dist::fixed(s)
@@ -615,23 +547,13 @@ struct Timing {
 
 impl Timing {
     fn now(ctx: &Ctx, conns: &[FlowId]) -> Timing {
-        Timing {
-            request: ctx.now,
-            rtos_at_request: conns.iter().map(|&c| ctx.rtos(c)).sum(),
-        }
+        Timing { request: ctx.now, rtos_at_request: conns.iter().map(|&c| ctx.rtos(c)).sum() }
     }
 }
 
 /// A download record from its timing; `completion` is `None` if unfinished.
 /// One object on one connection; set `objects` and `connections` otherwise.
-fn download(
-    kind: &'static str,
-    user: u32,
-    bytes: u64,
-    t: Timing,
-    completion: Option<Time>,
-    rtos_now: u64,
-) -> Download {
+fn download(kind: &'static str, user: u32, bytes: u64, t: Timing, completion: Option<Time>, rtos_now: u64) -> Download {
     let time = completion.map(|c| c.since(t.request));
     Download {
         kind,
@@ -642,9 +564,7 @@ fn download(
         request_s: t.request.as_secs_f64(),
         completion_s: completion.map(Time::as_secs_f64),
         time_s: time.map(Dur::as_secs_f64),
-        goodput_bps: time
-            .filter(|d| d.0 > 0)
-            .map(|d| bytes as f64 * 8.0 / d.as_secs_f64()),
+        goodput_bps: time.filter(|d| d.0 > 0).map(|d| bytes as f64 * 8.0 / d.as_secs_f64()),
         rtos: rtos_now.saturating_sub(t.rtos_at_request),
         ..Download::default()
     }
@@ -663,30 +583,15 @@ mod tests {
     fn errors_name_the_key_inside_traffic() {
         let e = read("[traffic]\nmodel = \"web\"\nreading_tme = \"6s\"").unwrap_err();
         assert!(e.starts_with("traffic.reading_tme: unknown key"), "{e}");
-        assert!(
-            e.contains("reading_time") && !e.contains("spacing"),
-            "only the model's keys: {e}"
-        );
+        assert!(e.contains("reading_time") && !e.contains("spacing"), "only the model's keys: {e}");
         let e = read("[traffic]\nmodel = \"sessions\"\nusers = 3\nsize = \"1kB\"").unwrap_err();
         assert_eq!(e, "traffic.interarrival: missing (required)");
-        let e =
-            read("[traffic]\nmodel = \"web\"\nmain_size = { dist = \"pareto\", mean = \"25kB\" }")
-                .unwrap_err();
-        assert!(
-            e.starts_with("traffic.main_size: pareto needs `shape`"),
-            "{e}"
-        );
-        let e = read("[[traffic]]\nmodel = \"bulk\"\n[[traffic]]\nmodel = \"upload\"\nsize = 5")
-            .unwrap_err();
-        assert!(
-            e.starts_with("traffic[1].size: expected a size with a unit"),
-            "{e}"
-        );
+        let e = read("[traffic]\nmodel = \"web\"\nmain_size = { dist = \"pareto\", mean = \"25kB\" }").unwrap_err();
+        assert!(e.starts_with("traffic.main_size: pareto needs `shape`"), "{e}");
+        let e = read("[[traffic]]\nmodel = \"bulk\"\n[[traffic]]\nmodel = \"upload\"\nsize = 5").unwrap_err();
+        assert!(e.starts_with("traffic[1].size: expected a size with a unit"), "{e}");
         let e = read("[traffic]\nmodel = \"torrent\"").unwrap_err();
-        assert!(
-            e.starts_with("traffic.model: unknown model \"torrent\""),
-            "{e}"
-        );
+        assert!(e.starts_with("traffic.model: unknown model \"torrent\""), "{e}");
         let e = read("[traffic]\nmodel = \"file\"").unwrap_err();
         assert_eq!(e, "traffic.size: missing (required)");
         let e = read("[traffic]\nmodel = \"bulk\"\nsize = \"1kB\"").unwrap_err();
@@ -697,10 +602,7 @@ mod tests {
         assert_eq!(e, "traffic.users: must be at least 1");
         let e = read("[[traffic]]\nmodel = \"bulk\"\nname = \"a\"\n[[traffic]]\nmodel = \"web\"\nname = \"a\"")
             .unwrap_err();
-        assert_eq!(
-            e,
-            "traffic[1].name: \"a\" already names traffic[0] (names must be unique)"
-        );
+        assert_eq!(e, "traffic[1].name: \"a\" already names traffic[0] (names must be unique)");
         let e = read("[traffic]\nmodel = \"bulk\"\nname = 3").unwrap_err();
         assert!(e.starts_with("traffic.name: expected a non-empty string"), "{e}");
     }

@@ -56,9 +56,7 @@ fn no_request() -> Dist<Size> {
 impl SessionsConfig {
     pub fn validate(&self, key: &str) -> Result<(), String> {
         if self.interarrival.mean() <= 0.0 {
-            return Err(format!(
-                "{key}.interarrival: the mean waiting time must be positive"
-            ));
+            return Err(format!("{key}.interarrival: the mean waiting time must be positive"));
         }
         Ok(())
     }
@@ -95,8 +93,7 @@ impl Sessions {
     fn pick_idle(&self, x: f64) -> Option<u32> {
         let idle = self.busy.iter().filter(|s| s.is_none()).count();
         let k = ((x * idle as f64) as usize).min(idle.saturating_sub(1));
-        let mut idle_users =
-            (0..self.busy.len() as u32).filter(|&u| self.busy[u as usize].is_none());
+        let mut idle_users = (0..self.busy.len() as u32).filter(|&u| self.busy[u as usize].is_none());
         idle_users.nth(k)
     }
 
@@ -129,11 +126,7 @@ impl Application for Sessions {
             None => ctx.log().sessions_lost += 1,
             Some(u) => {
                 let conn = ctx.open(self.first_user + u, u);
-                self.busy[u as usize] = Some(Session {
-                    conn,
-                    timing: Timing::now(ctx, &[]),
-                    size,
-                });
+                self.busy[u as usize] = Some(Session { conn, timing: Timing::now(ctx, &[]), size });
                 if request == 0 {
                     respond(ctx, conn, size);
                 } else {
@@ -154,14 +147,7 @@ impl Application for Sessions {
         }
         let s = self.busy[n.tag as usize].take().expect("checked");
         ctx.close(n.conn, Side::Client);
-        let d = download(
-            "session",
-            n.user,
-            s.size,
-            s.timing,
-            Some(ctx.now),
-            ctx.rtos(n.conn),
-        );
+        let d = download("session", n.user, s.size, s.timing, Some(ctx.now), ctx.rtos(n.conn));
         ctx.record(d);
         ctx.log().sessions_served += 1;
     }
@@ -169,14 +155,7 @@ impl Application for Sessions {
     fn finish(&mut self, ctx: &mut Ctx) {
         for (u, s) in self.busy.iter().enumerate() {
             if let Some(s) = s {
-                let d = download(
-                    "session",
-                    self.first_user + u as u32,
-                    s.size,
-                    s.timing,
-                    None,
-                    ctx.rtos(s.conn),
-                );
+                let d = download("session", self.first_user + u as u32, s.size, s.timing, None, ctx.rtos(s.conn));
                 ctx.record(d);
             }
         }

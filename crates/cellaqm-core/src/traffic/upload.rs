@@ -90,13 +90,7 @@ impl Upload {
     fn new_file(&mut self, user: u32) -> usize {
         let rng = &mut self.rngs[(user - self.first_user) as usize];
         let size = self.cfg.size.bytes(rng).max(1);
-        self.files.push(File {
-            user,
-            size,
-            conn: None,
-            timing: Timing::default(),
-            done: false,
-        });
+        self.files.push(File { user, size, conn: None, timing: Timing::default(), done: false });
         self.files.len() - 1
     }
 }
@@ -130,14 +124,7 @@ impl Application for Upload {
         let f = &mut self.files[n.tag as usize];
         f.done = true;
         ctx.close(n.conn, Side::Server);
-        let d = download(
-            "upload",
-            f.user,
-            f.size,
-            f.timing,
-            Some(ctx.now),
-            ctx.rtos(n.conn),
-        );
+        let d = download("upload", f.user, f.size, f.timing, Some(ctx.now), ctx.rtos(n.conn));
         ctx.record(d);
         if self.cfg.concurrent {
             return;
