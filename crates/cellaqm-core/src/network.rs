@@ -33,11 +33,11 @@ use crate::engine::EventQueue;
 use crate::link::{Link, LinkStats, Wake};
 use crate::metrics::{
     DatagramSummary, DelayStats, Download, DownloadSummary, FlowSummary, Histogram, Ledger, LinkSummary, OccupancyLog,
-    PacketLog, SessionSummary, Summary, Trace, TrafficLog,
+    PacketLog, SessionSummary, Summary, Trace, TrafficLog, UserSummary,
 };
 use crate::packet::{flags, Dir, FlowId, Packet, Transport};
 use crate::queue::{AckDelay, DropCause, Dropped, QueueDisc};
-use crate::radio::{RadioAccess, RadioEvent, RadioOut};
+use crate::radio::{CellSummary, RadioAccess, RadioEvent, RadioOut};
 use crate::scenario::Scenario;
 use crate::tcp::{Endpoint, Role, TcpConfig};
 use crate::time::Time;
@@ -58,6 +58,8 @@ pub struct RunOptions {
 pub struct RunResult {
     pub summary: Summary,
     pub flows: Vec<FlowSummary>,
+    /// One row per user (UE).
+    pub users: Vec<UserSummary>,
     /// One record per download (page, file, upload, session, packet call).
     pub downloads: Vec<Download>,
     pub packets: Option<PacketLog>,
@@ -99,7 +101,8 @@ impl LinkId {
 
 const LINKS: [LinkId; 4] = [LinkId::CoreDown, LinkId::Bottleneck, LinkId::Uplink, LinkId::CoreUp];
 
-/// All users share these links for now; a per-user radio chain replaces the bottleneck later.
+/// The links of each direction's route. Every user shares them; with
+/// `[radio]` each user's bearer stands in for the bottleneck and the uplink.
 fn route(dir: Dir) -> &'static [LinkId] {
     match dir {
         Dir::Down => &[LinkId::CoreDown, LinkId::Bottleneck],
@@ -141,8 +144,8 @@ enum Event {
     AppWake(u16, u32),
     /// The radio access bearer asked for this event.
     Radio(RadioEvent),
-    /// The oldest ACK held by ACK delay control may go on.
-    AckRelease,
+    /// The oldest ACK that ACK delay control holds for a forward buffer may go on.
+    AckRelease(u16),
 }
 
 /// A TCP connection.
@@ -255,11 +258,24 @@ struct Network {
     udp_lost: u64,
     packets: Option<PacketLog>,
     trace: Option<Trace>,
-    /// The radio access bearer replacing the bottleneck and the uplink, if any.
+    /// The radio access network (a cell and a bearer per user) replacing the
+    /// bottleneck and the uplink, if any.
     radio: Option<RadioAccess>,
     radio_out: RadioOut,
-    /// ACK delay control on the reverse path and the ACKs it holds, oldest first.
-    ack_delay: Option<(AckDelay, VecDeque<(Time, Packet)>)>,
+    /// ACK delay control on the reverse path, one per forward buffer (the
+    /// bottleneck, or each user's PDCP buffer), empty without `[ack_delay]`.
+    ack_delay: Vec<AckHold>,
+    /// Per user, by direction: one-way delays of TCP data packets (only with
+    /// several users; else the run's histograms are user 0's).
+    user_delays: Vec<[Histogram; 2]>,
+    /// Per user, by direction: drops of the user's packets by cause.
+    user_drops: Vec<[BTreeMap<DropCause, u64>; 2]>,
+}
+
+/// ACK delay control of one forward buffer and the ACKs it holds, oldest first.
+struct AckHold {
+    control: AckDelay,
+    held: VecDeque<(Time, Packet)>,
 }
 
 impl Network {
@@ -287,12 +303,13 @@ impl Network {
         if let Some(bsr) = links[LinkId::Uplink as usize].bsr().filter(|_| opts.trace) {
             bsr.record_trace();
         }
+        let users = s.traffic.users();
         Network {
             scenario_name: s.name.clone(),
             seed,
             duration: Time::ZERO + s.duration,
             tcp: s.tcp.clone(),
-            users: s.traffic.users(),
+            users,
             events: EventQueue::new(),
             links,
             queue_timer_at: [None; 4],
@@ -314,12 +331,23 @@ impl Network {
             udp_lost: 0,
             packets: opts.record_packets.then(PacketLog::default),
             trace: opts.trace.then(Trace::new),
-            radio: s.radio.as_ref().map(|r| RadioAccess::new(r, seed)),
+            radio: s.radio.as_ref().map(|r| RadioAccess::new(r, users, seed)),
             radio_out: RadioOut::default(),
-            ack_delay: s.ack_delay.as_ref().map(|p| {
-                let capacity = s.forward_buffer_packets().expect("validated: ack_delay needs a forward buffer limit");
-                (AckDelay::new(p, capacity), VecDeque::new())
-            }),
+            ack_delay: match &s.ack_delay {
+                None => Vec::new(),
+                Some(p) => {
+                    let buffers = if s.radio.is_some() { users.max(1) } else { 1 };
+                    (0..buffers)
+                        .map(|u| {
+                            let capacity =
+                                s.forward_buffer_packets(u).expect("validated: ack_delay needs a buffer limit");
+                            AckHold { control: AckDelay::new(p, capacity), held: VecDeque::new() }
+                        })
+                        .collect()
+                }
+            },
+            user_delays: if users > 1 { (0..users).map(|_| Default::default()).collect() } else { Vec::new() },
+            user_drops: (0..users.max(1)).map(|_| Default::default()).collect(),
         }
     }
 
@@ -467,11 +495,11 @@ impl Network {
                     }
                     self.after_radio(now);
                 }
-                Event::AckRelease => {
-                    let (_, held) = self.ack_delay.as_mut().expect("an ACK release without ACK delay control");
+                Event::AckRelease(b) => {
+                    let held = &mut self.ack_delay[b as usize].held;
                     let (_, mut pkt) = held.pop_front().expect("an ACK release without a held ACK");
                     if let Some(&(at, _)) = held.front() {
-                        self.events.schedule(at, Event::AckRelease);
+                        self.events.schedule(at, Event::AckRelease(b));
                     }
                     self.enter(now, &mut pkt, LinkId::CoreUp);
                 }
@@ -511,23 +539,28 @@ impl Network {
 
     /// ACK delay control, at the RNC where uplink packets leave for the core:
     /// holds a pure TCP ACK until the release time the controller gives for
-    /// the forward buffer's occupancy. Returns whether it held the packet.
+    /// the occupancy of the forward buffer its flow crosses (the bottleneck,
+    /// or its user's PDCP buffer). Returns whether it held the packet.
     fn hold_ack(&mut self, now: Time, pkt: &Packet) -> bool {
-        let Some((control, held)) = &mut self.ack_delay else { return false };
-        if pkt.transport != Transport::Tcp || pkt.is_data() || pkt.tcp.flags != flags::ACK {
+        if self.ack_delay.is_empty() || pkt.transport != Transport::Tcp || pkt.is_data() || pkt.tcp.flags != flags::ACK
+        {
             return false;
         }
-        let occupancy = match &self.radio {
-            Some(radio) => radio.pdcp().packets(),
-            None => self.links[LinkId::Bottleneck as usize].queue().packets(),
+        let (b, occupancy) = match &self.radio {
+            Some(radio) => {
+                let user = self.flows[pkt.flow as usize].user;
+                (user as usize, radio.pdcp(user).packets())
+            }
+            None => (0, self.links[LinkId::Bottleneck as usize].queue().packets()),
         };
+        let AckHold { control, held } = &mut self.ack_delay[b];
         let at = control.release_at(now, occupancy as u32);
         if at <= now && held.is_empty() {
             return false;
         }
         held.push_back((at, *pkt));
         if held.len() == 1 {
-            self.events.schedule(at, Event::AckRelease);
+            self.events.schedule(at, Event::AckRelease(b as u16));
         }
         true
     }
@@ -536,9 +569,10 @@ impl Network {
     fn enter(&mut self, now: Time, pkt: &mut Packet, id: LinkId) {
         if matches!(id, LinkId::Bottleneck | LinkId::Uplink) {
             if let Some(radio) = self.radio.as_mut() {
+                let user = self.flows[pkt.flow as usize].user; // the bearer of the flow's user
                 match pkt.dir {
-                    Dir::Down => radio.arrive_down(now, *pkt, &mut self.radio_out),
-                    Dir::Up => radio.arrive_up(now, *pkt, &mut self.radio_out),
+                    Dir::Down => radio.arrive_down(now, user, *pkt, &mut self.radio_out),
+                    Dir::Up => radio.arrive_up(now, user, *pkt, &mut self.radio_out),
                 }
                 self.after_radio(now);
                 return;
@@ -594,15 +628,12 @@ impl Network {
         if let Some(t) = &mut self.trace {
             t.drops(now, &out.dropped);
             if let Some(radio) = &self.radio {
-                t.occupancy(now, radio.pdcp().bytes(), radio.pdcp().packets());
+                let (bytes, packets) = radio.backlog();
+                t.occupancy(now, bytes, packets as usize);
             }
         }
         for d in out.dropped.drain(..) {
-            *self.drops[radio_link(d.pkt.dir) as usize].entry(d.cause).or_default() += 1;
-            self.ledger.dropped_bytes += d.pkt.size as u64;
-            if d.pkt.transport == Transport::Udp {
-                self.udp_lost += 1;
-            }
+            self.book_drop(radio_link(d.pkt.dir), &d);
         }
         let (mut to_ue, mut to_core) = (std::mem::take(&mut out.to_ue), std::mem::take(&mut out.to_core));
         self.radio_out = out;
@@ -639,13 +670,23 @@ impl Network {
                 t.occupancy(now, q.bytes(), q.packets());
             }
         }
-        for d in self.dropped.drain(..) {
-            *self.drops[id as usize].entry(d.cause).or_default() += 1;
-            self.ledger.dropped_bytes += d.pkt.size as u64;
-            if d.pkt.transport == Transport::Udp {
-                self.udp_lost += 1;
-            }
+        let dropped = std::mem::take(&mut self.dropped);
+        for d in &dropped {
+            self.book_drop(id, d);
         }
+        self.dropped = dropped;
+        self.dropped.clear();
+    }
+
+    /// Counts drop `d` at link `id` (the link a radio bearer stands for) and against its user.
+    fn book_drop(&mut self, id: LinkId, d: &Dropped) {
+        *self.drops[id as usize].entry(d.cause).or_default() += 1;
+        self.ledger.dropped_bytes += d.pkt.size as u64;
+        if d.pkt.transport == Transport::Udp {
+            self.udp_lost += 1;
+        }
+        let user = self.flows[d.pkt.flow as usize].user as usize;
+        *self.user_drops[user][d.pkt.dir as usize].entry(d.cause).or_default() += 1;
     }
 
     /// A packet reaches the host at the end of its route (`dir`, the packet's:
@@ -667,6 +708,9 @@ impl Network {
             Dir::Down => Side::Client,
             Dir::Up => Side::Server,
         };
+        if pkt.is_data() && !self.user_delays.is_empty() {
+            self.user_delays[self.flows[pkt.flow as usize].user as usize][dir as usize].record(delay.0);
+        }
         if dir == Dir::Up && pkt.is_data() {
             self.up_delays.record(delay.0);
         }
@@ -775,7 +819,7 @@ impl Network {
         self.actions.clear();
         self.ledger.in_flight_bytes = self.links.iter().map(Link::bytes_held).sum::<u64>()
             + self.radio.as_ref().map_or(0, RadioAccess::bytes_held)
-            + self.ack_delay.as_ref().map_or(0, |(_, held)| held.iter().map(|(_, p)| p.size as u64).sum());
+            + self.ack_delay.iter().flat_map(|a| &a.held).map(|(_, p)| p.size as u64).sum::<u64>();
         // Conservation of bytes, checked on every run: a failure is a model bug.
         assert!(self.ledger.balances(), "byte ledger does not balance: {:?}", self.ledger);
 
@@ -785,9 +829,12 @@ impl Network {
             d.download = i as u32;
         }
 
-        // A link's counters and ECN marks; with a radio bearer the bottleneck is its PDCP buffer.
+        // A link's counters and ECN marks; with `[radio]` the bottleneck is the users' PDCP buffers together.
         let link_stats = |net: &mut Network, id: LinkId| match (&mut net.radio, id) {
-            (Some(r), LinkId::Bottleneck) => (r.link_stats(end), r.pdcp().queue().stats().marked),
+            (Some(r), LinkId::Bottleneck) => {
+                let marked = (0..net.users.max(1)).map(|u| r.pdcp(u).queue().stats().marked).sum();
+                (r.link_stats(end), marked)
+            }
             _ => {
                 let link = &mut net.links[id as usize];
                 (link.stats(end), link.queue().stats().marked)
@@ -795,6 +842,8 @@ impl Network {
         };
         let (bottleneck, uplink) = (link_stats(&mut self, LinkId::Bottleneck), link_stats(&mut self, LinkId::Uplink));
         let radio = self.radio.as_mut().map(|r| r.summary(end));
+        let users = self.user_summaries(&flows, end);
+        let cells = vec![self.cell_summary(&users, end)];
         let mut occupancy = OccupancyLog::default();
         let mut summarise = |id: LinkId, (stats, marked): (LinkStats, u64)| {
             if let Some(o) = &stats.occupancy {
@@ -843,13 +892,60 @@ impl Network {
             uplink,
             bsr,
             radio,
+            cells,
             ledger: self.ledger,
             events,
             wall_s,
             sim_seconds_per_wall_second: duration_s / wall_s.max(1e-9),
             events_per_second: events as f64 / wall_s.max(1e-9),
         };
-        RunResult { summary, flows, downloads, packets: self.packets, trace: self.trace, occupancy }
+        RunResult { summary, flows, users, downloads, packets: self.packets, trace: self.trace, occupancy }
+    }
+}
+
+impl Network {
+    /// One row per user: its flows' totals, its delays and drops, and with
+    /// `[radio]` its own PDCP buffer and bearer counters.
+    fn user_summaries(&mut self, flows: &[FlowSummary], end: Time) -> Vec<UserSummary> {
+        let duration_s = end.as_secs_f64();
+        let n = self.users.max(1) as usize;
+        let mut users: Vec<UserSummary> =
+            (0..n).map(|u| UserSummary { user: u as u32, ..UserSummary::default() }).collect();
+        for f in flows {
+            let u = &mut users[f.user as usize];
+            u.flows += 1;
+            u.bytes_down += f.bytes_down;
+            u.bytes_up += f.bytes_up;
+            u.rtos += f.rtos;
+            u.retransmitted_bytes += f.retransmitted_bytes;
+        }
+        let names = |m: &BTreeMap<DropCause, u64>| m.iter().map(|(c, n)| (c.name(), *n)).collect();
+        for (i, u) in users.iter_mut().enumerate() {
+            u.goodput_bps = (u.bytes_down + u.bytes_up) as f64 * 8.0 / duration_s;
+            (u.delay_ms, u.delay_up_ms) = match self.user_delays.get(i) {
+                Some([down, up]) => (DelayStats::from_histogram(down), DelayStats::from_histogram(up)),
+                None => (DelayStats::from_histogram(&self.delays), DelayStats::from_histogram(&self.up_delays)),
+            };
+            let [down, up] = &self.user_drops[i];
+            (u.drops, u.drops_up) = (names(down), names(up));
+            if let Some(radio) = &mut self.radio {
+                let marked = radio.pdcp(i as u32).queue().stats().marked;
+                let bearer = &mut radio.bearers_mut()[i];
+                u.buffer = Some(LinkSummary::new(&bearer.link_stats(end), down, marked, end));
+                u.radio = Some(bearer.summary(end));
+            }
+        }
+        users
+    }
+
+    /// The run's cell: its users' downlink goodput and its shared channel.
+    fn cell_summary(&self, users: &[UserSummary], end: Time) -> CellSummary {
+        let mut cell = match &self.radio {
+            Some(radio) => radio.cell_summary(end),
+            None => CellSummary { users: users.len() as u32, downlink: "wired", ..CellSummary::default() },
+        };
+        cell.goodput_bps = users.iter().map(|u| u.bytes_down).sum::<u64>() as f64 * 8.0 / end.as_secs_f64();
+        cell
     }
 }
 

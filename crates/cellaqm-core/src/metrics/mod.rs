@@ -151,6 +151,34 @@ impl FlowSummary {
     }
 }
 
+/// One user's results (a row of `users.csv`; `RunResult.users` in Python).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct UserSummary {
+    pub user: u32,
+    /// The cell it is attached to.
+    pub cell: u32,
+    /// Flows (TCP connections, UDP streams) it had.
+    pub flows: u32,
+    /// Application bytes delivered to it (downlink) and from it (uplink).
+    pub bytes_down: u64,
+    pub bytes_up: u64,
+    /// Its goodput: application bytes delivered both ways over the run.
+    pub goodput_bps: f64,
+    /// One-way delay of its downlink and uplink TCP data packets.
+    pub delay_ms: DelayStats,
+    pub delay_up_ms: DelayStats,
+    /// Drops of its downlink and uplink packets, by cause, wherever they fell.
+    pub drops: BTreeMap<&'static str, u64>,
+    pub drops_up: BTreeMap<&'static str, u64>,
+    pub rtos: u64,
+    pub retransmitted_bytes: u64,
+    /// Its own managed downlink buffer (its PDCP buffer with `[radio]`); null
+    /// where users share one (the wired bottleneck: see the run's `bottleneck`).
+    pub buffer: Option<LinkSummary>,
+    /// Its radio bearer's counters, with `[radio]`.
+    pub radio: Option<crate::radio::RadioSummary>,
+}
+
 /// The run-level summary (`summary.json`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Summary {
@@ -190,9 +218,11 @@ pub struct Summary {
     /// estimate followed the truth, with `uplink.bsr_period`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bsr: Option<crate::bsr::BsrSummary>,
-    /// The radio access bearer's counters, with `[radio]`.
+    /// The radio bearers' counters summed over the users, with `[radio]`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub radio: Option<crate::radio::RadioSummary>,
+    /// One row per cell (a run has one): its users, goodput and shared channel.
+    pub cells: Vec<crate::radio::CellSummary>,
     pub ledger: Ledger,
     /// Events processed by the engine.
     pub events: u64,

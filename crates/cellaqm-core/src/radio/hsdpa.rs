@@ -14,14 +14,16 @@
 //!   The rate the RNC knows of the bearer is the rate of the credits it was
 //!   granted ("for HSDPA from the credits granted", wcdma-rnc-aqm.md):
 //!   credits × MAC-d bits / period, so the frame cap bounds it too.
-//! - Scheduling: every TTI the [`Scheduler`] picks one user with data in the
-//!   Node-B; it gets `rate · TTI` bits (fractions carry over while the cell
-//!   stays busy). Round robin now; proportional fair and max-C/I come with the
-//!   HS-DSCH study behind the same trait.
+//! - Scheduling: every TTI the cell's [`Scheduler`] picks one user with data
+//!   in the Node-B ([`super::scheduler`]: round robin, max C/I, proportional
+//!   fair, strict priority); it gets `rate · TTI` bits at its channel's rate
+//!   (the cell's `rate`, or the user's own `channel_rate`; fractions carry
+//!   over while the cell stays busy).
 //! - HARQ: with probability `harq` a transmission waits until the next
 //!   scheduling period (the next flow-control boundary: 0–10 ms extra). The
 //!   UE's reordering keeps each user's PDUs in order.
 
+use super::scheduler::{AnyScheduler, RateAverage, Scheduler, SchedulerKind, UserView};
 use crate::rlc::Pdu;
 use crate::rng::Rng;
 use crate::time::{Dur, Time};
@@ -50,7 +52,10 @@ pub struct HsdpaConfig {
     pub iub_delay: Dur,
     /// Node-B → UE delay after the end of the TTI.
     pub air_delay: Dur,
+    /// Which backlogged user a TTI serves (`round_robin`, `max_ci`, `proportional_fair`, `priority`).
     pub scheduler: SchedulerKind,
+    /// The proportional fair scheduler's averaging window (in TTIs of this length; our choice).
+    pub average_window: Dur,
 }
 
 impl Default for HsdpaConfig {
@@ -65,6 +70,7 @@ impl Default for HsdpaConfig {
             iub_delay: Dur::from_millis(10),
             air_delay: Dur::from_millis(5),
             scheduler: SchedulerKind::RoundRobin,
+            average_window: Dur::from_millis(200),
         }
     }
 }
@@ -83,60 +89,13 @@ impl HsdpaConfig {
         if self.max_frame == 0 {
             return Err(format!("{key}.max_frame: must be at least 1"));
         }
+        if self.average_window < self.tti {
+            return Err(format!("{key}.average_window: must be at least one TTI ({})", self.tti));
+        }
         if !(0.0..1.0).contains(&self.harq) {
             return Err(format!("{key}.harq: expected a probability in [0, 1), got {}", self.harq));
         }
         Ok(())
-    }
-}
-
-/// Which scheduler serves the MAC-hs buffers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SchedulerKind {
-    #[default]
-    RoundRobin,
-}
-
-/// Picks the user served in a TTI.
-pub trait Scheduler {
-    /// Among users with `backlogged[u]`, the one to serve at `now`.
-    fn pick(&mut self, now: Time, backlogged: &[bool]) -> Option<usize>;
-}
-
-/// Serves backlogged users in turn.
-#[derive(Clone, Debug, Default)]
-pub struct RoundRobin {
-    next: usize,
-}
-
-impl Scheduler for RoundRobin {
-    fn pick(&mut self, _now: Time, backlogged: &[bool]) -> Option<usize> {
-        let n = backlogged.len();
-        let u = (0..n).map(|k| (self.next + k) % n).find(|&u| backlogged[u])?;
-        self.next = (u + 1) % n;
-        Some(u)
-    }
-}
-
-/// Every scheduler, dispatched statically.
-pub enum AnyScheduler {
-    RoundRobin(RoundRobin),
-}
-
-impl Scheduler for AnyScheduler {
-    fn pick(&mut self, now: Time, backlogged: &[bool]) -> Option<usize> {
-        match self {
-            AnyScheduler::RoundRobin(s) => s.pick(now, backlogged),
-        }
-    }
-}
-
-impl SchedulerKind {
-    pub fn build(self) -> AnyScheduler {
-        match self {
-            SchedulerKind::RoundRobin => AnyScheduler::RoundRobin(RoundRobin::default()),
-        }
     }
 }
 
@@ -145,8 +104,13 @@ fn credit_rate(cfg: &HsdpaConfig, mac_d_bits: f64, credits: f64) -> f64 {
     credits * mac_d_bits / cfg.flow_control.as_secs_f64()
 }
 
-#[derive(Default)]
 struct User {
+    /// The rate this user's channel supports when scheduled (b/s).
+    channel_bps: f64,
+    /// Its priority class (the `priority` scheduler).
+    priority: u8,
+    /// Its served rate, averaged for the proportional fair scheduler.
+    average: RateAverage,
     /// Credits earned and not yet granted (fractions), while active.
     credit: f64,
     /// Rate of the credits last granted (b/s).
@@ -160,12 +124,23 @@ struct User {
     delivered: u64,
 }
 
+/// One user of the cell as its bearer configures it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HsdpaUser {
+    /// The rate its channel supports when scheduled; `None`: the cell's `rate`.
+    pub channel_bps: Option<f64>,
+    /// Its priority class (0 first).
+    pub priority: u8,
+}
+
 /// Counters of the cell.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct HsdpaStats {
     pub ttis_used: u64,
     pub pdus_sent: u64,
     pub harq_delayed: u64,
+    /// Users served, summed over the TTIs used.
+    pub users_served: u64,
 }
 
 pub struct Hsdpa {
@@ -175,21 +150,38 @@ pub struct Hsdpa {
     scheduler: AnyScheduler,
     /// Bits of the TTI budget carried over (less than one PDU).
     carry_bits: f64,
-    backlogged: Vec<bool>,
+    views: Vec<UserView>,
+    picked: Vec<usize>,
+    /// PDUs in the MAC-hs buffers, all users.
+    waiting: u64,
     rng: Rng,
     stats: HsdpaStats,
 }
 
 impl Hsdpa {
-    /// A cell with `users` users and MAC-d PDUs of `mac_d_bytes` (the RLC PDU size).
-    pub fn new(cfg: &HsdpaConfig, users: usize, mac_d_bytes: u64, rng: Rng) -> Hsdpa {
+    /// A cell serving `users` and MAC-d PDUs of `mac_d_bytes` (the RLC PDU size).
+    pub fn new(cfg: &HsdpaConfig, users: &[HsdpaUser], mac_d_bytes: u64, rng: Rng) -> Hsdpa {
+        let window = (cfg.average_window.0 / cfg.tti.0.max(1)).clamp(1, u32::MAX as u64) as u32;
+        let user = |u: &HsdpaUser| User {
+            channel_bps: u.channel_bps.unwrap_or(cfg.rate.bps()),
+            priority: u.priority,
+            average: RateAverage::new(window),
+            credit: 0.0,
+            granted_bps: 0.0,
+            iub: VecDeque::new(),
+            nodeb: VecDeque::new(),
+            air: VecDeque::new(),
+            delivered: 0,
+        };
         let mut h = Hsdpa {
             cfg: cfg.clone(),
             mac_d_bits: mac_d_bytes as f64 * 8.0,
-            users: (0..users).map(|_| User::default()).collect(),
+            users: users.iter().map(user).collect(),
             scheduler: cfg.scheduler.build(),
             carry_bits: 0.0,
-            backlogged: vec![false; users],
+            views: vec![UserView::default(); users.len()],
+            picked: Vec::new(),
+            waiting: 0,
             rng,
             stats: HsdpaStats::default(),
         };
@@ -269,32 +261,50 @@ impl Hsdpa {
         let user = &mut self.users[u];
         while user.iub.front().is_some_and(|(at, _)| *at <= now) {
             user.nodeb.push_back(user.iub.pop_front().expect("checked").1);
+            self.waiting += 1;
         }
         user.iub.front().map(|(at, _)| *at)
     }
 
     /// Whether some MAC-hs buffer holds data (a TTI is needed).
     pub fn has_backlog(&self) -> bool {
-        self.users.iter().any(|u| !u.nodeb.is_empty())
+        self.waiting > 0
     }
 
-    /// One TTI starting at `now`: the scheduled user and, if its air line was
-    /// empty, when its first PDU arrives (schedule the air event then).
-    pub fn tti(&mut self, now: Time) -> Option<(usize, Option<Time>)> {
-        for (b, u) in self.backlogged.iter_mut().zip(&self.users) {
-            *b = !u.nodeb.is_empty();
+    /// The index of the TTI starting at `now` (TTIs on the grid k·TTI).
+    fn tti_index(&self, now: Time) -> u64 {
+        now.0 / self.cfg.tti.0
+    }
+
+    /// One TTI starting at `now`: writes to `served` each scheduled user and,
+    /// if its air line was empty, when its first PDU arrives (schedule the air
+    /// event then). Returns whether a user was scheduled.
+    pub fn tti(&mut self, now: Time, served: &mut Vec<(usize, Option<Time>)>) -> bool {
+        served.clear();
+        let k = self.tti_index(now);
+        for (v, u) in self.views.iter_mut().zip(&self.users) {
+            *v = UserView {
+                backlog_bytes: u.nodeb.len() as u64 * (self.mac_d_bits as u64 / 8),
+                rate_bps: u.channel_bps,
+                avg_bps: u.average.value(k),
+                priority: u.priority,
+            };
         }
-        let Some(u) = self.scheduler.pick(now, &self.backlogged) else {
+        self.scheduler.select(now, &self.views, 1, &mut self.picked);
+        let Some(&u) = self.picked.first() else {
             self.carry_bits = 0.0;
-            return None;
+            return false;
         };
-        let bits = self.cfg.rate.bps() * self.cfg.tti.as_secs_f64() + self.carry_bits;
-        let n = (bits / self.mac_d_bits).floor() as usize;
         let user = &mut self.users[u];
+        let bits = user.channel_bps * self.cfg.tti.as_secs_f64() + self.carry_bits;
+        let n = (bits / self.mac_d_bits).floor() as usize;
         let take = n.min(user.nodeb.len());
         self.carry_bits = if take == n { bits - n as f64 * self.mac_d_bits } else { 0.0 };
+        user.average.serve(k, take as f64 * self.mac_d_bits / self.cfg.tti.as_secs_f64());
         self.stats.ttis_used += 1;
+        self.stats.users_served += 1;
         self.stats.pdus_sent += take as u64;
+        self.waiting -= take as u64;
         let mut at = now + self.cfg.tti + self.cfg.air_delay;
         if self.cfg.harq > 0.0 && self.rng.random::<f64>() < self.cfg.harq {
             // HARQ: wait for the next scheduling period.
@@ -307,7 +317,8 @@ impl Hsdpa {
         for pdu in user.nodeb.drain(..take) {
             user.air.push_back((at, pdu));
         }
-        Some((u, (was_empty && take > 0).then_some(at)))
+        served.push((u, (was_empty && take > 0).then_some(at)));
+        true
     }
 
     /// PDUs of user `u` due at the UE by `now` go to `out`; returns when the next ones arrive.
@@ -337,10 +348,15 @@ mod tests {
         Pdu::Mrw(Mrw { sn: 0, discard_through: 0 })
     }
 
+    /// `n` users on the cell's own rate, class 0.
+    fn users(n: usize) -> Vec<HsdpaUser> {
+        vec![HsdpaUser { channel_bps: None, priority: 0 }; n]
+    }
+
     /// `n` always-backlogged users for `secs`: credits granted per user per
     /// period (summed) and PDUs delivered per user.
     fn backlogged(cfg: &HsdpaConfig, n: usize, secs: u64) -> (Vec<u64>, Vec<u64>) {
-        let mut h = Hsdpa::new(cfg, n, 42, stream(3, "hsdpa"));
+        let mut h = Hsdpa::new(cfg, &users(n), 42, stream(3, "hsdpa"));
         let (mut granted, mut credits) = (vec![0u64; n], vec![0u32; n]);
         let active = vec![true; n];
         let mut out = Vec::new();
@@ -361,7 +377,7 @@ mod tests {
                 h.air_arrivals(t, u, &mut out);
             }
             if h.next_tti(t) == t {
-                h.tti(t);
+                h.tti(t, &mut Vec::new());
             }
             t += Dur::from_millis(1);
         }
@@ -388,7 +404,7 @@ mod tests {
     #[test]
     fn grants_split_among_active_users_only_and_frames_are_capped() {
         let cfg = HsdpaConfig { rate: Rate(3.6e6), ..HsdpaConfig::default() };
-        let mut h = Hsdpa::new(&cfg, 3, 42, stream(1, "h"));
+        let mut h = Hsdpa::new(&cfg, &users(3), 42, stream(1, "h"));
         let mut credits = [0u32; 3];
         h.grant(&[true, false, true], &mut credits);
         // 0.9 × 3.6 Mb/s / 2 × 10 ms / 336 bit = 48.2: 48 credits, 48 × 336 bit / 10 ms.
@@ -396,7 +412,7 @@ mod tests {
         assert_eq!(h.granted_bps(0), 48.0 * 336.0 / 0.01);
         // A frame holds at most 255 PDUs: 0.9 × 20 Mb/s × 10 ms / 336 = 535.7 → 255.
         let cfg = HsdpaConfig { rate: Rate(20e6), ..HsdpaConfig::default() };
-        let mut h = Hsdpa::new(&cfg, 1, 42, stream(1, "h"));
+        let mut h = Hsdpa::new(&cfg, &users(1), 42, stream(1, "h"));
         let mut credits = [0u32; 1];
         h.grant(&[true], &mut credits);
         assert_eq!(credits, [255]);
@@ -407,7 +423,7 @@ mod tests {
         // 20 Mb/s: 0.9 × 20 Mb/s would be 18 Mb/s, but 255 PDUs of 336 bits per 10 ms is 8.568 Mb/s.
         let capped = 255.0 * 336.0 / 0.01;
         let cfg = HsdpaConfig { rate: Rate(20e6), ..HsdpaConfig::default() };
-        let mut h = Hsdpa::new(&cfg, 1, 42, stream(1, "h"));
+        let mut h = Hsdpa::new(&cfg, &users(1), 42, stream(1, "h"));
         assert_eq!(h.granted_bps(0), capped, "before the first grant");
         let mut credits = [0u32; 1];
         h.grant(&[true], &mut credits);
@@ -418,7 +434,7 @@ mod tests {
         // Uncapped, the told rate averages to the share: 3.6 Mb/s alone earns 96.43 credits per
         // period, granted as 96 or 97; over many periods the mean is 0.9 × 3.6 Mb/s.
         let cfg = HsdpaConfig::default();
-        let mut h = Hsdpa::new(&cfg, 1, 42, stream(1, "h"));
+        let mut h = Hsdpa::new(&cfg, &users(1), 42, stream(1, "h"));
         let (mut sum, periods) = (0.0, 700);
         for _ in 0..periods {
             h.grant(&[true], &mut credits);
@@ -436,26 +452,18 @@ mod tests {
     #[test]
     fn harq_delays_about_one_transmission_in_ten_and_keeps_order() {
         let cfg = HsdpaConfig::default();
-        let mut h = Hsdpa::new(&cfg, 1, 42, stream(9, "h"));
+        let mut h = Hsdpa::new(&cfg, &users(1), 42, stream(9, "h"));
         let mut out = Vec::new();
         for k in 0..5000u64 {
             let t = Time::ZERO + Dur::from_millis(2 * k);
             h.send_frame_pdu(t, 0, Pdu::Mrw(Mrw { sn: k, discard_through: 0 }));
             h.iub_arrivals(t + Dur::from_millis(10), 0);
-            h.tti(t + Dur::from_millis(10));
+            h.tti(t + Dur::from_millis(10), &mut Vec::new());
         }
         h.air_arrivals(Time::MAX, 0, &mut out);
         let sns: Vec<u64> = out.iter().map(|p| if let Pdu::Mrw(m) = p { m.sn } else { 0 }).collect();
         assert_eq!(sns, (0..5000).collect::<Vec<_>>());
         let share = h.stats().harq_delayed as f64 / h.stats().ttis_used as f64;
         assert!((share - 0.1).abs() < 0.015, "{share}");
-    }
-
-    #[test]
-    fn round_robin_takes_turns() {
-        let mut rr = RoundRobin::default();
-        let picks: Vec<_> = (0..5).map(|_| rr.pick(Time::ZERO, &[true, false, true]).unwrap()).collect();
-        assert_eq!(picks, vec![0, 2, 0, 2, 0]);
-        assert_eq!(rr.pick(Time::ZERO, &[false, false, false]), None);
     }
 }

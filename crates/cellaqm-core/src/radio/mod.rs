@@ -1,17 +1,28 @@
-//! Radio bearer models: what serves the managed buffer in the cellular studies.
+//! The radio access network: what serves the managed buffers in the cellular
+//! studies.
 //!
-//! One file per model: [`gilbert`] (two-state loss channel), [`dch`] (R99
-//! dedicated channel), [`hsdpa`] (HS-DSCH with Node-B MAC-hs buffers and Iub
-//! flow control), [`pdcp`] (the RNC's per-bearer PDCP buffer with its queue
-//! discipline), and [`access`], which composes them with two RLC AM
-//! entities into the radio access bearer a scenario's `[radio]` section
-//! describes. Models take `now` and return what to schedule; none reads a
-//! clock, and each draws from its own [`crate::rng`] stream.
+//! A run's radio is one cell and a bearer per user ([`access`]). A [`cell`]
+//! owns the radio resource its users share and the [`scheduler`] that shares
+//! it (today the HSDPA HS-DSCH, [`hsdpa`]); a [`bearer`] owns one user's
+//! chain: the RNC's PDCP buffer with its queue discipline ([`pdcp`]), the two
+//! RLC AM entities ([`crate::rlc`]), the user's own R99 DCH where there is one
+//! ([`dch`], with [`gilbert`] losses), the uplink DCH and the UE's buffer.
+//! [`config`] reads `[radio]`: the template of every user's bearer and the
+//! groups of users that differ. Models take `now` and return what to
+//! schedule; none reads a clock, and each draws from its own [`crate::rng`]
+//! stream.
 
-pub use access::{BearerKind, RadioAccess, RadioConfig, RadioEvent, RadioOut, RadioStats, RadioSummary};
+pub use access::{RadioAccess, RadioEvent, RadioOut};
+pub use bearer::{BearerStats, RadioSummary, UeEvent};
+pub use cell::{CellEvent, CellSummary};
+pub use config::{BearerConfig, BearerKind, RadioConfig, UserGroup};
 
 pub mod access;
+pub mod bearer;
+pub mod cell;
+pub mod config;
 pub mod dch;
 pub mod gilbert;
 pub mod hsdpa;
 pub mod pdcp;
+pub mod scheduler;

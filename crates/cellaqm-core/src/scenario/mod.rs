@@ -222,27 +222,48 @@ impl Scenario {
         Ok(scenario)
     }
 
-    /// Capacity of the forward managed buffer (the bottleneck's, or the radio
-    /// bearer's PDCP buffer) in packets: its packet limit, else its byte limit
-    /// over the full-sized packet (MSS + header).
-    pub fn forward_buffer_packets(&self) -> Option<u32> {
+    /// Capacity in packets of the forward managed buffer that `user`'s packets
+    /// cross (the bottleneck's, shared by every user, or the user's PDCP
+    /// buffer): its packet limit, else its byte limit over the full-sized
+    /// packet (MSS + header).
+    pub fn forward_buffer_packets(&self, user: u32) -> Option<u32> {
         let (bytes, packets) = match &self.radio {
-            Some(r) => (r.buffer, r.buffer_packets),
+            Some(r) => {
+                let b = r.bearer(user);
+                (b.buffer, b.buffer_packets)
+            }
             None => (self.bottleneck.buffer, self.bottleneck.buffer_packets),
         };
         packets.or(bytes.map(|b| (b.0 / self.tcp.full_packet()) as u32))
     }
 
+    /// The first user of each distinct forward buffer: every user shares the
+    /// bottleneck, and with `[radio]` the template and each group have their own.
+    fn forward_buffer_owners(&self) -> Vec<(String, u32)> {
+        let mut owners = vec![(String::new(), self.traffic.users())]; // a user in no group
+        if let Some(r) = &self.radio {
+            owners.extend(
+                r.group_ranges().into_iter().enumerate().map(|(i, (first, _))| (format!("radio.groups[{i}]: "), first)),
+            );
+        }
+        owners
+    }
+
     /// Every buffer with a byte limit, by key: each must hold one full-sized
     /// packet (checked in [`Scenario::validate`]).
-    fn byte_limits(&self) -> Vec<(&'static str, Option<Bytes>)> {
+    fn byte_limits(&self) -> Vec<(String, Option<Bytes>)> {
         let mut limits = vec![
-            ("core.buffer", self.core.buffer),
-            ("bottleneck.buffer", self.bottleneck.buffer),
-            ("uplink.buffer", self.uplink.buffer),
+            ("core.buffer".to_string(), self.core.buffer),
+            ("bottleneck.buffer".to_string(), self.bottleneck.buffer),
+            ("uplink.buffer".to_string(), self.uplink.buffer),
         ];
         if let Some(r) = &self.radio {
-            limits.extend([("radio.buffer", r.buffer), ("radio.uplink_buffer", r.uplink_buffer)]);
+            limits.push(("radio.buffer".to_string(), r.buffer));
+            limits.push(("radio.uplink_buffer".to_string(), r.uplink_buffer));
+            for (i, g) in r.groups.iter().enumerate() {
+                limits.push((format!("radio.groups[{i}].buffer"), g.buffer));
+                limits.push((format!("radio.groups[{i}].uplink_buffer"), g.uplink_buffer));
+            }
         }
         limits
     }
@@ -269,12 +290,16 @@ impl Scenario {
         }
         if let Some(a) = &self.ack_delay {
             a.validate("ack_delay")?;
-            if self.forward_buffer_packets().is_none() {
-                return Err("ack_delay: needs a limit on the forward buffer (buffer or buffer_packets)".into());
+            for (at, user) in self.forward_buffer_owners() {
+                if self.forward_buffer_packets(user).is_none() {
+                    return Err(format!(
+                        "ack_delay: {at}needs a limit on the forward buffer (buffer or buffer_packets)"
+                    ));
+                }
             }
         }
         match &self.radio {
-            Some(r) => r.validate("radio"),
+            Some(r) => r.validate("radio", self.traffic.users()),
             None => Ok(()),
         }
     }

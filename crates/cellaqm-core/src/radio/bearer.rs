@@ -1,0 +1,430 @@
+//! One user's radio bearer: the chain from the RNC to the UE and back that no
+//! other user shares.
+//!
+//! ```text
+//!  core ─▶ PDCP (queue discipline) ─▶ RLC AM (RNC) ─▶ own DCH, or the cell's HS-DSCH ─▶ RLC AM (UE) ─▶ UE IP
+//!  core ◀──────────────────────────── RLC AM (RNC) ◀── uplink DCH ◀── RLC AM (UE) ◀─ UE buffer ◀─ UE IP
+//! ```
+//!
+//! STATUS PDUs share the transport blocks with data on the reverse link. On
+//! HSDPA the downlink belongs to the cell ([`super::cell`]): the bearer hands
+//! it PDUs when flow control grants credits, and takes the PDUs the cell's air
+//! interface delivers. The bearer is passive: it gets `now` and due
+//! [`UeEvent`]s, and answers through [`RadioOut`]; each event kind has at most
+//! one live instance per user, a superseded one is ignored when it fires
+//! (lazy cancellation).
+
+use super::access::{RadioEvent, RadioOut};
+use super::config::BearerConfig;
+use super::dch::Dch;
+use super::hsdpa::Hsdpa;
+use super::pdcp::{pdcp_discipline, Feed, Pdcp, SduStore};
+use crate::link::LinkStats;
+use crate::metrics::Occupancy;
+use crate::packet::Packet;
+use crate::queue::{DropCause, Dropped, Limits};
+use crate::rlc::{AmEntity, Delivery, Pdu, Release};
+use crate::rng;
+use crate::time::{Dur, Time};
+use serde::Serialize;
+
+/// The events of one user's bearer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UeEvent {
+    /// A TTI of the user's own DCH downlink starts.
+    DownTti = 0,
+    /// Downlink PDUs reach the UE (DCH delay line or HSDPA air line).
+    DownArrive = 1,
+    /// An uplink DCH TTI starts.
+    UpTti = 2,
+    /// Uplink PDUs reach the RNC.
+    UpArrive = 3,
+    /// HSDPA frames reach the Node-B's buffer of this user.
+    IubArrive = 4,
+    /// An RLC or PDCP timer.
+    Timer = 5,
+}
+
+const UE_EVENTS: usize = 6;
+
+/// Time-integrated counters of a bearer (downlink PDCP buffer).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BearerStats {
+    /// Downlink packets and bytes delivered to the UE.
+    pub packets_delivered: u64,
+    pub bytes_delivered: u64,
+    /// ∫ PDCP bytes dt (byte·ns) and ∫ PDCP packets dt (packet·ns).
+    pub queue_byte_ns: u128,
+    pub queue_packet_ns: u128,
+    /// Downlink transport: PDUs sent (data, STATUS, MRW) and lost on the air.
+    pub down_pdus: u64,
+    pub down_pdus_lost: u64,
+    /// RLC (RNC sender): retransmitted PDUs, polls, SDUs discarded after MaxDAT.
+    pub retransmissions: u64,
+    pub polls: u64,
+    pub sdus_discarded: u64,
+    /// STATUS PDUs sent by the UE.
+    pub statuses: u64,
+    /// Packets a discipline dropped or ECN-marked while RLC carried them (kept unmarked, see [`super::pdcp`]).
+    pub spared: u64,
+}
+
+/// The radio counters of `summary.json` (`summary["radio"]`, summed over the
+/// users) and of each user (`users.csv`, `radio_*`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RadioSummary {
+    /// Downlink PDUs sent (data, STATUS, MRW; retransmissions included) and lost on the air.
+    pub down_pdus: u64,
+    pub down_pdus_lost: u64,
+    /// RLC retransmissions and polls of the RNC sender; SDUs it discarded after MaxDAT.
+    pub retransmissions: u64,
+    pub polls: u64,
+    pub sdus_discarded: u64,
+    /// STATUS PDUs the UE sent.
+    pub statuses: u64,
+    /// Packets a discipline dropped or ECN-marked while RLC carried them (delivered anyway, unmarked).
+    pub spared: u64,
+    /// Mean PDCP occupancy, bytes (summed over the users' buffers).
+    pub mean_pdcp_bytes: f64,
+    /// The downlink rate the PDCP discipline was last told, b/s (in `summary["radio"]`: user 0's).
+    pub rate_bps: f64,
+}
+
+impl RadioSummary {
+    /// Adds `other`'s counts and mean occupancy; the told rate stays this one's.
+    pub fn add(&mut self, other: &RadioSummary) {
+        self.down_pdus += other.down_pdus;
+        self.down_pdus_lost += other.down_pdus_lost;
+        self.retransmissions += other.retransmissions;
+        self.polls += other.polls;
+        self.sdus_discarded += other.sdus_discarded;
+        self.statuses += other.statuses;
+        self.spared += other.spared;
+        self.mean_pdcp_bytes += other.mean_pdcp_bytes;
+    }
+}
+
+pub struct Bearer {
+    /// The user's index, which names its events.
+    user: u16,
+    pdcp: Pdcp,
+    down_store: SduStore,
+    rnc: AmEntity,
+    ue: AmEntity,
+    ue_buffer: Pdcp,
+    up_store: SduStore,
+    /// The user's own downlink (R99 DCH); `None` where the cell's shared channel serves it.
+    dch: Option<Dch>,
+    up: Dch,
+    /// The pending event of each kind.
+    pending: [Option<Time>; UE_EVENTS],
+    /// When each TTI kind last ran (no second TTI at the same instant).
+    last_down_tti: Option<Time>,
+    last_up_tti: Option<Time>,
+    pdus: Vec<Pdu>,
+    released: Vec<Release>,
+    stats: BearerStats,
+    /// How long the PDCP buffer held each backlog.
+    occupancy: Occupancy,
+    last_change: Time,
+}
+
+/// The random stream `part` of `user`'s bearer: user 0 keeps the single-user
+/// names (`radio.pdcp`), so that a one-user run draws as it always did;
+/// user `u` ≥ 1 draws from `radio.ue<u>.pdcp`.
+fn stream_name(user: u32, part: &str) -> String {
+    match user {
+        0 => format!("radio.{part}"),
+        u => format!("radio.ue{u}.{part}"),
+    }
+}
+
+impl Bearer {
+    /// The bearer of `user` as `cfg` describes it, for run seed `seed`; its
+    /// PDCP discipline is first told `rate_bps` (a DCH: its rate; HSDPA: what
+    /// a lone user is granted).
+    pub fn new(user: u32, cfg: &BearerConfig, rate_bps: f64, seed: u64) -> Bearer {
+        let stream = |part: &str| rng::stream(seed, &stream_name(user, part));
+        let limits = Limits { bytes: cfg.buffer.map(|b| b.0), packets: cfg.buffer_packets };
+        let queue = cfg.queue.build(limits, stream("pdcp"));
+        let ue_queue =
+            cfg.uplink_queue.build(Limits { bytes: cfg.uplink_buffer.map(|b| b.0), packets: None }, stream("ue"));
+        let payload = cfg.rlc.payload();
+        Bearer {
+            user: u16::try_from(user).expect("validated: at most 65 536 users with [radio]"),
+            pdcp: Pdcp::new(queue, pdcp_discipline(&cfg.queue, "radio.queue").expect("validated"), rate_bps),
+            down_store: SduStore::default(),
+            rnc: AmEntity::new(&cfg.rlc),
+            ue: AmEntity::new(&cfg.rlc),
+            ue_buffer: Pdcp::new(
+                ue_queue,
+                pdcp_discipline(&cfg.uplink_queue, "radio.uplink_queue").expect("validated"),
+                cfg.uplink.rate.bps(),
+            ),
+            up_store: SduStore::default(),
+            dch: cfg.dch.as_ref().map(|d| Dch::new(d, payload, stream("down"))),
+            up: Dch::new(&cfg.uplink, payload, stream("up")),
+            pending: [None; UE_EVENTS],
+            last_down_tti: None,
+            last_up_tti: None,
+            pdus: Vec::new(),
+            released: Vec::new(),
+            stats: BearerStats::default(),
+            occupancy: Occupancy::default(),
+            last_change: Time::ZERO,
+        }
+    }
+
+    /// Accumulates the PDCP backlog integrals and occupancy up to `now`.
+    fn account(&mut self, now: Time) {
+        let dt = now.since(self.last_change).0;
+        let (bytes, packets) = (self.pdcp.bytes(), self.pdcp.packets() as u64);
+        self.stats.queue_byte_ns += bytes as u128 * dt as u128;
+        self.stats.queue_packet_ns += packets as u128 * dt as u128;
+        self.occupancy.hold(bytes, packets, dt);
+        self.last_change = now;
+    }
+
+    /// A downlink packet reaches the RNC.
+    pub fn arrive_down(&mut self, now: Time, pkt: Packet, out: &mut RadioOut) {
+        self.account(now);
+        self.pdcp.arrive(now, pkt, &mut out.dropped);
+    }
+
+    /// An uplink packet leaves the UE's IP layer.
+    pub fn arrive_up(&mut self, now: Time, pkt: Packet, out: &mut RadioOut) {
+        self.ue_buffer.arrive(now, pkt, &mut out.dropped);
+    }
+
+    /// Event `ev` fires; `shared` is the cell's HS-DSCH, if it serves the
+    /// downlink. Returns `false` for a superseded event (nothing was done).
+    pub fn handle(&mut self, now: Time, ev: UeEvent, shared: Option<&mut Hsdpa>, out: &mut RadioOut) -> bool {
+        if self.pending[ev as usize] != Some(now) {
+            return false; // superseded
+        }
+        self.pending[ev as usize] = None;
+        self.account(now);
+        match ev {
+            UeEvent::DownTti => self.dch_tti(now, out),
+            UeEvent::DownArrive => self.down_arrive(now, shared, out),
+            UeEvent::UpTti => self.up_tti(now, out),
+            UeEvent::UpArrive => self.up_arrive(now, out),
+            UeEvent::IubArrive => {
+                let h = shared.expect("Iub frames only on HSDPA");
+                if let Some(t) = h.iub_arrivals(now, self.user as usize) {
+                    self.want(UeEvent::IubArrive, t, out);
+                }
+            }
+            UeEvent::Timer => {
+                self.pdcp.on_timer(now, &mut out.dropped);
+                self.ue_buffer.on_timer(now, &mut out.dropped);
+            }
+        }
+        true
+    }
+
+    /// Asks for event `ev` at `at` unless an earlier one is pending.
+    pub fn want(&mut self, ev: UeEvent, at: Time, out: &mut RadioOut) {
+        let p = &mut self.pending[ev as usize];
+        if p.is_none_or(|t| at < t) {
+            *p = Some(at);
+            out.schedule.push((at, RadioEvent::Ue(self.user, ev)));
+        }
+    }
+
+    /// A TTI of the user's own DCH: the RNC's RLC fills its transport blocks.
+    fn dch_tti(&mut self, now: Time, out: &mut RadioOut) {
+        self.last_down_tti = Some(now);
+        let dch = self.dch.as_mut().expect("a DCH TTI on a DCH bearer");
+        let mut feed = Feed { pdcp: &mut self.pdcp, store: &mut self.down_store };
+        let mut first = None;
+        for _ in 0..dch.pdus_per_tti() {
+            let Some(pdu) = self.rnc.next_pdu(now, &mut feed) else { break };
+            self.stats.down_pdus += 1;
+            if let Some(at) = dch.transmit(now, pdu) {
+                first = first.or(Some(at));
+            }
+        }
+        self.stats.down_pdus_lost = dch.stats().pdus_lost;
+        if let Some(at) = first {
+            self.want(UeEvent::DownArrive, at, out);
+        }
+    }
+
+    /// Whether the RNC's RLC has something to send (flow control asks for credits then).
+    pub fn rnc_has_work(&mut self, now: Time) -> bool {
+        let feed = Feed { pdcp: &mut self.pdcp, store: &mut self.down_store };
+        self.rnc.has_work(now, &feed)
+    }
+
+    /// The RNC's next downlink PDU, for a frame to the cell's Node-B.
+    pub fn next_down_pdu(&mut self, now: Time) -> Option<Pdu> {
+        let mut feed = Feed { pdcp: &mut self.pdcp, store: &mut self.down_store };
+        let pdu = self.rnc.next_pdu(now, &mut feed)?;
+        self.stats.down_pdus += 1;
+        Some(pdu)
+    }
+
+    /// Tells the PDCP discipline the downlink rate (HSDPA: from the credits granted).
+    pub fn set_rate(&mut self, now: Time, bps: f64, out: &mut RadioOut) {
+        self.account(now);
+        self.pdcp.set_rate(now, bps, &mut out.dropped);
+    }
+
+    /// Downlink PDUs due at the UE: from the user's DCH, or from the cell's air interface.
+    fn down_arrive(&mut self, now: Time, shared: Option<&mut Hsdpa>, out: &mut RadioOut) {
+        let next = match (&mut self.dch, shared) {
+            (Some(dch), _) => dch.arrivals(now, &mut self.pdus),
+            (None, Some(h)) => h.air_arrivals(now, self.user as usize, &mut self.pdus),
+            (None, None) => unreachable!("a bearer without a downlink"),
+        };
+        if let Some(at) = next {
+            self.want(UeEvent::DownArrive, at, out);
+        }
+        for pdu in self.pdus.drain(..) {
+            self.ue.receive(now, &pdu);
+        }
+        for d in self.ue.rx.drain() {
+            match d {
+                Delivery::Delivered(id) => {
+                    let pkt = self.down_store.take(id).expect("a delivered SDU is stored");
+                    self.stats.packets_delivered += 1;
+                    self.stats.bytes_delivered += pkt.size as u64;
+                    out.to_ue.push(pkt);
+                }
+                Delivery::Discarded(id) => {
+                    let pkt = self.down_store.take(id).expect("a discarded SDU is stored");
+                    out.dropped.push(Dropped { pkt, cause: DropCause::LinkLoss });
+                }
+            }
+        }
+    }
+
+    fn up_tti(&mut self, now: Time, out: &mut RadioOut) {
+        self.last_up_tti = Some(now);
+        let mut feed = Feed { pdcp: &mut self.ue_buffer, store: &mut self.up_store };
+        let mut first = None;
+        for _ in 0..self.up.pdus_per_tti() {
+            let Some(pdu) = self.ue.next_pdu(now, &mut feed) else { break };
+            if let Some(at) = self.up.transmit(now, pdu) {
+                first = first.or(Some(at));
+            }
+        }
+        if let Some(at) = first {
+            self.want(UeEvent::UpArrive, at, out);
+        }
+    }
+
+    fn up_arrive(&mut self, now: Time, out: &mut RadioOut) {
+        if let Some(at) = self.up.arrivals(now, &mut self.pdus) {
+            self.want(UeEvent::UpArrive, at, out);
+        }
+        for pdu in self.pdus.drain(..) {
+            self.rnc.receive(now, &pdu);
+        }
+        for d in self.rnc.rx.drain() {
+            match d {
+                Delivery::Delivered(id) => out.to_core.push(self.up_store.take(id).expect("a delivered SDU is stored")),
+                Delivery::Discarded(id) => {
+                    let pkt = self.up_store.take(id).expect("a discarded SDU is stored");
+                    out.dropped.push(Dropped { pkt, cause: DropCause::LinkLoss });
+                }
+            }
+        }
+    }
+
+    /// Releases what the RLC senders let go from the PDCP and UE buffers.
+    pub fn release(&mut self, now: Time, out: &mut RadioOut) {
+        self.account(now);
+        self.released.extend(self.rnc.tx.drain_released());
+        for r in self.released.drain(..) {
+            let (Release::Confirmed(id) | Release::Discarded(id)) = r;
+            self.pdcp.release(now, id, &mut out.dropped);
+        }
+        self.released.extend(self.ue.tx.drain_released());
+        for r in self.released.drain(..) {
+            let (Release::Confirmed(id) | Release::Discarded(id)) = r;
+            self.ue_buffer.release(now, id, &mut out.dropped);
+        }
+    }
+
+    /// Asks for the next TTI of the user's own DCH if the RNC is `busy`.
+    pub fn want_dch_tti(&mut self, now: Time, busy: bool, out: &mut RadioOut) {
+        let Some(dch) = &self.dch else { return };
+        if busy {
+            let at = dch.next_tti(now);
+            let at = if self.last_down_tti == Some(at) { at + dch.tti() } else { at };
+            self.want(UeEvent::DownTti, at, out);
+        }
+    }
+
+    /// Asks for the uplink TTI and the timers the new state needs.
+    pub fn want_uplink_and_timers(&mut self, now: Time, out: &mut RadioOut) {
+        let feed = Feed { pdcp: &mut self.ue_buffer, store: &mut self.up_store };
+        if self.ue.has_work(now, &feed) {
+            let mut at = self.up.next_tti(now);
+            if self.last_up_tti == Some(at) {
+                at += self.up.tti();
+            }
+            self.want(UeEvent::UpTti, at, out);
+        }
+        // Timers that may create work later.
+        let timers = [self.rnc.next_timer(), self.ue.next_timer(), self.pdcp.next_timer(), self.ue_buffer.next_timer()];
+        if let Some(at) = timers.into_iter().flatten().filter(|&t| t > now).min() {
+            self.want(UeEvent::Timer, at, out);
+        }
+    }
+
+    /// Bytes of packets inside the bearer (waiting in a buffer or carried by RLC), both ways.
+    pub fn bytes_held(&self) -> u64 {
+        self.pdcp.waiting_bytes() + self.down_store.bytes() + self.ue_buffer.waiting_bytes() + self.up_store.bytes()
+    }
+
+    /// The downlink PDCP buffer.
+    pub fn pdcp(&self) -> &Pdcp {
+        &self.pdcp
+    }
+
+    /// The summary of a run that ends at `end`.
+    pub fn summary(&mut self, end: Time) -> RadioSummary {
+        let s = self.stats(end);
+        RadioSummary {
+            down_pdus: s.down_pdus,
+            down_pdus_lost: s.down_pdus_lost,
+            retransmissions: s.retransmissions,
+            polls: s.polls,
+            sdus_discarded: s.sdus_discarded,
+            statuses: s.statuses,
+            spared: s.spared,
+            mean_pdcp_bytes: s.queue_byte_ns as f64 / end.0.max(1) as f64,
+            rate_bps: self.pdcp.rate_bps(),
+        }
+    }
+
+    /// The downlink seen as a link, for a [`crate::metrics::LinkSummary`]:
+    /// busy = time the delivered bytes take at the told rate (a utilisation estimate).
+    pub fn link_stats(&mut self, end: Time) -> LinkStats {
+        let s = self.stats(end);
+        LinkStats {
+            busy: Dur::transmission(s.bytes_delivered, self.pdcp.rate_bps().max(1.0)).min(Dur(end.0)),
+            packets_sent: s.packets_delivered,
+            bytes_sent: s.bytes_delivered,
+            queue_byte_ns: s.queue_byte_ns,
+            queue_packet_ns: s.queue_packet_ns,
+            occupancy: Some(self.occupancy.clone()),
+        }
+    }
+
+    /// Counters up to `now` (closes the backlog integrals at `now`).
+    pub fn stats(&mut self, now: Time) -> BearerStats {
+        self.account(now);
+        let tx = self.rnc.tx.stats();
+        let mut s = self.stats;
+        s.retransmissions = tx.retransmissions;
+        s.polls = tx.polls;
+        s.sdus_discarded = tx.sdus_discarded;
+        s.statuses = self.ue.rx.stats().statuses_sent;
+        s.spared = self.pdcp.stats().spared;
+        s
+    }
+}

@@ -1,0 +1,224 @@
+//! A cell: the radio resource its users share and the scheduler that shares
+//! it.
+//!
+//! On HSDPA the cell owns the HS-DSCH ([`Hsdpa`]: the Node-B's MAC-hs buffer
+//! per user, the Iub flow control, the scheduler picking the user of each
+//! 2 ms TTI). A cell of dedicated channels (R99 DCH, each bearer its own) has
+//! no shared resource and no scheduler: its events are all its users'.
+//! The cell's own events ([`CellEvent`]) are the shared channel's TTI and the
+//! flow-control instant; like a bearer's, each has at most one live instance.
+
+use super::access::{RadioEvent, RadioOut};
+use super::bearer::{Bearer, UeEvent};
+use super::hsdpa::{Hsdpa, HsdpaStats};
+use super::scheduler::SchedulerKind;
+use crate::time::{Dur, Time};
+use serde::Serialize;
+
+/// The events of a cell's shared channel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellEvent {
+    /// A TTI of the shared downlink starts (HS-DSCH).
+    DownTti = 0,
+    /// HSDPA flow control (credits) instant.
+    FlowControl = 1,
+}
+
+const CELL_EVENTS: usize = 2;
+
+/// A cell's row of `summary["cells"]`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct CellSummary {
+    pub cell: u32,
+    /// Users attached to the cell.
+    pub users: u32,
+    /// `"dch"` (dedicated channels), `"hsdpa"` or `"wired"` (the run's shared bottleneck link).
+    pub downlink: &'static str,
+    /// The shared channel's scheduler (`null` without one).
+    pub scheduler: Option<&'static str>,
+    /// Downlink IP bytes delivered to the cell's users, per second of the run.
+    pub goodput_bps: f64,
+    /// Shared channel: TTIs that served a user, as a fraction of the run's TTIs.
+    pub tti_utilisation: Option<f64>,
+    /// Shared channel: users served per TTI used (1 on HSDPA; several with code multiplexing).
+    pub users_per_tti: Option<f64>,
+    /// Shared channel: transmissions delayed by HARQ.
+    pub harq_delayed: Option<u64>,
+}
+
+pub struct Cell {
+    /// The shared downlink; `None`: dedicated channels only.
+    shared: Option<Hsdpa>,
+    scheduler: Option<SchedulerKind>,
+    pending: [Option<Time>; CELL_EVENTS],
+    /// When each event kind last ran (no second one at the same instant).
+    last_tti: Option<Time>,
+    last_fc: Option<Time>,
+    tti: Dur,
+    fc_period: Dur,
+    /// Per user: data waiting in the RNC (flow control will grant credits).
+    busy: Vec<bool>,
+    n_busy: usize,
+    active: Vec<bool>,
+    credits: Vec<u32>,
+}
+
+impl Cell {
+    /// A cell of `users` dedicated channels (`shared` is `None`), or sharing
+    /// `shared` with `scheduler`, TTI `tti` and flow-control period `fc_period`.
+    pub fn new(users: usize, shared: Option<(Hsdpa, SchedulerKind, Dur, Dur)>) -> Cell {
+        let (shared, scheduler, tti, fc_period) = match shared {
+            Some((h, s, tti, fc)) => (Some(h), Some(s), tti, fc),
+            None => (None, None, Dur::MAX, Dur::MAX),
+        };
+        Cell {
+            shared,
+            scheduler,
+            pending: [None; CELL_EVENTS],
+            last_tti: None,
+            last_fc: None,
+            tti,
+            fc_period,
+            busy: vec![false; users],
+            n_busy: 0,
+            active: vec![false; users],
+            credits: vec![0; users],
+        }
+    }
+
+    /// The shared downlink, if the cell has one.
+    pub fn shared(&mut self) -> Option<&mut Hsdpa> {
+        self.shared.as_mut()
+    }
+
+    /// Whether the cell has a shared downlink (else each bearer has its own).
+    pub fn is_shared(&self) -> bool {
+        self.shared.is_some()
+    }
+
+    /// Asks for event `ev` at `at` unless an earlier one is pending.
+    fn want(&mut self, ev: CellEvent, at: Time, out: &mut RadioOut) {
+        let p = &mut self.pending[ev as usize];
+        if p.is_none_or(|t| at < t) {
+            *p = Some(at);
+            out.schedule.push((at, RadioEvent::Cell(ev)));
+        }
+    }
+
+    /// Whether `ev` at `now` is the live instance (and marks it done); a superseded one is ignored.
+    pub fn due(&mut self, now: Time, ev: CellEvent) -> bool {
+        if self.pending[ev as usize] != Some(now) {
+            return false;
+        }
+        self.pending[ev as usize] = None;
+        true
+    }
+
+    /// Flow control at `now` (TS 25.435 capacity allocation as the study
+    /// simplifies it, see [`Hsdpa::grant`]): every user with data in the RNC
+    /// gets its credits, its PDCP discipline is told the granted rate, and
+    /// the RNC sends that many PDUs towards the Node-B.
+    pub fn flow_control(&mut self, now: Time, bearers: &mut [Bearer], out: &mut RadioOut) {
+        let Some(h) = self.shared.as_mut() else { return };
+        self.last_fc = Some(now);
+        for (a, b) in self.active.iter_mut().zip(bearers.iter_mut()) {
+            *a = b.rnc_has_work(now);
+        }
+        h.grant(&self.active, &mut self.credits);
+        for (u, b) in bearers.iter_mut().enumerate() {
+            if !self.active[u] {
+                continue;
+            }
+            b.set_rate(now, h.granted_bps(u), out);
+            let mut first = None;
+            for _ in 0..self.credits[u] {
+                let Some(pdu) = b.next_down_pdu(now) else { break };
+                if let Some(at) = h.send_frame_pdu(now, u, pdu) {
+                    first = first.or(Some(at));
+                }
+            }
+            if let Some(at) = first {
+                b.want(UeEvent::IubArrive, at, out);
+            }
+        }
+    }
+
+    /// A TTI of the shared downlink at `now`: the scheduled users' PDUs go on
+    /// the air. Writes to `served` the users served (their bearers need settling).
+    pub fn tti(
+        &mut self,
+        now: Time,
+        bearers: &mut [Bearer],
+        out: &mut RadioOut,
+        served: &mut Vec<(usize, Option<Time>)>,
+    ) {
+        self.last_tti = Some(now);
+        served.clear();
+        if let Some(h) = self.shared.as_mut() {
+            h.tti(now, served);
+        }
+        for &(u, at) in served.iter() {
+            if let Some(at) = at {
+                bearers[u].want(UeEvent::DownArrive, at, out);
+            }
+        }
+    }
+
+    /// After user `u`'s bearer changed: records whether its RNC is `busy` and
+    /// asks for the TTI and the flow-control instant the cell now needs.
+    pub fn settle(&mut self, now: Time, u: usize, busy: bool, out: &mut RadioOut) {
+        if self.busy[u] != busy {
+            self.busy[u] = busy;
+            if busy {
+                self.n_busy += 1;
+            } else {
+                self.n_busy -= 1;
+            }
+        }
+        self.want_events(now, out);
+    }
+
+    /// Asks for the shared channel's next TTI if the Node-B holds data, and
+    /// the next flow-control instant if some RNC does.
+    pub fn want_events(&mut self, now: Time, out: &mut RadioOut) {
+        let Some(h) = &self.shared else { return };
+        let fc_at = (self.n_busy > 0).then(|| {
+            let at = h.next_flow_control(now);
+            if self.last_fc == Some(at) {
+                at + self.fc_period
+            } else {
+                at
+            }
+        });
+        let tti_at = h.has_backlog().then(|| {
+            let at = h.next_tti(now);
+            if self.last_tti == Some(at) {
+                at + self.tti
+            } else {
+                at
+            }
+        });
+        if let Some(at) = tti_at {
+            self.want(CellEvent::DownTti, at, out);
+        }
+        if let Some(at) = fc_at {
+            self.want(CellEvent::FlowControl, at, out);
+        }
+    }
+
+    /// The cell's row of the summary, for a run that ends at `end`; `goodput_bps` is the caller's.
+    pub fn summary(&self, cell: u32, users: u32, end: Time) -> CellSummary {
+        let stats: Option<HsdpaStats> = self.shared.as_ref().map(Hsdpa::stats);
+        let ttis = (end.0 / self.tti.0.max(1)).max(1) as f64;
+        CellSummary {
+            cell,
+            users,
+            downlink: if self.shared.is_some() { "hsdpa" } else { "dch" },
+            scheduler: self.scheduler.map(SchedulerKind::name),
+            goodput_bps: 0.0,
+            tti_utilisation: stats.map(|s| s.ttis_used as f64 / ttis),
+            users_per_tti: stats.map(|s| s.users_served as f64 / s.ttis_used.max(1) as f64),
+            harq_delayed: stats.map(|s| s.harq_delayed),
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! `[radio]` in a scenario: the radio access network every user reaches the
+//! core through, as a template for each user's bearer, with groups of users
+//! that override it.
+//!
+//! ```toml
+//! [radio]                      # every user's bearer, and the cell
+//! bearer = "hsdpa"
+//! buffer = "100kB"
+//! [radio.hsdpa]
+//! rate = "3.6Mbps"
+//! scheduler = "proportional_fair"
+//!
+//! [[radio.groups]]             # users 0 and 1: their own queue and channel
+//! users = 2
+//! queue = { scheme = "red" }
+//! channel_rate = "1.8Mbps"
+//! ```
+//!
+//! The users are those of the traffic sources (`traffic.users`, `flows`,
+//! `first_user`). A group covers `users` users from `first_user` (default:
+//! after the previous group); a user in no group gets the template.
+
+use super::dch::DchConfig;
+use super::hsdpa::{HsdpaConfig, HsdpaUser};
+use super::pdcp::pdcp_discipline;
+use crate::queue::QueueConfig;
+use crate::rlc::RlcConfig;
+use crate::units::{Bytes, Rate};
+use serde::{Deserialize, Serialize};
+
+/// Which downlink serves the PDCP buffers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BearerKind {
+    /// An R99 DCH per user: a cell with no shared scheduler.
+    Dch,
+    /// HSDPA: the cell's shared HS-DSCH and its scheduler.
+    Hsdpa,
+}
+
+/// `[radio]` in a scenario.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RadioConfig {
+    /// The downlink bearer: `"dch"` (section `[radio.dch]`) or `"hsdpa"` (`[radio.hsdpa]`).
+    pub bearer: BearerKind,
+    /// R99 DCH downlink (with `bearer = "dch"`), each user's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dch: Option<DchConfig>,
+    /// HSDPA downlink (with `bearer = "hsdpa"`), shared by the cell's users.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hsdpa: Option<HsdpaConfig>,
+    /// The uplink DCH carrying TCP ACKs and RLC STATUS (default: 64 kb/s, 20 ms TTI).
+    #[serde(default)]
+    pub uplink: DchConfig,
+    /// PDCP buffer limit in bytes (30 kB or 100 kB in the study); absent: no limit.
+    #[serde(default)]
+    pub buffer: Option<Bytes>,
+    /// PDCP buffer limit in packets; absent: no limit.
+    #[serde(default)]
+    pub buffer_packets: Option<u32>,
+    /// The queue discipline of the PDCP buffer.
+    #[serde(default)]
+    pub queue: QueueConfig,
+    /// The UE's uplink buffer; absent: no limit.
+    #[serde(default)]
+    pub uplink_buffer: Option<Bytes>,
+    /// The queue discipline of the UE's uplink buffer (as `queue` is the PDCP buffer's).
+    #[serde(default)]
+    pub uplink_queue: QueueConfig,
+    /// RLC AM parameters, both directions.
+    #[serde(default)]
+    pub rlc: RlcConfig,
+    /// Groups of users whose bearers differ from the template.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<UserGroup>,
+}
+
+/// `[[radio.groups]]`: users whose bearer differs from the template; every key
+/// but `users` and `first_user` replaces the template's.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct UserGroup {
+    /// How many users the group has.
+    pub users: u32,
+    /// Its first user; absent: the user after the previous group's last.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_user: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer: Option<Bytes>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer_packets: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<QueueConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uplink_buffer: Option<Bytes>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uplink_queue: Option<QueueConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rlc: Option<RlcConfig>,
+    /// The users' own DCH downlink (with `bearer = "dch"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dch: Option<DchConfig>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uplink: Option<DchConfig>,
+    /// Priority class for the `priority` scheduler (0, the default, is served first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<u8>,
+    /// The HS-DSCH rate the users' channels support when scheduled (with
+    /// `bearer = "hsdpa"`); absent: the cell's `rate`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel_rate: Option<Rate>,
+}
+
+/// One user's bearer: the template with its group's keys.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BearerConfig {
+    pub buffer: Option<Bytes>,
+    pub buffer_packets: Option<u32>,
+    pub queue: QueueConfig,
+    pub uplink_buffer: Option<Bytes>,
+    pub uplink_queue: QueueConfig,
+    pub rlc: RlcConfig,
+    /// The user's DCH downlink (`None` on HSDPA).
+    pub dch: Option<DchConfig>,
+    pub uplink: DchConfig,
+    /// On the shared downlink: its channel and priority class.
+    pub hsdpa: HsdpaUser,
+}
+
+impl RadioConfig {
+    /// Each group's first user and user count, in order.
+    pub fn group_ranges(&self) -> Vec<(u32, u32)> {
+        let mut next = 0u32;
+        self.groups
+            .iter()
+            .map(|g| {
+                let first = g.first_user.unwrap_or(next);
+                next = first.saturating_add(g.users);
+                (first, g.users)
+            })
+            .collect()
+    }
+
+    /// The group of `user`, if any (the last one listing it: groups are checked not to overlap).
+    fn group_of(&self, user: u32) -> Option<&UserGroup> {
+        let ranges = self.group_ranges();
+        self.groups.iter().zip(ranges).rev().find(|(_, (first, n))| (*first..first + n).contains(&user)).map(|(g, _)| g)
+    }
+
+    /// The bearer of `user`.
+    pub fn bearer(&self, user: u32) -> BearerConfig {
+        self.with_group(self.group_of(user).unwrap_or(&UserGroup::default()))
+    }
+
+    /// The template with group `g`'s keys.
+    fn with_group(&self, g: &UserGroup) -> BearerConfig {
+        let g = g.clone();
+        BearerConfig {
+            buffer: g.buffer.or(self.buffer),
+            buffer_packets: g.buffer_packets.or(self.buffer_packets),
+            queue: g.queue.unwrap_or_else(|| self.queue.clone()),
+            uplink_buffer: g.uplink_buffer.or(self.uplink_buffer),
+            uplink_queue: g.uplink_queue.unwrap_or_else(|| self.uplink_queue.clone()),
+            rlc: g.rlc.unwrap_or_else(|| self.rlc.clone()),
+            dch: g.dch.or_else(|| self.dch.clone()),
+            uplink: g.uplink.unwrap_or_else(|| self.uplink.clone()),
+            hsdpa: HsdpaUser { channel_bps: g.channel_rate.map(|r| r.bps()), priority: g.priority.unwrap_or(0) },
+        }
+    }
+
+    /// Checks the section for a scenario with `users` users; errors name the
+    /// key under `key` (normally `radio`).
+    pub fn validate(&self, key: &str, users: u32) -> Result<(), String> {
+        if users > u16::MAX as u32 + 1 {
+            return Err(format!("traffic: {users} users, but [{key}] serves at most 65536"));
+        }
+        match self.bearer {
+            BearerKind::Dch => {
+                if self.hsdpa.is_some() {
+                    return Err(format!("{key}.hsdpa: given, but {key}.bearer is \"dch\" (use [{key}.dch])"));
+                }
+                if self.dch.is_none() {
+                    return Err(format!("{key}.dch: missing (required with bearer = \"dch\")"));
+                }
+            }
+            BearerKind::Hsdpa => {
+                if self.dch.is_some() {
+                    return Err(format!("{key}.dch: given, but {key}.bearer is \"hsdpa\" (use [{key}.hsdpa])"));
+                }
+                match &self.hsdpa {
+                    Some(h) => h.validate(&format!("{key}.hsdpa"))?,
+                    None => return Err(format!("{key}.hsdpa: missing (required with bearer = \"hsdpa\")")),
+                }
+            }
+        }
+        self.validate_bearer(key, &self.with_group(&UserGroup::default()))?;
+        let mut taken: Vec<(u32, u32, usize)> = Vec::new();
+        for (i, (g, (first, n))) in self.groups.iter().zip(self.group_ranges()).enumerate() {
+            let gkey = format!("{key}.groups[{i}]");
+            if n == 0 {
+                return Err(format!("{gkey}.users: must be at least 1"));
+            }
+            if first.saturating_add(n) > users {
+                return Err(format!(
+                    "{gkey}: users {first}..{} but the traffic has {users} users (0..{})",
+                    first.saturating_add(n) - 1,
+                    users.saturating_sub(1)
+                ));
+            }
+            if let Some(&(_, _, j)) = taken.iter().find(|(f, m, _)| first < f + m && *f < first + n) {
+                return Err(format!("{gkey}: users {first}..{} overlap {key}.groups[{j}]", first + n - 1));
+            }
+            taken.push((first, n, i));
+            if g.dch.is_some() && self.bearer != BearerKind::Dch {
+                return Err(format!("{gkey}.dch: only with {key}.bearer = \"dch\""));
+            }
+            if g.channel_rate.is_some() && self.bearer != BearerKind::Hsdpa {
+                return Err(format!(
+                    "{gkey}.channel_rate: only with {key}.bearer = \"hsdpa\" (a DCH user has its own rate: dch.rate)"
+                ));
+            }
+            if let (Some(rlc), BearerKind::Hsdpa) = (&g.rlc, self.bearer) {
+                if rlc.pdu_size != self.rlc.pdu_size {
+                    return Err(format!(
+                        "{gkey}.rlc.pdu_size: the HS-DSCH cell has one MAC-d PDU size ({key}.rlc.pdu_size = {})",
+                        self.rlc.pdu_size
+                    ));
+                }
+            }
+            self.validate_bearer(&gkey, &self.with_group(g))?;
+        }
+        Ok(())
+    }
+
+    /// Checks one bearer; `key` names where its keys were given.
+    fn validate_bearer(&self, key: &str, b: &BearerConfig) -> Result<(), String> {
+        if let Some(d) = &b.dch {
+            d.validate(&format!("{key}.dch"))?;
+        }
+        b.uplink.validate(&format!("{key}.uplink"))?;
+        if b.buffer_packets == Some(0) {
+            return Err(format!("{key}.buffer_packets: a zero-sized buffer can hold no packet"));
+        }
+        for (name, queue) in [("queue", &b.queue), ("uplink_queue", &b.uplink_queue)] {
+            queue.validate(&format!("{key}.{name}"))?;
+            pdcp_discipline(queue, &format!("{key}.{name}"))?;
+        }
+        b.rlc.validate(&format!("{key}.rlc"))
+    }
+}

@@ -1,0 +1,30 @@
+//! Round robin: each backlogged user in turn (hsdsch-buffer-mgmt.md: "RR =
+//! the next active user in turn"; the WCDMA study's HSDPA scheduler).
+
+use super::{in_turn_by, Scheduler, Turn, UserView};
+use crate::time::Time;
+
+/// Serves backlogged users in turn, whatever their channels.
+#[derive(Clone, Debug, Default)]
+pub struct RoundRobin {
+    turn: Turn,
+}
+
+impl Scheduler for RoundRobin {
+    fn select(&mut self, _now: Time, users: &[UserView], max: usize, picked: &mut Vec<usize>) {
+        in_turn_by(&mut self.turn, users, max, picked, |_| 0u8);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{picks, view};
+    use super::*;
+
+    #[test]
+    fn takes_turns_among_backlogged_users_only() {
+        let users = [view(100, 1e6, 0.0, 0), view(0, 9e6, 0.0, 0), view(100, 1e5, 0.0, 3)];
+        assert_eq!(picks(&mut RoundRobin::default(), &users, 5), [Some(0), Some(2), Some(0), Some(2), Some(0)]);
+        assert_eq!(picks(&mut RoundRobin::default(), &[view(0, 1e6, 0.0, 0); 3], 1), [None]);
+    }
+}
