@@ -11,11 +11,10 @@
 //! Run with `make bench` (release build). Target (issue #2): the 3.6 Mb/s run
 //! in under 0.3 s wall on one core.
 
-use cellaqm_core::{run, RunOptions, Scenario};
-use std::process::Command;
+mod memory;
 
-/// The argument that makes this binary a memory-measuring child.
-const MEMORY_CHILD: &str = "--memory-child";
+use cellaqm_core::{run, RunOptions, Scenario};
+use memory::{measure_in_child, peak_rss_kb, MEMORY_CHILD};
 
 fn scenario(rate: &str, duration: &str) -> Scenario {
     let text = format!(
@@ -36,13 +35,6 @@ fn scenario(rate: &str, duration: &str) -> Scenario {
         "#
     );
     Scenario::from_toml_str(&text, &[]).expect("benchmark scenario is valid")
-}
-
-/// Peak resident memory of this process in kB (Linux), if known.
-fn peak_rss_kb() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn main() {
@@ -91,27 +83,6 @@ fn memory_child(duration: &str) {
     println!("{peak} {events}");
 }
 
-/// Runs a memory child for `duration`: its peak RSS in kB (if known) and its events.
-fn measure_in_child(duration: &str) -> (Option<u64>, u64) {
-    let exe = std::env::current_exe().expect("path of this benchmark");
-    let out = Command::new(exe).args([MEMORY_CHILD, duration]).output().expect("start a memory child");
-    assert!(out.status.success(), "memory child failed: {}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8(out.stdout).expect("memory child prints text");
-    let mut fields = text.split_whitespace();
-    let peak = fields.next().and_then(|p| p.parse().ok());
-    let events = fields.next().and_then(|e| e.parse().ok()).expect("memory child prints its events");
-    (peak, events)
-}
-
 fn memory() {
-    let (short, short_events) = measure_in_child("120s");
-    let (long, long_events) = measure_in_child("1200s");
-    match (short, long) {
-        (Some(a), Some(b)) => println!(
-            "memory (3.6 Mb/s, one process each): peak RSS {a} kB for 120 s simulated ({short_events} events), \
-             {b} kB for 1200 s ({long_events} events): ratio {:.2}",
-            b as f64 / a as f64
-        ),
-        _ => println!("memory: peak RSS unknown (needs Linux /proc/self/status)"),
-    }
+    memory::report("3.6 Mb/s", measure_in_child("120s"), measure_in_child("1200s"));
 }

@@ -466,4 +466,58 @@ mod tests {
         let share = h.stats().harq_delayed as f64 / h.stats().ttis_used as f64;
         assert!((share - 0.1).abs() < 0.015, "{share}");
     }
+
+    /// Loads `pdus[u]` PDUs into user `u`'s MAC-hs buffer, then runs `ttis`
+    /// TTIs: the user each served (`None`: nobody had data).
+    fn serve(cfg: &HsdpaConfig, users: &[HsdpaUser], pdus: &[u64], ttis: u64) -> Vec<Option<usize>> {
+        let mut h = Hsdpa::new(cfg, users, 42, stream(5, "h"));
+        for (u, &n) in pdus.iter().enumerate() {
+            for _ in 0..n {
+                h.send_frame_pdu(Time::ZERO, u, dummy());
+            }
+            h.iub_arrivals(Time::ZERO + cfg.iub_delay, u);
+        }
+        let mut served = Vec::new();
+        (0..ttis)
+            .map(|k| {
+                h.tti(Time::ZERO + cfg.iub_delay + Dur(cfg.tti.0 * k), &mut served);
+                served.first().map(|&(u, _)| u)
+            })
+            .collect()
+    }
+
+    fn on(channel: f64, priority: u8) -> HsdpaUser {
+        HsdpaUser { channel_bps: Some(channel), priority }
+    }
+
+    #[test]
+    fn max_ci_serves_only_the_better_channel_while_it_has_data() {
+        let cfg = HsdpaConfig { scheduler: SchedulerKind::MaxCi, harq: 0.0, ..HsdpaConfig::default() };
+        // 3.6 Mb/s × 2 ms = 7200 bits = 21 PDUs of 336 bits per TTI (carry aside); 1.2 Mb/s: 7 PDUs.
+        let got = serve(&cfg, &[on(1.2e6, 0), on(3.6e6, 0)], &[70, 210], 14);
+        assert_eq!(&got[..10], &[Some(1); 10], "the better channel, until its 210 PDUs are gone");
+        assert_eq!(&got[10..], &[Some(0); 4], "then the other");
+    }
+
+    #[test]
+    fn proportional_fair_gives_equal_time_shares_at_unequal_rates() {
+        let cfg = HsdpaConfig { scheduler: SchedulerKind::ProportionalFair, harq: 0.0, ..HsdpaConfig::default() };
+        let got = serve(&cfg, &[on(0.6e6, 0), on(1.2e6, 0), on(3.6e6, 0)], &[1_000_000; 3], 30_000);
+        for u in 0..3 {
+            let share = got.iter().filter(|&&g| g == Some(u)).count() as f64 / 30_000.0;
+            assert!((share - 1.0 / 3.0).abs() < 0.005, "user {u}: {share}");
+        }
+        // Round robin gives equal shares too, and max C/I all to the best.
+        let rr = serve(&HsdpaConfig { harq: 0.0, ..cfg.clone() }, &[on(0.6e6, 0), on(3.6e6, 0)], &[1000; 2], 4);
+        assert_eq!(rr, [Some(0), Some(1), Some(0), Some(1)]);
+    }
+
+    #[test]
+    fn strict_priority_serves_class_0_first() {
+        let cfg = HsdpaConfig { scheduler: SchedulerKind::Priority, harq: 0.0, ..HsdpaConfig::default() };
+        // User 0 is class 1, user 2 class 0, user 1 class 0: users 1 and 2 in turn until both are empty.
+        let users = [on(3.6e6, 1), on(3.6e6, 0), on(3.6e6, 0)];
+        let got = serve(&cfg, &users, &[42, 42, 42], 7);
+        assert_eq!(got, [Some(1), Some(2), Some(1), Some(2), Some(0), Some(0), None]);
+    }
 }
