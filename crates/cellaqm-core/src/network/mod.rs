@@ -1,9 +1,14 @@
-//! The network of a run: hosts, links and the event loop that moves packets.
+//! The network of a run: hosts, links, the radio access network, and the
+//! event loop that moves packets between them.
 //!
 //! ```text
-//!  server ─▶ core (down) ─▶ bottleneck (managed buffer) ─▶ client
+//!  server ─▶ core (down) ─▶ bottleneck (managed buffer) ─▶ client          wired: every user shares the links
 //!    ▲                                                       │
 //!    └── core (up) ◀── [R-AQM filter] ◀── uplink (buffer) ◀──┘
+//!
+//!  server ─▶ core (down) ─▶ user u's bearer ─▶ cell ─▶ UE u                 [radio]: one bearer per user
+//!    ▲                                                  │
+//!    └── core (up) ◀── [ACK delay] ◀── user u's bearer ◀┘
 //! ```
 //!
 //! Each packet crossing a link is an event at the link's far end, except
@@ -16,33 +21,42 @@
 //! Reports to the uplink's far end (the eNodeB), whose receiver-side filter
 //! (R-AQM) judges each packet before it enters the core ([`crate::bsr`]).
 //!
-//! With a `[radio]` section a [`RadioAccess`] bearer (PDCP buffer, RLC AM,
-//! DCH or HSDPA, uplink DCH) takes the place of both the bottleneck and the
-//! uplink: packets at those hops are handed to it, and what it delivers
+//! With a `[radio]` section the [`RadioAccess`] network (a cell, and a bearer
+//! per user: PDCP buffer, RLC AM, DCH or the cell's HSDPA, uplink DCH) takes
+//! the place of both the bottleneck and the uplink: a packet at those hops is
+//! handed to the bearer of its flow's user, and what the bearers deliver
 //! continues on the route.
 //!
 //! A flow is a TCP connection between a client endpoint (at the user's UE)
-//! and a server endpoint, or a UDP stream. Flows are created during the run by
-//! the traffic sources ([`crate::traffic`]): the network only moves packets,
-//! drives the endpoints, and executes what the applications ask for (open,
-//! send, close, notify me when bytes arrived, wake me later, send a datagram).
-//! A packet that crosses a link goes on to the next link of its direction's
-//! route ([`next_hop`]); after the last it is handed to the endpoint at that end.
+//! and a server endpoint, or a UDP stream ([`flows`]). Flows are created
+//! during the run by the traffic sources ([`crate::traffic`]): the network
+//! only moves packets, drives the endpoints, and executes what the
+//! applications ask for ([`apps`]: open, send, close, notify me when bytes
+//! arrived, wake me later, send a datagram). A packet that crosses a link goes
+//! on to the next link of its direction's route ([`topology`]); after the last
+//! it is handed to the endpoint at that end. At the end of the run
+//! [`report`] sums it all up: the run, each flow, each user, each cell.
+
+mod apps;
+mod flows;
+mod report;
+mod topology;
 
 use crate::engine::EventQueue;
-use crate::link::{Link, LinkStats, Wake};
+use crate::link::{Link, Wake};
 use crate::metrics::{
-    DatagramSummary, DelayStats, Download, DownloadSummary, FlowSummary, Histogram, Ledger, LinkSummary, OccupancyLog,
-    PacketLog, SessionSummary, Summary, Trace, TrafficLog, UserSummary,
+    Download, FlowSummary, Histogram, Ledger, OccupancyLog, PacketLog, Summary, Trace, TrafficLog, UserSummary,
 };
 use crate::packet::{flags, Dir, FlowId, Packet, Transport};
 use crate::queue::{AckDelay, DropCause, Dropped, QueueDisc};
-use crate::radio::{CellSummary, RadioAccess, RadioEvent, RadioOut};
+use crate::radio::{RadioAccess, RadioEvent, RadioOut};
 use crate::scenario::Scenario;
-use crate::tcp::{Endpoint, Role, TcpConfig};
+use crate::tcp::TcpConfig;
 use crate::time::Time;
-use crate::traffic::{Action, App, Application, Ctx, NetView, Notice, Side};
+use crate::traffic::{Action, App, Application, Side};
+use flows::{conn_mut, Flow, Kind};
 use std::collections::{BTreeMap, VecDeque};
+use topology::{next_hop, radio_link, route, LinkId, LINKS};
 
 /// What to record besides the summary.
 #[derive(Clone, Copy, Debug, Default)]
@@ -78,58 +92,6 @@ pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> RunResult {
     net.finish(wall.elapsed().as_secs_f64())
 }
 
-/// Links by position; routes index into this array.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum LinkId {
-    CoreDown = 0,
-    Bottleneck = 1,
-    Uplink = 2,
-    CoreUp = 3,
-}
-
-impl LinkId {
-    /// The link's name, which also names its random streams.
-    fn name(self) -> &'static str {
-        match self {
-            LinkId::CoreDown => "core_down",
-            LinkId::Bottleneck => "bottleneck",
-            LinkId::Uplink => "uplink",
-            LinkId::CoreUp => "core_up",
-        }
-    }
-}
-
-const LINKS: [LinkId; 4] = [LinkId::CoreDown, LinkId::Bottleneck, LinkId::Uplink, LinkId::CoreUp];
-
-/// The links of each direction's route. Every user shares them; with
-/// `[radio]` each user's bearer stands in for the bottleneck and the uplink.
-fn route(dir: Dir) -> &'static [LinkId] {
-    match dir {
-        Dir::Down => &[LinkId::CoreDown, LinkId::Bottleneck],
-        Dir::Up => &[LinkId::Uplink, LinkId::CoreUp],
-    }
-}
-
-/// The link a `[radio]` bearer stands for in direction `dir`: its drops are
-/// booked there, and what it delivers goes on from there.
-fn radio_link(dir: Dir) -> LinkId {
-    match dir {
-        Dir::Down => LinkId::Bottleneck,
-        Dir::Up => LinkId::Uplink,
-    }
-}
-
-/// The link after `id` on its [`route`], `None` at the end. The packet does not
-/// carry its place on the route: a field changed just before the packet is copied
-/// on into the next link stalls the copy's load until the store lands.
-fn next_hop(id: LinkId) -> Option<LinkId> {
-    match id {
-        LinkId::CoreDown => Some(LinkId::Bottleneck),
-        LinkId::Uplink => Some(LinkId::CoreUp),
-        LinkId::Bottleneck | LinkId::CoreUp => None,
-    }
-}
-
 #[derive(Clone, Copy)]
 enum Event {
     /// A link finished serialising its packet.
@@ -146,86 +108,6 @@ enum Event {
     Radio(RadioEvent),
     /// The oldest ACK that ACK delay control holds for a forward buffer may go on.
     AckRelease(u16),
-}
-
-/// A TCP connection.
-struct Conn {
-    /// Both endpoints; dropped once both ends closed and all is acknowledged
-    /// (a late packet for the connection is then discarded, as by a host
-    /// without a matching socket).
-    ends: Option<Box<[Endpoint; 2]>>,
-    /// Deadline of the pending timer event of each end.
-    timer_at: [Option<Time>; 2],
-    /// Bytes delivered to each end's application.
-    delivered: [u64; 2],
-    /// Tell the application when `delivered[side]` reaches this.
-    notify_at: [u64; 2],
-    /// The application closed this side.
-    closed: [bool; 2],
-    /// When an application last received bytes.
-    last_byte: Option<Time>,
-    /// Counters (both ends), kept when the endpoints are dropped.
-    counters: FlowSummary,
-    /// Both ends closed and all acknowledged.
-    finished: bool,
-}
-
-impl Conn {
-    fn rtos(&self) -> u64 {
-        match &self.ends {
-            Some(ends) => ends.iter().map(|e| e.stats().rtos).sum(),
-            None => self.counters.rtos,
-        }
-    }
-    fn counters(&self) -> FlowSummary {
-        match &self.ends {
-            Some(ends) => {
-                let mut s = FlowSummary::default();
-                s.add_tcp(ends[0].stats());
-                s.add_tcp(ends[1].stats());
-                s
-            }
-            None => self.counters.clone(),
-        }
-    }
-}
-
-/// A UDP stream.
-struct Stream {
-    dir: Dir,
-    delivered_bytes: u64,
-    last: Option<Time>,
-}
-
-enum Kind {
-    Tcp(Conn),
-    Udp(Stream),
-}
-
-struct Flow {
-    source: u16,
-    user: u32,
-    tag: u32,
-    start: Time,
-    kind: Kind,
-}
-
-/// What the applications may read about the flows.
-struct FlowsView<'a>(&'a [Flow]);
-
-impl NetView for FlowsView<'_> {
-    fn rtos(&self, conn: FlowId) -> u64 {
-        match self.0.get(conn as usize).map(|f| &f.kind) {
-            Some(Kind::Tcp(c)) => c.rtos(),
-            _ => 0,
-        }
-    }
-    fn stream_delivery(&self, stream: FlowId) -> (u64, Option<Time>) {
-        match self.0.get(stream as usize).map(|f| &f.kind) {
-            Some(Kind::Udp(s)) => (s.delivered_bytes, s.last),
-            _ => (0, None),
-        }
-    }
 }
 
 struct Network {
@@ -352,111 +234,6 @@ impl Network {
     }
 
     /// Calls an application hook of `source` with a fresh context.
-    fn hook(&mut self, now: Time, source: u16, call: impl FnOnce(&mut App, &mut Ctx)) {
-        let mut ctx = Ctx {
-            now,
-            source,
-            next_flow: &mut self.next_flow,
-            actions: &mut self.actions,
-            log: &mut self.log,
-            view: &FlowsView(&self.flows),
-        };
-        call(&mut self.apps[source as usize], &mut ctx);
-    }
-
-    /// Every source's start hook, at time zero.
-    fn start(&mut self) {
-        for source in 0..self.apps.len() as u16 {
-            self.hook(Time::ZERO, source, |app, ctx| app.start(ctx));
-        }
-        self.execute(Time::ZERO);
-    }
-
-    /// Executes the pending actions, and the hooks of the notices they raise, until none is left.
-    fn execute(&mut self, now: Time) {
-        loop {
-            let mut i = 0;
-            while i < self.actions.len() {
-                let (source, action) = self.actions[i];
-                i += 1;
-                self.act(now, source, action);
-            }
-            self.actions.clear();
-            let Some((flow, side)) = self.notices.pop_front() else {
-                break;
-            };
-            let f = &self.flows[flow as usize];
-            let Kind::Tcp(c) = &f.kind else { continue };
-            let n = Notice { conn: flow, user: f.user, tag: f.tag, side, delivered: c.delivered[side as usize] };
-            self.hook(now, f.source, |app, ctx| app.delivered(n, ctx));
-        }
-    }
-
-    fn act(&mut self, now: Time, source: u16, action: Action) {
-        match action {
-            Action::Open { conn, user, tag } => {
-                debug_assert_eq!(conn as usize, self.flows.len(), "flow ids are given in order");
-                let mut ends = Box::new([
-                    Endpoint::new(&self.tcp, conn, Role::Client, Dir::Up),
-                    Endpoint::new(&self.tcp, conn, Role::Server, Dir::Down),
-                ]);
-                ends[0].connect(now, &mut self.out);
-                let c = Conn {
-                    ends: Some(ends),
-                    timer_at: [None; 2],
-                    delivered: [0; 2],
-                    notify_at: [u64::MAX; 2],
-                    closed: [false; 2],
-                    last_byte: None,
-                    counters: FlowSummary::default(),
-                    finished: false,
-                };
-                self.flows.push(Flow { source, user, tag, start: now, kind: Kind::Tcp(c) });
-                self.after_endpoint(now, conn, Side::Client);
-            }
-            Action::OpenStream { stream, user, dir } => {
-                debug_assert_eq!(stream as usize, self.flows.len(), "flow ids are given in order");
-                let s = Stream { dir, delivered_bytes: 0, last: None };
-                self.flows.push(Flow { source, user, tag: 0, start: now, kind: Kind::Udp(s) });
-            }
-            Action::Send { conn, side, bytes } => {
-                if let Some(ends) = conn_mut(&mut self.flows, conn).and_then(|c| c.ends.as_mut()) {
-                    ends[side as usize].send(now, bytes, &mut self.out);
-                    self.after_endpoint(now, conn, side);
-                }
-            }
-            Action::Close { conn, side } => {
-                if let Some(c) = conn_mut(&mut self.flows, conn) {
-                    c.closed[side as usize] = true;
-                    if let Some(ends) = c.ends.as_mut() {
-                        ends[side as usize].close(now, &mut self.out);
-                        self.after_endpoint(now, conn, side);
-                    }
-                }
-            }
-            Action::Notify { conn, side, bytes } => {
-                if let Some(c) = conn_mut(&mut self.flows, conn) {
-                    if c.delivered[side as usize] >= bytes {
-                        c.notify_at[side as usize] = u64::MAX;
-                        self.notices.push_back((conn, side));
-                    } else {
-                        c.notify_at[side as usize] = bytes;
-                    }
-                }
-            }
-            Action::Wake { at, token } => self.events.schedule(at, Event::AppWake(source, token)),
-            Action::Datagram { stream, size, payload } => {
-                if let Some(Kind::Udp(s)) = self.flows.get(stream as usize).map(|f| &f.kind) {
-                    let pkt = Packet::udp(stream, s.dir, size, payload);
-                    self.udp_sent += 1;
-                    let dir = s.dir;
-                    self.out.push(pkt);
-                    self.flush(now, dir);
-                }
-            }
-        }
-    }
-
     fn run_until(&mut self, end: Time) {
         while let Some((now, event)) = self.events.pop_until(end) {
             match event {
@@ -809,196 +586,5 @@ impl Network {
         }
         out.clear();
         self.out = out;
-    }
-
-    fn finish(mut self, wall_s: f64) -> RunResult {
-        let end = self.duration;
-        for source in 0..self.apps.len() as u16 {
-            self.hook(end, source, |app, ctx| app.finish(ctx));
-        }
-        self.actions.clear();
-        self.ledger.in_flight_bytes = self.links.iter().map(Link::bytes_held).sum::<u64>()
-            + self.radio.as_ref().map_or(0, RadioAccess::bytes_held)
-            + self.ack_delay.iter().flat_map(|a| &a.held).map(|(_, p)| p.size as u64).sum::<u64>();
-        // Conservation of bytes, checked on every run: a failure is a model bug.
-        assert!(self.ledger.balances(), "byte ledger does not balance: {:?}", self.ledger);
-
-        let flows: Vec<FlowSummary> = self.flows.iter().enumerate().map(|(i, f)| flow_summary(i, f, end)).collect();
-        let mut downloads = std::mem::take(&mut self.log.downloads);
-        for (i, d) in downloads.iter_mut().enumerate() {
-            d.download = i as u32;
-        }
-
-        // A link's counters and ECN marks; with `[radio]` the bottleneck is the users' PDCP buffers together.
-        let link_stats = |net: &mut Network, id: LinkId| match (&mut net.radio, id) {
-            (Some(r), LinkId::Bottleneck) => {
-                let marked = (0..net.users.max(1)).map(|u| r.pdcp(u).queue().stats().marked).sum();
-                (r.link_stats(end), marked)
-            }
-            _ => {
-                let link = &mut net.links[id as usize];
-                (link.stats(end), link.queue().stats().marked)
-            }
-        };
-        let (bottleneck, uplink) = (link_stats(&mut self, LinkId::Bottleneck), link_stats(&mut self, LinkId::Uplink));
-        let radio = self.radio.as_mut().map(|r| r.summary(end));
-        let users = self.user_summaries(&flows, end);
-        let cells = vec![self.cell_summary(&users, end)];
-        let mut occupancy = OccupancyLog::default();
-        let mut summarise = |id: LinkId, (stats, marked): (LinkStats, u64)| {
-            if let Some(o) = &stats.occupancy {
-                occupancy.push(id.name(), o);
-            }
-            LinkSummary::new(&stats, &self.drops[id as usize], marked, end)
-        };
-        let (bottleneck, uplink) = (summarise(LinkId::Bottleneck, bottleneck), summarise(LinkId::Uplink, uplink));
-        let bsr = self.links[LinkId::Uplink as usize].bsr().map(|b| {
-            if let Some(t) = &mut self.trace {
-                t.bsr = b.take_trace().expect("recorded with the trace");
-            }
-            b.summary()
-        });
-        let duration_s = end.as_secs_f64();
-        let delivered_bytes: u64 = flows.iter().map(|f| f.bytes_delivered).sum();
-        let udp_delivered = self.udp_delays.count();
-        let udp_bytes = flows.iter().filter(|f| f.transport == "udp").map(|f| f.bytes_delivered).sum();
-        let log = &self.log;
-        let events = self.events.processed();
-        let summary = Summary {
-            scenario: self.scenario_name.clone(),
-            seed: self.seed,
-            duration_s,
-            flows: flows.len(),
-            delivered_bytes,
-            goodput_bps: delivered_bytes as f64 * 8.0 / duration_s,
-            mean_flow_goodput_bps: flows.iter().map(|f| f.goodput_bps).sum::<f64>() / flows.len().max(1) as f64,
-            delay_ms: DelayStats::from_histogram(&self.delays),
-            delay_up_ms: DelayStats::from_histogram(&self.up_delays),
-            users: self.users,
-            downloads: DownloadSummary::new(&downloads),
-            sessions: SessionSummary {
-                offered: log.sessions_offered,
-                served: log.sessions_served,
-                lost: log.sessions_lost,
-                unfinished: log.sessions_offered - log.sessions_served - log.sessions_lost,
-            },
-            datagrams: DatagramSummary::new(self.udp_sent, udp_delivered, self.udp_lost, udp_bytes, &self.udp_delays),
-            rtos: flows.iter().map(|f| f.rtos).sum(),
-            spurious_rtos: flows.iter().map(|f| f.spurious_rtos).sum(),
-            fast_retransmits: flows.iter().map(|f| f.fast_retransmits).sum(),
-            retransmitted_bytes: flows.iter().map(|f| f.retransmitted_bytes).sum(),
-            drops: bottleneck.drops.clone(),
-            bottleneck,
-            uplink,
-            bsr,
-            radio,
-            cells,
-            ledger: self.ledger,
-            events,
-            wall_s,
-            sim_seconds_per_wall_second: duration_s / wall_s.max(1e-9),
-            events_per_second: events as f64 / wall_s.max(1e-9),
-        };
-        RunResult { summary, flows, users, downloads, packets: self.packets, trace: self.trace, occupancy }
-    }
-}
-
-impl Network {
-    /// One row per user: its flows' totals, its delays and drops, and with
-    /// `[radio]` its own PDCP buffer and bearer counters.
-    fn user_summaries(&mut self, flows: &[FlowSummary], end: Time) -> Vec<UserSummary> {
-        let duration_s = end.as_secs_f64();
-        let n = self.users.max(1) as usize;
-        let mut users: Vec<UserSummary> =
-            (0..n).map(|u| UserSummary { user: u as u32, ..UserSummary::default() }).collect();
-        for f in flows {
-            let u = &mut users[f.user as usize];
-            u.flows += 1;
-            u.bytes_down += f.bytes_down;
-            u.bytes_up += f.bytes_up;
-            u.rtos += f.rtos;
-            u.retransmitted_bytes += f.retransmitted_bytes;
-        }
-        let names = |m: &BTreeMap<DropCause, u64>| m.iter().map(|(c, n)| (c.name(), *n)).collect();
-        for (i, u) in users.iter_mut().enumerate() {
-            u.goodput_bps = (u.bytes_down + u.bytes_up) as f64 * 8.0 / duration_s;
-            (u.delay_ms, u.delay_up_ms) = match self.user_delays.get(i) {
-                Some([down, up]) => (DelayStats::from_histogram(down), DelayStats::from_histogram(up)),
-                None => (DelayStats::from_histogram(&self.delays), DelayStats::from_histogram(&self.up_delays)),
-            };
-            let [down, up] = &self.user_drops[i];
-            (u.drops, u.drops_up) = (names(down), names(up));
-            if let Some(radio) = &mut self.radio {
-                let marked = radio.pdcp(i as u32).queue().stats().marked;
-                let bearer = &mut radio.bearers_mut()[i];
-                u.buffer = Some(LinkSummary::new(&bearer.link_stats(end), down, marked, end));
-                u.radio = Some(bearer.summary(end));
-            }
-        }
-        users
-    }
-
-    /// The run's cell: its users' downlink goodput and its shared channel.
-    fn cell_summary(&self, users: &[UserSummary], end: Time) -> CellSummary {
-        let mut cell = match &self.radio {
-            Some(radio) => radio.cell_summary(end),
-            None => CellSummary { users: users.len() as u32, downlink: "wired", ..CellSummary::default() },
-        };
-        cell.goodput_bps = users.iter().map(|u| u.bytes_down).sum::<u64>() as f64 * 8.0 / end.as_secs_f64();
-        cell
-    }
-}
-
-fn conn_mut(flows: &mut [Flow], flow: FlowId) -> Option<&mut Conn> {
-    match flows.get_mut(flow as usize).map(|f| &mut f.kind) {
-        Some(Kind::Tcp(c)) => Some(c),
-        _ => None,
-    }
-}
-
-/// The `flows.csv` row of flow `i`.
-fn flow_summary(i: usize, f: &Flow, end: Time) -> FlowSummary {
-    let (mut s, down, up, completion) = match &f.kind {
-        Kind::Tcp(c) => {
-            let mut s = c.counters();
-            s.transport = "tcp";
-            let [down, up] = c.delivered;
-            (s, down, up, c.last_byte.filter(|_| c.finished))
-        }
-        Kind::Udp(st) => {
-            let s = FlowSummary { transport: "udp", ..FlowSummary::default() };
-            match st.dir {
-                Dir::Down => (s, st.delivered_bytes, 0, st.last),
-                Dir::Up => (s, 0, st.delivered_bytes, st.last),
-            }
-        }
-    };
-    let delivered = down + up;
-    let span = completion.unwrap_or(end).since(f.start).as_secs_f64();
-    s.flow = i as u32;
-    s.source = f.source as u32;
-    s.user = f.user;
-    s.bytes_delivered = delivered;
-    s.bytes_down = down;
-    s.bytes_up = up;
-    s.goodput_bps = if span > 0.0 { delivered as f64 * 8.0 / span } else { 0.0 };
-    s.start_s = f.start.as_secs_f64();
-    s.completion_s = completion.map(Time::as_secs_f64);
-    s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn next_hop_follows_the_routes() {
-        for dir in [Dir::Down, Dir::Up] {
-            let r = route(dir);
-            for pair in r.windows(2) {
-                assert_eq!(next_hop(pair[0]), Some(pair[1]));
-            }
-            assert_eq!(next_hop(*r.last().unwrap()), None);
-        }
     }
 }

@@ -1,0 +1,183 @@
+//! The run's results: the summary, and one row per flow, user and cell.
+
+use super::flows::{Flow, Kind};
+use super::topology::LinkId;
+use super::{Network, RunResult};
+use crate::link::{Link, LinkStats};
+use crate::metrics::{
+    DatagramSummary, DelayStats, DownloadSummary, FlowSummary, LinkSummary, OccupancyLog, SessionSummary, Summary,
+    UserSummary,
+};
+use crate::packet::Dir;
+use crate::queue::{DropCause, QueueDisc};
+use crate::radio::{CellSummary, RadioAccess};
+use crate::time::Time;
+use crate::traffic::Application;
+use std::collections::BTreeMap;
+
+impl Network {
+    pub(super) fn finish(mut self, wall_s: f64) -> RunResult {
+        let end = self.duration;
+        for source in 0..self.apps.len() as u16 {
+            self.hook(end, source, |app, ctx| app.finish(ctx));
+        }
+        self.actions.clear();
+        self.ledger.in_flight_bytes = self.links.iter().map(Link::bytes_held).sum::<u64>()
+            + self.radio.as_ref().map_or(0, RadioAccess::bytes_held)
+            + self.ack_delay.iter().flat_map(|a| &a.held).map(|(_, p)| p.size as u64).sum::<u64>();
+        // Conservation of bytes, checked on every run: a failure is a model bug.
+        assert!(self.ledger.balances(), "byte ledger does not balance: {:?}", self.ledger);
+
+        let flows: Vec<FlowSummary> = self.flows.iter().enumerate().map(|(i, f)| flow_summary(i, f, end)).collect();
+        let mut downloads = std::mem::take(&mut self.log.downloads);
+        for (i, d) in downloads.iter_mut().enumerate() {
+            d.download = i as u32;
+        }
+
+        // A link's counters and ECN marks; with `[radio]` the bottleneck is the users' PDCP buffers together.
+        let link_stats = |net: &mut Network, id: LinkId| match (&mut net.radio, id) {
+            (Some(r), LinkId::Bottleneck) => {
+                let marked = (0..net.users.max(1)).map(|u| r.pdcp(u).queue().stats().marked).sum();
+                (r.link_stats(end), marked)
+            }
+            _ => {
+                let link = &mut net.links[id as usize];
+                (link.stats(end), link.queue().stats().marked)
+            }
+        };
+        let (bottleneck, uplink) = (link_stats(&mut self, LinkId::Bottleneck), link_stats(&mut self, LinkId::Uplink));
+        let radio = self.radio.as_mut().map(|r| r.summary(end));
+        let users = self.user_summaries(&flows, end);
+        let cells = vec![self.cell_summary(&users, end)];
+        let mut occupancy = OccupancyLog::default();
+        let mut summarise = |id: LinkId, (stats, marked): (LinkStats, u64)| {
+            if let Some(o) = &stats.occupancy {
+                occupancy.push(id.name(), o);
+            }
+            LinkSummary::new(&stats, &self.drops[id as usize], marked, end)
+        };
+        let (bottleneck, uplink) = (summarise(LinkId::Bottleneck, bottleneck), summarise(LinkId::Uplink, uplink));
+        let bsr = self.links[LinkId::Uplink as usize].bsr().map(|b| {
+            if let Some(t) = &mut self.trace {
+                t.bsr = b.take_trace().expect("recorded with the trace");
+            }
+            b.summary()
+        });
+        let duration_s = end.as_secs_f64();
+        let delivered_bytes: u64 = flows.iter().map(|f| f.bytes_delivered).sum();
+        let udp_delivered = self.udp_delays.count();
+        let udp_bytes = flows.iter().filter(|f| f.transport == "udp").map(|f| f.bytes_delivered).sum();
+        let log = &self.log;
+        let events = self.events.processed();
+        let summary = Summary {
+            scenario: self.scenario_name.clone(),
+            seed: self.seed,
+            duration_s,
+            flows: flows.len(),
+            delivered_bytes,
+            goodput_bps: delivered_bytes as f64 * 8.0 / duration_s,
+            mean_flow_goodput_bps: flows.iter().map(|f| f.goodput_bps).sum::<f64>() / flows.len().max(1) as f64,
+            delay_ms: DelayStats::from_histogram(&self.delays),
+            delay_up_ms: DelayStats::from_histogram(&self.up_delays),
+            users: self.users,
+            downloads: DownloadSummary::new(&downloads),
+            sessions: SessionSummary {
+                offered: log.sessions_offered,
+                served: log.sessions_served,
+                lost: log.sessions_lost,
+                unfinished: log.sessions_offered - log.sessions_served - log.sessions_lost,
+            },
+            datagrams: DatagramSummary::new(self.udp_sent, udp_delivered, self.udp_lost, udp_bytes, &self.udp_delays),
+            rtos: flows.iter().map(|f| f.rtos).sum(),
+            spurious_rtos: flows.iter().map(|f| f.spurious_rtos).sum(),
+            fast_retransmits: flows.iter().map(|f| f.fast_retransmits).sum(),
+            retransmitted_bytes: flows.iter().map(|f| f.retransmitted_bytes).sum(),
+            drops: bottleneck.drops.clone(),
+            bottleneck,
+            uplink,
+            bsr,
+            radio,
+            cells,
+            ledger: self.ledger,
+            events,
+            wall_s,
+            sim_seconds_per_wall_second: duration_s / wall_s.max(1e-9),
+            events_per_second: events as f64 / wall_s.max(1e-9),
+        };
+        RunResult { summary, flows, users, downloads, packets: self.packets, trace: self.trace, occupancy }
+    }
+    /// One row per user: its flows' totals, its delays and drops, and with
+    /// `[radio]` its own PDCP buffer and bearer counters.
+    fn user_summaries(&mut self, flows: &[FlowSummary], end: Time) -> Vec<UserSummary> {
+        let duration_s = end.as_secs_f64();
+        let n = self.users.max(1) as usize;
+        let mut users: Vec<UserSummary> =
+            (0..n).map(|u| UserSummary { user: u as u32, ..UserSummary::default() }).collect();
+        for f in flows {
+            let u = &mut users[f.user as usize];
+            u.flows += 1;
+            u.bytes_down += f.bytes_down;
+            u.bytes_up += f.bytes_up;
+            u.rtos += f.rtos;
+            u.retransmitted_bytes += f.retransmitted_bytes;
+        }
+        let names = |m: &BTreeMap<DropCause, u64>| m.iter().map(|(c, n)| (c.name(), *n)).collect();
+        for (i, u) in users.iter_mut().enumerate() {
+            u.goodput_bps = (u.bytes_down + u.bytes_up) as f64 * 8.0 / duration_s;
+            (u.delay_ms, u.delay_up_ms) = match self.user_delays.get(i) {
+                Some([down, up]) => (DelayStats::from_histogram(down), DelayStats::from_histogram(up)),
+                None => (DelayStats::from_histogram(&self.delays), DelayStats::from_histogram(&self.up_delays)),
+            };
+            let [down, up] = &self.user_drops[i];
+            (u.drops, u.drops_up) = (names(down), names(up));
+            if let Some(radio) = &mut self.radio {
+                let marked = radio.pdcp(i as u32).queue().stats().marked;
+                let bearer = &mut radio.bearers_mut()[i];
+                u.buffer = Some(LinkSummary::new(&bearer.link_stats(end), down, marked, end));
+                u.radio = Some(bearer.summary(end));
+            }
+        }
+        users
+    }
+
+    /// The run's cell: its users' downlink goodput and its shared channel.
+    fn cell_summary(&self, users: &[UserSummary], end: Time) -> CellSummary {
+        let mut cell = match &self.radio {
+            Some(radio) => radio.cell_summary(end),
+            None => CellSummary { users: users.len() as u32, downlink: "wired", ..CellSummary::default() },
+        };
+        cell.goodput_bps = users.iter().map(|u| u.bytes_down).sum::<u64>() as f64 * 8.0 / end.as_secs_f64();
+        cell
+    }
+}
+
+/// The `flows.csv` row of flow `i`.
+fn flow_summary(i: usize, f: &Flow, end: Time) -> FlowSummary {
+    let (mut s, down, up, completion) = match &f.kind {
+        Kind::Tcp(c) => {
+            let mut s = c.counters();
+            s.transport = "tcp";
+            let [down, up] = c.delivered;
+            (s, down, up, c.last_byte.filter(|_| c.finished))
+        }
+        Kind::Udp(st) => {
+            let s = FlowSummary { transport: "udp", ..FlowSummary::default() };
+            match st.dir {
+                Dir::Down => (s, st.delivered_bytes, 0, st.last),
+                Dir::Up => (s, 0, st.delivered_bytes, st.last),
+            }
+        }
+    };
+    let delivered = down + up;
+    let span = completion.unwrap_or(end).since(f.start).as_secs_f64();
+    s.flow = i as u32;
+    s.source = f.source as u32;
+    s.user = f.user;
+    s.bytes_delivered = delivered;
+    s.bytes_down = down;
+    s.bytes_up = up;
+    s.goodput_bps = if span > 0.0 { delivered as f64 * 8.0 / span } else { 0.0 };
+    s.start_s = f.start.as_secs_f64();
+    s.completion_s = completion.map(Time::as_secs_f64);
+    s
+}
