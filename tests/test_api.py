@@ -121,11 +121,15 @@ def test_to_dir(scenario_file, tmp_path):
     assert json.loads((tmp_path / "out" / "summary.json").read_text()) == res.summary
     flows = pd.read_csv(tmp_path / "out" / "flows.csv")
     assert len(flows) == len(res.flows)
+    users = pd.read_csv(tmp_path / "out" / "users.csv")
+    assert list(users["user"]) == list(res.users["user"]) == list(range(res.summary["users"]))
 
 
 def test_to_dir_without_packets(scenario_file, tmp_path):
     written = cellaqm.run(scenario_file).to_dir(tmp_path)
-    assert sorted(p.name for p in written) == ["downloads.csv", "flows.csv", "occupancy.csv", "summary.json"]
+    assert sorted(p.name for p in written) == [
+        "downloads.csv", "flows.csv", "occupancy.csv", "summary.json", "users.csv"
+    ]
 
 
 def test_downloads_dataframe(tmp_path):

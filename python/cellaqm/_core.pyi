@@ -26,7 +26,7 @@ def run(
     """Run one scenario.
 
     Returns a dict with ``summary`` (dict, the structure of ``summary.json``), ``flows``
-    (list of dicts, one per flow), ``downloads`` (list of dicts, one per download), ``seed`` (int), ``packets`` (None, or a dict mapping column name to
+    (list of dicts, one per flow), ``users`` (list of dicts, one per user), ``downloads`` (list of dicts, one per download), ``seed`` (int), ``packets`` (None, or a dict mapping column name to
     ``(numpy dtype str, bytes)``), ``trace`` (None, or a dict of tables ``cwnd``, ``queue``,
     ``drops``, ``delivered``, ``bsr``, each mapping column name to ``(numpy dtype str, bytes)`` or, for
     text columns, a list of str) and ``occupancy`` (the buffers' occupancy distributions:

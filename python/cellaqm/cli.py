@@ -207,6 +207,11 @@ def _link_rows(prefix: str, link: dict[str, Any], with_drops: bool) -> list[tupl
     return rows
 
 
+def _is_link(section: Any) -> bool:
+    """Whether a summary section is a link's (``LinkSummary``: utilisation, queue, drops)."""
+    return isinstance(section, dict) and {"utilisation", "mean_queue_bytes", "drops"} <= section.keys()
+
+
 def _drop_rows(label: str, drops: dict[str, Any]) -> list[tuple[str, str, str]]:
     """The total of a drops-by-cause section, then one row per cause."""
     total = sum(v for v in drops.values() if _is_number(v))
@@ -264,10 +269,14 @@ def _metric_rows(summary: dict[str, Any]) -> list[tuple[str, str, str]]:
     simple("spurious_rtos", "spurious RTOs")
     simple("fast_retransmits", "fast retransmits")
     simple("retransmitted_bytes", "retransmitted", "bytes")
-    for key, with_drops in (("bottleneck", False), ("uplink", True)):
-        if isinstance(summary.get(key), dict):
-            used.add(key)
-            rows.extend(_link_rows(key, summary[key], with_drops))
+    # Link sections (`bottleneck`, `uplink`, ...), known by their shape; the first one's
+    # drops are the run's `drops` above.
+    links = [k for k, v in summary.items() if _is_link(v)]
+    for i, key in enumerate(links):
+        used.add(key)
+        rows.extend(_link_rows(key, summary[key], with_drops=i > 0))
+    if isinstance(summary.get("cells"), list):
+        used.add("cells")  # a table of their own
     simple("events", "events")
     simple("wall_s", "wall time", "s", digits=3)
     simple("sim_seconds_per_wall_second", "speed", "× real time", digits=0)
@@ -307,6 +316,61 @@ _FLOW_COLUMNS = (
 #: Flow fields left out of the table (they are in flows.csv / RunResult.flows).
 _FLOW_NOT_PRINTED = {"segments_sent", "ecn_reductions"}
 MAX_FLOW_ROWS = 20
+
+# The per-user table (runs with several users): (column of RunResult.users, header, scale, digits).
+_USER_COLUMNS = (
+    ("user", "user", 1, 0),
+    ("cell", "cell", 1, 0),
+    ("flows", "flows", 1, 0),
+    ("bytes_down", "down kB", 1e-3, 1),
+    ("goodput_bps", "goodput kb/s", 1e-3, 1),
+    ("delay_ms_p95", "p95 delay ms", 1, 1),
+    ("drops", "drops", 1, 0),
+    ("buffer_mean_queue_bytes", "mean buffer B", 1, 0),
+    ("rtos", "RTOs", 1, 0),
+)
+MAX_USER_ROWS = 20
+# The per-cell table: (key of summary["cells"], header, scale, digits).
+_CELL_COLUMNS = (
+    ("cell", "cell", 1, 0),
+    ("users", "users", 1, 0),
+    ("downlink", "downlink", 1, 0),
+    ("scheduler", "scheduler", 1, 0),
+    ("goodput_bps", "goodput kb/s", 1e-3, 1),
+    ("tti_utilisation", "TTIs used %", 100, 1),
+    ("harq_delayed", "HARQ delayed", 1, 0),
+)
+
+
+def _table(title: str, columns: Any, rows: list[dict[str, Any]], limit: int, more: str) -> list[Any]:
+    """A rich table of `rows` (dicts) under `columns` (key, header, scale, digits), at most `limit` rows."""
+    from rich.table import Table
+
+    table = Table(title=title, title_justify="left", header_style="bold", box=None, pad_edge=False,
+                  collapse_padding=True)
+    for _, head, _, _ in columns:
+        table.add_column(head, justify="right", no_wrap=True)
+    for rec in rows[:limit]:
+        cells = []
+        for key, _, scale, digits in columns:
+            value = rec.get(key)
+            if _is_number(value) and scale != 1:
+                value = value * scale
+            cells.append(_num(value, digits) if _is_number(value) or value is None else str(value))
+        table.add_row(*cells)
+    out: list[Any] = ["", table]
+    if len(rows) > limit:
+        out.append(f"… {len(rows) - limit} more {more}")
+    return out
+
+
+def _user_rows(users: Any) -> list[dict[str, Any]]:
+    """Rows of the per-user table from :attr:`RunResult.users` (total drops per user)."""
+    rows = []
+    for rec in users.to_dict(orient="records"):
+        rec["drops"] = sum(v for k, v in rec.items() if k.startswith(("drops_", "drops_up_")) and _is_number(v))
+        rows.append(rec)
+    return rows
 
 
 def print_human(result: Any, console: Any) -> None:
@@ -367,6 +431,13 @@ def print_human(result: Any, console: Any) -> None:
             console.print(
                 f"… {len(records) - MAX_FLOW_ROWS} more flows (all of them: --out DIR → flows.csv)"
             )
+    cells = summary.get("cells") or []
+    if len(cells) > 1 or any(c.get("users", 1) > 1 for c in cells):
+        for item in _table("cells", _CELL_COLUMNS, cells, MAX_USER_ROWS, "cells (summary.json)"):
+            console.print(item)
+        for item in _table("users", _USER_COLUMNS, _user_rows(result.users), MAX_USER_ROWS,
+                           "users (all of them: --out DIR → users.csv)"):
+            console.print(item)
     if result.has_packets:
         console.print(f"{len(result.packets):,} packets recorded")
     if result.has_trace:

@@ -37,7 +37,7 @@ _TOP = {
     "packet_delay_ms": ("one-way packet delay", "ms"),
 }
 
-#: Fields of a link's summary (``bottleneck_…``, ``uplink_…``) → (label after the link's name, unit).
+#: Fields of a link's summary (``bottleneck_…``, ``uplink_…``, a user's ``buffer_…``) → (label after the link's name, unit).
 _LINK = {
     "utilisation": ("utilisation", "fraction"),
     "mean_queue_bytes": ("mean queue", "bytes"),
@@ -45,7 +45,7 @@ _LINK = {
     "packets_sent": ("packets sent", "count"),
     "bytes_sent": ("data sent", "bytes"),
     "marked": ("ECN marks", "packets"),
-    # The occupancy CDFs of `cellaqm plot --kind cdf` (cellaqm.plot.OCCUPANCY).
+    # The occupancy CDFs of `cellaqm plot --kind cdf` (cellaqm.plot.occupancy_metric).
     "queue_bytes": ("queue occupancy", "bytes"),
     "queue_packets": ("queue occupancy", "packets"),
 }
@@ -148,23 +148,33 @@ def _describe(column: str) -> Optional[tuple[str, str]]:
         return f"sessions {column[len('sessions_'):]}", "count"
     if column.startswith("drops_"):
         return f"bottleneck drops, {column[len('drops_'):].replace('_', ' ')}", "packets"
-    for link in ("bottleneck", "uplink"):
-        if column.startswith(link + "_"):
-            field = column[len(link) + 1:]
-            if field.startswith("drops_"):
-                return f"{link} drops, {field[len('drops_'):].replace('_', ' ')}", "packets"
-            if field in _LINK:
-                label, unit = _LINK[field]
-                return f"{link} {label}", unit
-            # Time percentiles of the occupancy (`bottleneck_queue_bytes_p95`): the queue the
-            # buffer was at or below for that fraction of the time.
-            occupancy, _, stat = field.rpartition("_")
-            if occupancy in ("queue_bytes", "queue_packets") and stat in _STATS:
-                return f"{link} queue {stat} over time", _LINK[occupancy][1]
+    link_label = _link_field(column)
+    if link_label is not None:
+        return link_label
     if column.startswith("radio_"):
         return _RADIO.get(column[len("radio_"):])
     if column.startswith("ledger_") and column.endswith("_bytes"):
         return f"byte ledger, {column[len('ledger_'):-len('_bytes')].replace('_', ' ')}", "bytes"
+    return None
+
+
+def _link_field(column: str) -> Optional[tuple[str, str]]:
+    """A link section's field (``bottleneck_mean_queue_bytes``, ``uplink_drops_overflow``,
+    ``buffer_queue_bytes_p95`` of a user), whatever the link is called: (label, unit)."""
+    link, sep, field = column.partition("_")
+    while sep:
+        if field.startswith("drops_"):
+            return f"{link} drops, {field[len('drops_'):].replace('_', ' ')}", "packets"
+        if field in _LINK:
+            label, unit = _LINK[field]
+            return f"{link} {label}", unit
+        # Time percentiles of the occupancy (`bottleneck_queue_bytes_p95`): the queue the
+        # buffer was at or below for that fraction of the time.
+        occupancy, _, stat = field.rpartition("_")
+        if occupancy in ("queue_bytes", "queue_packets") and stat in _STATS:
+            return f"{link} queue {stat} over time", _LINK[occupancy][1]
+        head, sep, field = field.partition("_")
+        link = f"{link}_{head}"
     return None
 
 

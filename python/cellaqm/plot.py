@@ -4,7 +4,7 @@
   Student-t confidence-interval whiskers.
 - :func:`cdf`: empirical CDFs per level of ``hue``: of the one-way delay of
   every delivered packet (``packet_delay_ms``) or of a buffer's occupancy
-  weighted by time (``bottleneck_queue_bytes``, ...: :data:`OCCUPANCY`), both
+  weighted by time (``bottleneck_queue_bytes``, ...: :func:`occupancy_metric`), both
   from the per-run detail files of a sweep run with ``packets = true``; or of
   any metric across runs.
 - :func:`trace`: the time series of one run recorded with ``--trace``
@@ -28,9 +28,15 @@ from cellaqm.table import TableError, apply_where, check_metric, missing_notes
 from cellaqm.stats import cell_stats
 
 PACKET_DELAY = "packet_delay_ms"
-#: Occupancy CDF metrics → (buffer, unit) of the runs' occupancy detail (:attr:`cellaqm.RunResult.occupancy`).
-OCCUPANCY = {f"{buffer}_queue_{unit}": (buffer, unit) for buffer in ("bottleneck", "uplink")
-             for unit in ("bytes", "packets")}
+#: Occupancy CDF metrics are ``<buffer>_queue_<unit>``: a buffer of the runs' occupancy detail
+#: (:attr:`cellaqm.RunResult.occupancy`: ``bottleneck``, ``uplink``, ...) in ``bytes`` or ``packets``.
+OCCUPANCY_UNITS = ("bytes", "packets")
+
+
+def occupancy_metric(metric: str) -> Optional[tuple[str, str]]:
+    """(buffer, unit) of an occupancy CDF metric (``bottleneck_queue_bytes``), or None."""
+    buffer, sep, unit = metric.rpartition("_queue_")
+    return (buffer, unit) if sep and buffer and unit in OCCUPANCY_UNITS else None
 KINDS = ("bar", "cdf", "trace")
 #: Flows drawn in a trace figure when none are chosen (the first ones with data).
 TRACE_MAX_FLOWS = 8
@@ -116,7 +122,7 @@ def detail_kind(metric: str) -> Optional[str]:
     """The detail files a CDF of ``metric`` reads (``packets``, ``occupancy``), or None (the runs' rows)."""
     if metric == PACKET_DELAY:
         return "packets"
-    return "occupancy" if metric in OCCUPANCY else None
+    return "occupancy" if occupancy_metric(metric) else None
 
 
 def _ecdf(values: np.ndarray, weights: Optional[np.ndarray] = None) -> tuple[np.ndarray, np.ndarray]:
@@ -148,7 +154,7 @@ def cdf(
 
     ``metric`` is :data:`PACKET_DELAY` (needs ``packets``: run id → packet
     DataFrame, see :meth:`cellaqm.store.Store.packets`), one of
-    :data:`OCCUPANCY` (needs ``occupancy``: run id → occupancy DataFrame,
+    :func:`occupancy_metric` (needs ``occupancy``: run id → occupancy DataFrame,
     :meth:`cellaqm.store.Store.occupancy`; the CDF is the fraction of the
     time of all the level's runs the buffer held at most that backlog) or a
     metric column. Returns ``(figure, notes)``.
@@ -177,7 +183,9 @@ def cdf(
             if kind == "packets":
                 values = np.concatenate([t["delay_s"].to_numpy(dtype=float) * 1e3 for t in tables] or [np.array([])])
             else:
-                values, weights = _occupancy(tables, *OCCUPANCY[metric])
+                buffer_unit = occupancy_metric(metric)
+                assert buffer_unit is not None
+                values, weights = _occupancy(tables, *buffer_unit)
         else:
             values = part[metric].to_numpy(dtype=float)
         keep = ~np.isnan(values)

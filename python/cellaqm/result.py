@@ -55,7 +55,7 @@ class TraceNotRecordedError(RuntimeError):
 
 
 class RunResult:
-    """One run: ``summary`` (dict), ``flows``, ``downloads``, ``occupancy`` and ``packets`` (DataFrames).
+    """One run: ``summary`` (dict), ``flows``, ``users``, ``cells``, ``downloads``, ``occupancy`` and ``packets`` (DataFrames).
 
     ``packets`` exists only when the run was started with ``packets=True``
     (CLI: ``--packets``); otherwise reading it raises
@@ -72,11 +72,14 @@ class RunResult:
         downloads: Optional[list[dict[str, Any]]] = None,
         trace_columns: Optional[Mapping[str, Mapping[str, Any]]] = None,
         occupancy_columns: Optional[Mapping[str, Any]] = None,
+        users: Optional[list[dict[str, Any]]] = None,
     ) -> None:
         self.summary = summary
         self.seed = seed
         self._flow_records = flows
         self._flows: Optional[pd.DataFrame] = None
+        self._user_records = users or []
+        self._users: Optional[pd.DataFrame] = None
         self._download_records = downloads or []
         self._downloads: Optional[pd.DataFrame] = None
         self._packet_columns = packet_columns
@@ -106,6 +109,7 @@ class RunResult:
             downloads=raw["downloads"],
             trace_columns=trace,
             occupancy_columns=raw.get("occupancy", {}),  # converted when first read
+            users=raw.get("users", []),
         )
 
     @property
@@ -114,6 +118,25 @@ class RunResult:
         if self._flows is None:
             self._flows = pd.DataFrame.from_records(self._flow_records)
         return self._flows
+
+    @property
+    def users(self) -> pd.DataFrame:
+        """One row per user (UE): ``user``, ``cell``, ``flows``, ``bytes_down``, ``bytes_up``, ``goodput_bps``, ...
+
+        Nested results are flattened with ``_``: ``delay_ms_p95`` (downlink TCP
+        data, ms), ``delay_up_ms_p95``, ``drops_<cause>`` and ``drops_up_<cause>``
+        (packets, 0 when none), ``buffer_<field>`` (the user's own managed
+        buffer, its PDCP buffer with ``[radio]``; absent where users share the
+        bottleneck) and ``radio_<field>`` (its bearer's counters, with ``[radio]``).
+        """
+        if self._users is None:
+            self._users = users_frame(self._user_records)
+        return self._users
+
+    @property
+    def cells(self) -> pd.DataFrame:
+        """One row per cell (``summary["cells"]``): users, downlink, scheduler, goodput, TTI use."""
+        return pd.DataFrame.from_records(self.summary.get("cells", []))
 
     @property
     def downloads(self) -> pd.DataFrame:
@@ -199,7 +222,7 @@ class RunResult:
         return {k: v for k, v in self.summary.items() if k not in WALL_TIME_KEYS}
 
     def to_dir(self, path: Union[str, Path]) -> list[Path]:
-        """Write ``summary.json``, ``flows.csv``, ``downloads.csv``, ``occupancy.csv`` and, if recorded, packets and trace.
+        """Write ``summary.json``, ``flows.csv``, ``users.csv``, ``downloads.csv``, ``occupancy.csv`` and, if recorded, packets and trace.
 
         Packets go to ``packets.parquet`` when pyarrow (or fastparquet) is
         installed, else to ``packets.csv``; the trace to ``trace/cwnd.parquet``,
@@ -217,6 +240,9 @@ class RunResult:
         flows_path = out / "flows.csv"
         self.flows.to_csv(flows_path, index=False)
         written.append(flows_path)
+        users_path = out / "users.csv"
+        self.users.to_csv(users_path, index=False)
+        written.append(users_path)
         downloads_path = out / "downloads.csv"
         self.downloads.to_csv(downloads_path, index=False)
         written.append(downloads_path)
@@ -261,6 +287,16 @@ def core_column(value: Any) -> Any:
         dtype, buf = value
         return np.frombuffer(buf, dtype=np.dtype(dtype))
     return list(value)
+
+
+def users_frame(records: list[dict[str, Any]]) -> pd.DataFrame:
+    """The DataFrame of :attr:`RunResult.users`: nested results flattened with ``_``, drop counts 0 when none."""
+    if not records:
+        return pd.DataFrame()
+    df = pd.json_normalize(records, sep="_")
+    drops = [c for c in df.columns if c.startswith(("drops_", "buffer_drops_"))]
+    df[drops] = df[drops].fillna(0).astype("int64")
+    return df
 
 
 def occupancy_frame(columns: Mapping[str, Any]) -> pd.DataFrame:

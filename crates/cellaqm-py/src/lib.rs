@@ -136,8 +136,8 @@ fn set_path(doc_json: &str, path: &str, value_json: &str) -> PyResult<String> {
 /// `scenario_text` is a TOML document (`fmt="toml"`) or a JSON object
 /// (`fmt="json"`); `sets` are `key.path=value` overrides applied on top;
 /// `seed=None` uses the scenario's own seed. Returns a dict with
-/// `summary` (dict, the structure of `summary.json`), `flows` and `downloads` (lists of
-/// dicts; built directly, not through JSON text, which was a third of a call's time outside
+/// `summary` (dict, the structure of `summary.json`), `flows`, `users` and `downloads` (lists of
+/// dicts, one per flow, user and download; built directly, not through JSON text, which was a third of a call's time outside
 /// the run), `seed` (int), `packets`
 /// (None, or a dict mapping column name to `(numpy dtype str, bytes)`), `trace` (None, or a
 /// dict of tables `cwnd`, `queue`, `drops`, `delivered`, `bsr`, each mapping column name to
@@ -164,6 +164,7 @@ fn run<'py>(
     out.set_item("seed", seed)?;
     out.set_item("summary", pythonize::pythonize(py, &result.summary)?)?;
     out.set_item("flows", pythonize::pythonize(py, &result.flows)?)?;
+    out.set_item("users", pythonize::pythonize(py, &result.users)?)?;
     out.set_item("downloads", pythonize::pythonize(py, &result.downloads)?)?;
     match &result.packets {
         None => out.set_item("packets", py.None())?,
