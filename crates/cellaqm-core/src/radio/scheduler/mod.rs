@@ -20,6 +20,11 @@
 //! | `priority` | `priority.rs` | the lowest priority class (0 first), in turn within a class |
 
 mod average;
+/// docs/scenario.md's example scheduler, compiled and tested with the crate
+/// (the page shows the file verbatim, a test below checks it), but not registered.
+#[cfg(test)]
+#[path = "../../../../../docs/examples/longest_queue.rs"]
+mod longest_queue;
 mod max_ci;
 mod priority;
 mod prop_fair;
@@ -166,5 +171,15 @@ pub(crate) mod tests {
         assert_eq!(picked, [0, 1, 3], "at most every backlogged user");
         s.select(Time::ZERO, &users, 2, &mut picked);
         assert_eq!(picked, [0, 1], "the turn moved past the last one picked (3)");
+    }
+
+    #[test]
+    fn the_docs_show_the_example_scheduler_verbatim() {
+        let page = include_str!("../../../../../docs/scenario.md");
+        let example = include_str!("../../../../../docs/examples/longest_queue.rs");
+        assert!(
+            page.contains(&format!("```rust\n{example}```")),
+            "docs/scenario.md: show docs/examples/longest_queue.rs"
+        );
     }
 }
