@@ -48,7 +48,7 @@ impl Network {
         let (bottleneck, uplink) = (link_stats(&mut self, LinkId::Bottleneck), link_stats(&mut self, LinkId::Uplink));
         let radio = self.radio.as_mut().map(|r| r.summary(end));
         let users = self.user_summaries(&flows, end);
-        let cells = vec![self.cell_summary(&users, end)];
+        let cells = self.cell_summaries(&users, end);
         let mut occupancy = OccupancyLog::default();
         let mut summarise = |id: LinkId, (stats, marked): (LinkStats, u64)| {
             if let Some(o) = &stats.occupancy {
@@ -131,6 +131,7 @@ impl Network {
             let [down, up] = &self.user_drops[i];
             (u.drops, u.drops_up) = (names(down), names(up));
             if let Some(radio) = &mut self.radio {
+                u.cell = radio.cell_of(i as u32);
                 let marked = radio.pdcp(i as u32).queue().stats().marked;
                 let bearer = &mut radio.bearers_mut()[i];
                 u.buffer = Some(LinkSummary::new(&bearer.link_stats(end), down, marked, end));
@@ -140,14 +141,18 @@ impl Network {
         users
     }
 
-    /// The run's cell: its users' downlink goodput and its shared channel.
-    fn cell_summary(&self, users: &[UserSummary], end: Time) -> CellSummary {
-        let mut cell = match &self.radio {
-            Some(radio) => radio.cell_summary(end),
-            None => CellSummary { users: users.len() as u32, downlink: "wired", ..CellSummary::default() },
+    /// One row per cell: its users' downlink goodput and its shared channel
+    /// (a wired run is one cell whose users share the bottleneck).
+    fn cell_summaries(&self, users: &[UserSummary], end: Time) -> Vec<CellSummary> {
+        let mut cells = match &self.radio {
+            Some(radio) => radio.cell_summaries(end),
+            None => vec![CellSummary { users: users.len() as u32, downlink: "wired", ..CellSummary::default() }],
         };
-        cell.goodput_bps = users.iter().map(|u| u.bytes_down).sum::<u64>() as f64 * 8.0 / end.as_secs_f64();
-        cell
+        for cell in &mut cells {
+            let bytes: u64 = users.iter().filter(|u| u.cell == cell.cell).map(|u| u.bytes_down).sum();
+            cell.goodput_bps = bytes as f64 * 8.0 / end.as_secs_f64();
+        }
+        cells
     }
 }
 

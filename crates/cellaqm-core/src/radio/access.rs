@@ -8,8 +8,10 @@
 //! ```
 //!
 //! A packet enters the bearer of its flow's user ([`RadioAccess::arrive_down`],
-//! [`RadioAccess::arrive_up`]); an event names its owner, the cell
-//! ([`RadioEvent::Cell`]) or one user's bearer ([`RadioEvent::Ue`]). After
+//! [`RadioAccess::arrive_up`]); an event names its owner, a cell
+//! ([`RadioEvent::Cell`]) or one user's bearer ([`RadioEvent::Ue`]). A run has
+//! one cell for now, serving every user; the cells of the HS-DSCH system's
+//! layout will each serve the users attached to them. After
 //! anything changes a bearer, it is *settled*: the RLC senders' releases leave
 //! its buffers, and the bearer and the cell ask for the TTIs, flow-control
 //! instants and timers the new state needs. The component is passive, like
@@ -35,8 +37,8 @@ use crate::time::{Dur, Time};
 /// An event of the radio access network, named by its owner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RadioEvent {
-    /// The cell's shared channel.
-    Cell(CellEvent),
+    /// Cell `c`'s shared channel.
+    Cell(u16, CellEvent),
     /// User `u`'s bearer.
     Ue(u16, UeEvent),
 }
@@ -88,7 +90,9 @@ fn backlog(b: &Bearer) -> (u64, u64) {
 }
 
 pub struct RadioAccess {
-    cell: Cell,
+    cells: Vec<Cell>,
+    /// Each user's cell.
+    cell_of: Vec<u16>,
     bearers: Vec<Bearer>,
     tally: Tally,
     /// The users a TTI served.
@@ -115,7 +119,15 @@ impl RadioAccess {
             Some((h, ..)) => h.granted_bps(u),
         };
         let bearers = (0..users).map(|u| Bearer::new(u, &configs[u as usize], told(u as usize), seed)).collect();
-        RadioAccess { cell: Cell::new(users as usize, shared), bearers, tally: Tally::default(), served: Vec::new() }
+        // One cell serves every user (several cells come with the HS-DSCH system's layout).
+        let members = (0..users as usize).collect();
+        RadioAccess {
+            cells: vec![Cell::new(0, users as usize, members, shared)],
+            cell_of: vec![0; users as usize],
+            bearers,
+            tally: Tally::default(),
+            served: Vec::new(),
+        }
     }
 
     /// Does `op` on user `u`'s bearer at `now`, then settles it; the tally follows its PDCP backlog.
@@ -128,7 +140,7 @@ impl RadioAccess {
     ) {
         self.tally.hold(now);
         let before = backlog(&self.bearers[u]);
-        op(&mut self.bearers[u], &mut self.cell, out);
+        op(&mut self.bearers[u], &mut self.cells[self.cell_of[u] as usize], out);
         self.settle(now, u, out);
         self.tally.change(before, backlog(&self.bearers[u]));
     }
@@ -150,20 +162,23 @@ impl RadioAccess {
                 let u = u as usize;
                 self.tally.hold(now);
                 let before = backlog(&self.bearers[u]);
-                if self.bearers[u].handle(now, ev, self.cell.shared(), out) {
+                let cell = &mut self.cells[self.cell_of[u] as usize];
+                if self.bearers[u].handle(now, ev, cell.shared(), out) {
                     self.settle(now, u, out);
                     self.tally.change(before, backlog(&self.bearers[u]));
                 }
             }
-            RadioEvent::Cell(ev) => {
-                if !self.cell.due(now, ev) {
+            RadioEvent::Cell(c, ev) => {
+                let c = c as usize;
+                if !self.cells[c].due(now, ev) {
                     return; // superseded
                 }
                 self.tally.hold(now);
                 match ev {
                     CellEvent::FlowControl => {
-                        self.cell.flow_control(now, &mut self.bearers, out);
-                        for u in 0..self.bearers.len() {
+                        self.cells[c].flow_control(now, &mut self.bearers, out);
+                        for k in 0..self.cells[c].members().len() {
+                            let u = self.cells[c].members()[k];
                             self.settle(now, u, out);
                         }
                         self.tally.bytes = self.bearers.iter().map(|b| backlog(b).0).sum();
@@ -171,14 +186,14 @@ impl RadioAccess {
                     }
                     CellEvent::DownTti => {
                         let mut served = std::mem::take(&mut self.served);
-                        self.cell.tti(now, &mut self.bearers, out, &mut served);
+                        self.cells[c].tti(now, &mut self.bearers, out, &mut served);
                         for &(u, _) in &served {
                             let before = backlog(&self.bearers[u]);
                             self.settle(now, u, out);
                             self.tally.change(before, backlog(&self.bearers[u]));
                         }
                         self.served = served;
-                        self.cell.want_events(now, out);
+                        self.cells[c].want_events(now, out);
                     }
                 }
             }
@@ -192,9 +207,10 @@ impl RadioAccess {
         let b = &mut self.bearers[u];
         b.release(now, out);
         let busy = b.rnc_has_work(now);
-        match self.cell.is_shared() {
+        let cell = &mut self.cells[self.cell_of[u] as usize];
+        match cell.is_shared() {
             false => b.want_dch_tti(now, busy, out),
-            true => self.cell.settle(now, u, busy, out),
+            true => cell.settle(now, u, busy, out),
         }
         self.bearers[u].want_uplink_and_timers(now, out);
     }
@@ -245,9 +261,14 @@ impl RadioAccess {
         all
     }
 
-    /// The cell's row of the summary.
-    pub fn cell_summary(&self, end: Time) -> CellSummary {
-        self.cell.summary(0, self.bearers.len() as u32, end)
+    /// One row per cell for the summary.
+    pub fn cell_summaries(&self, end: Time) -> Vec<CellSummary> {
+        self.cells.iter().map(|c| c.summary(end)).collect()
+    }
+
+    /// User `ue`'s cell.
+    pub fn cell_of(&self, ue: u32) -> u32 {
+        self.cell_of[ue as usize] as u32
     }
 }
 

@@ -47,6 +47,10 @@ pub struct CellSummary {
 }
 
 pub struct Cell {
+    /// The cell's index, which names its events.
+    index: u16,
+    /// The users attached to it (indices into the run's users and bearers).
+    members: Vec<usize>,
     /// The shared downlink; `None`: dedicated channels only.
     shared: Option<Hsdpa>,
     scheduler: Option<SchedulerKind>,
@@ -64,14 +68,22 @@ pub struct Cell {
 }
 
 impl Cell {
-    /// A cell of `users` dedicated channels (`shared` is `None`), or sharing
-    /// `shared` with `scheduler`, TTI `tti` and flow-control period `fc_period`.
-    pub fn new(users: usize, shared: Option<(Hsdpa, SchedulerKind, Dur, Dur)>) -> Cell {
+    /// Cell `index` of a run with `users` users, serving `members` on
+    /// dedicated channels (`shared` is `None`), or sharing `shared` with
+    /// `scheduler`, TTI `tti` and flow-control period `fc_period`.
+    pub fn new(
+        index: u16,
+        users: usize,
+        members: Vec<usize>,
+        shared: Option<(Hsdpa, SchedulerKind, Dur, Dur)>,
+    ) -> Cell {
         let (shared, scheduler, tti, fc_period) = match shared {
             Some((h, s, tti, fc)) => (Some(h), Some(s), tti, fc),
             None => (None, None, Dur::MAX, Dur::MAX),
         };
         Cell {
+            index,
+            members,
             shared,
             scheduler,
             pending: [None; CELL_EVENTS],
@@ -101,7 +113,7 @@ impl Cell {
         let p = &mut self.pending[ev as usize];
         if p.is_none_or(|t| at < t) {
             *p = Some(at);
-            out.schedule.push((at, RadioEvent::Cell(ev)));
+            out.schedule.push((at, RadioEvent::Cell(self.index, ev)));
         }
     }
 
@@ -121,14 +133,15 @@ impl Cell {
     pub fn flow_control(&mut self, now: Time, bearers: &mut [Bearer], out: &mut RadioOut) {
         let Some(h) = self.shared.as_mut() else { return };
         self.last_fc = Some(now);
-        for (a, b) in self.active.iter_mut().zip(bearers.iter_mut()) {
-            *a = b.rnc_has_work(now);
+        for &u in &self.members {
+            self.active[u] = bearers[u].rnc_has_work(now);
         }
         h.grant(&self.active, &mut self.credits);
-        for (u, b) in bearers.iter_mut().enumerate() {
+        for &u in &self.members {
             if !self.active[u] {
                 continue;
             }
+            let b = &mut bearers[u];
             b.set_rate(now, h.granted_bps(u), out);
             let mut first = None;
             for _ in 0..self.credits[u] {
@@ -206,13 +219,18 @@ impl Cell {
         }
     }
 
+    /// The users attached to the cell.
+    pub fn members(&self) -> &[usize] {
+        &self.members
+    }
+
     /// The cell's row of the summary, for a run that ends at `end`; `goodput_bps` is the caller's.
-    pub fn summary(&self, cell: u32, users: u32, end: Time) -> CellSummary {
+    pub fn summary(&self, end: Time) -> CellSummary {
         let stats: Option<HsdpaStats> = self.shared.as_ref().map(Hsdpa::stats);
         let ttis = (end.0 / self.tti.0.max(1)).max(1) as f64;
         CellSummary {
-            cell,
-            users,
+            cell: self.index as u32,
+            users: self.members.len() as u32,
             downlink: if self.shared.is_some() { "hsdpa" } else { "dch" },
             scheduler: self.scheduler.map(SchedulerKind::name),
             goodput_bps: 0.0,
