@@ -4,15 +4,16 @@
 //! that becomes active joins the new-flows list with one quantum of credit.
 //! Departures serve the new-flows list before the old-flows list by deficit
 //! round robin with `quantum` bytes (§4.2); each queue runs its own CoDel
-//! ([`super::codel::dequeue`], §4.3). When the buffer limits are exceeded,
-//! packets are dropped from the head of the queue holding the most bytes
-//! (§4.1, cause `overflow_front`).
+//! ([`super::codel::dequeue`], §4.3). When an arrival does not fit the buffer
+//! limits it is queued all the same, then packets are dropped from the head of
+//! the queue holding the most bytes until the limits hold (§4.1, cause
+//! `overflow_front`; [`Scheme::on_overflow`]).
 //!
 //! The hash is a fixed multiplicative hash of [`Packet::flow`] (no
 //! perturbation: runs are deterministic).
 
-use super::codel::{self, CodelParams, CodelQueue, CodelStats, CodelVars};
-use super::{DropCause, Dropped, Fifo, Limits, QueueCtx, QueueDisc, QueueStats};
+use super::codel::{self, CodelParams, CodelQueue, CodelVars};
+use super::{DropCause, Fifo, Limits, QueueCtx, Scheme, Tally};
 use crate::packet::Packet;
 use crate::time::Dur;
 use crate::units::Bytes;
@@ -100,24 +101,20 @@ pub struct FqCodel {
     old_flows: VecDeque<usize>,
     codel: CodelParams,
     quantum: i64,
-    limits: Limits,
     bytes: u64,
     packets: usize,
-    stats: CodelStats,
 }
 
 impl FqCodel {
-    pub fn new(params: &FqCodelParams, limits: Limits) -> FqCodel {
+    pub fn new(params: &FqCodelParams) -> FqCodel {
         FqCodel {
             queues: (0..params.flows).map(|_| FlowQueue::default()).collect(),
             new_flows: VecDeque::new(),
             old_flows: VecDeque::new(),
             codel: params.codel(),
             quantum: params.quantum.0 as i64,
-            limits,
             bytes: 0,
             packets: 0,
-            stats: CodelStats::default(),
         }
     }
 
@@ -127,25 +124,33 @@ impl FqCodel {
         (h % self.queues.len() as u64) as usize
     }
 
-    fn over_limit(&self) -> bool {
-        self.limits.bytes.is_some_and(|b| self.bytes > b)
-            || self.limits.packets.is_some_and(|p| self.packets > p as usize)
+    /// Whether the queued packets exceed `limits`.
+    fn over(&self, limits: Limits) -> bool {
+        limits.bytes.is_some_and(|b| self.bytes > b) || limits.packets.is_some_and(|p| self.packets > p as usize)
     }
 
     /// §4.1: drop the head of the fattest queue.
-    fn drop_from_fattest(&mut self, dropped: &mut Vec<Dropped>) {
+    fn drop_from_fattest(&mut self, tally: &mut Tally) {
         let fat = (0..self.queues.len()).max_by_key(|&i| self.queues[i].fifo.bytes()).expect("at least one queue");
         let head = self.queues[fat].fifo.pop_front().expect("over the limit with packets queued");
         self.bytes -= head.size as u64;
         self.packets -= 1;
-        dropped.push(Dropped { pkt: head, cause: DropCause::OverflowFront });
+        tally.drop(head, DropCause::OverflowFront);
     }
 }
 
-impl QueueDisc for FqCodel {
-    fn enqueue(&mut self, mut pkt: Packet, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) {
+impl Scheme for FqCodel {
+    /// §4.1: queue the arrival, then drop from the fattest queue until the limits hold.
+    fn on_overflow(&mut self, pkt: Packet, limits: Limits, ctx: &QueueCtx, tally: &mut Tally) -> Option<Packet> {
+        self.enqueue(pkt, ctx, tally);
+        while self.over(limits) {
+            self.drop_from_fattest(tally);
+        }
+        None
+    }
+
+    fn enqueue(&mut self, pkt: Packet, _ctx: &QueueCtx, _tally: &mut Tally) {
         let i = self.classify(&pkt);
-        pkt.enqueued_at = ctx.now;
         self.bytes += pkt.size as u64;
         self.packets += 1;
         let q = &mut self.queues[i];
@@ -156,12 +161,9 @@ impl QueueDisc for FqCodel {
             q.deficit = self.quantum;
             self.new_flows.push_back(i);
         }
-        while self.over_limit() {
-            self.drop_from_fattest(dropped);
-        }
     }
 
-    fn dequeue(&mut self, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) -> Option<Packet> {
+    fn dequeue(&mut self, ctx: &QueueCtx, tally: &mut Tally) -> Option<Packet> {
         loop {
             // §4.2: new flows first, then old flows.
             let (i, list) = match (self.new_flows.front(), self.old_flows.front()) {
@@ -180,7 +182,7 @@ impl QueueDisc for FqCodel {
                 continue;
             }
             let mut view = Counted { fifo: &mut q.fifo, bytes: &mut self.bytes, packets: &mut self.packets };
-            match codel::dequeue(&mut view, &self.codel, &mut q.codel, &mut self.stats, ctx.now, dropped) {
+            match codel::dequeue(&mut view, &self.codel, &mut q.codel, ctx.now, tally) {
                 Some(pkt) => {
                     q.deficit -= pkt.size as i64;
                     return Some(pkt);
@@ -207,17 +209,18 @@ impl QueueDisc for FqCodel {
     fn packets(&self) -> usize {
         self.packets
     }
-
-    fn stats(&self) -> QueueStats {
-        QueueStats { marked: self.stats.ecn_marks }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::queue::testkit::{check_invariants, ctx_at, ops, pkt};
+    use crate::queue::{Disc, Dropped, QueueDisc, QueueStats};
     use proptest::prelude::*;
+
+    fn fq_codel(params: &FqCodelParams, limits: Limits) -> Disc<FqCodel> {
+        Disc::new(limits, FqCodel::new(params))
+    }
 
     fn flow_pkt(uid: u64, size: u32, flow: u32) -> Packet {
         Packet { flow, ..pkt(uid, size) }
@@ -225,7 +228,7 @@ mod tests {
 
     #[test]
     fn a_new_sparse_flow_overtakes_a_backlogged_one() {
-        let mut q = FqCodel::new(&FqCodelParams::default(), Limits::default());
+        let mut q = fq_codel(&FqCodelParams::default(), Limits::default());
         let mut d = Vec::new();
         // Flow 1 queues 5 × 1500 B and is served while its credit is positive:
         // deficit 1514 → 14 → −1486.
@@ -245,7 +248,7 @@ mod tests {
 
     #[test]
     fn drr_shares_bytes_equally_between_backlogged_flows() {
-        let mut q = FqCodel::new(&FqCodelParams::default(), Limits::default());
+        let mut q = fq_codel(&FqCodelParams::default(), Limits::default());
         let mut d = Vec::new();
         // Flow 1 sends 1500 B packets, flow 2 sends 500 B packets: each gets one
         // quantum per round, so at any point the byte counts differ by at most
@@ -267,7 +270,7 @@ mod tests {
 
     #[test]
     fn overflow_drops_from_the_fattest_queue() {
-        let mut q = FqCodel::new(&FqCodelParams::default(), Limits { bytes: None, packets: Some(4) });
+        let mut q = fq_codel(&FqCodelParams::default(), Limits { bytes: None, packets: Some(4) });
         let mut d = Vec::new();
         for uid in 0..3 {
             q.enqueue(flow_pkt(uid, 1000, 1), &ctx_at(0.0, 1e6), &mut d);
@@ -295,7 +298,7 @@ mod tests {
         #[test]
         fn conservation(ops in ops(), flows in 1..6u32) {
             // Spread the testkit's packets over flows by uid via a wrapper queue.
-            struct Spread(FqCodel, u32);
+            struct Spread(Disc<FqCodel>, u32);
             impl QueueDisc for Spread {
                 fn enqueue(&mut self, pkt: Packet, ctx: &QueueCtx, d: &mut Vec<Dropped>) {
                     let flow = (pkt.uid % self.1 as u64) as u32;
@@ -306,9 +309,10 @@ mod tests {
                 }
                 fn bytes(&self) -> u64 { self.0.bytes() }
                 fn packets(&self) -> usize { self.0.packets() }
+                fn stats(&self) -> QueueStats { self.0.stats() }
             }
             let params = FqCodelParams { flows: 4, ..FqCodelParams::default() };
-            let mut q = Spread(FqCodel::new(&params, Limits { bytes: Some(20_000), packets: Some(15) }), flows);
+            let mut q = Spread(fq_codel(&params, Limits { bytes: Some(20_000), packets: Some(15) }), flows);
             check_invariants(&mut q, &ops);
         }
     }
