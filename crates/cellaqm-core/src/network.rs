@@ -36,7 +36,8 @@ use crate::metrics::{
     PacketLog, SessionSummary, Summary, Trace, TrafficLog,
 };
 use crate::packet::{flags, Dir, FlowId, Packet, Transport};
-use crate::queue::{AckDelay, DropCause, Dropped, QueueDisc};
+use crate::queue::{DropCause, Dropped, QueueDisc};
+use crate::radio::AckDelay;
 use crate::radio::{RadioAccess, RadioEvent, RadioOut};
 use crate::scenario::Scenario;
 use crate::tcp::{Endpoint, Role, TcpConfig};

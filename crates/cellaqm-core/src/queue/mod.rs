@@ -32,11 +32,9 @@ macro_rules! fifo_backlog {
     };
 }
 
-mod ack_delay;
 mod at_head;
 pub mod catalogue;
 pub mod codel;
-mod delay_estimator;
 mod dff;
 mod disc;
 mod drop_front;
@@ -48,12 +46,10 @@ mod fifo;
 #[path = "../../../../docs/examples/fixed_drop.rs"]
 mod fixed_drop;
 mod fq_codel;
-mod parse;
+pub(crate) mod parse;
 mod pdcp_discard;
 mod pdpc;
 mod pie;
-mod raqm;
-mod receiver;
 mod red;
 mod registry;
 #[cfg(test)]
@@ -69,10 +65,8 @@ mod thresholds;
 mod ttlred1;
 mod ttlred2;
 
-pub use ack_delay::{AckDelay, AckDelayMode, AckDelayParams};
 pub use at_head::{AtHead, Backlog, HeadRule};
 pub use codel::{Codel, CodelParams};
-pub use delay_estimator::DelayEstimator;
 pub use dff::Dff;
 pub use disc::{Disc, Limits, QueueStats, Scheme, Tally};
 pub use drop_front::DropFront;
@@ -81,8 +75,6 @@ pub use fq_codel::{FqCodel, FqCodelParams};
 pub use pdcp_discard::{PdcpDiscard, PdcpDiscardParams};
 pub use pdpc::{Pdpc, PdpcParams};
 pub use pie::{Pie, PieParams};
-pub use raqm::{Raqm, RaqmParams, RaqmStats, Verdict};
-pub use receiver::ReceiverConfig;
 pub use red::{Red, RedParams};
 pub use registry::{ParamDoc, Registration, SCHEMES};
 pub use signal::DropPosition;

@@ -5,7 +5,7 @@
 //! (cause `age`). Arrivals that do not fit the buffer limits are tail-dropped.
 //! Combined AQM (R-AQM in the eNodeB plus PDCP discard in the UE with a large
 //! threshold, 0.8–1 s) is this scheme at the UE buffer together with
-//! [`super::Raqm`] at the receiver; no extra code.
+//! [`crate::bsr::Raqm`] at the receiver; no extra code.
 
 use super::at_head::{AtHead, Backlog, HeadRule};
 use super::DropCause;

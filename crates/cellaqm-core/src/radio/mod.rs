@@ -9,8 +9,10 @@
 //! clock, and each draws from its own [`crate::rng`] stream.
 
 pub use access::{BearerKind, RadioAccess, RadioConfig, RadioEvent, RadioOut, RadioStats, RadioSummary};
+pub use ack_delay::{AckDelay, AckDelayMode, AckDelayParams};
 
 pub mod access;
+pub mod ack_delay;
 pub mod dch;
 pub mod gilbert;
 pub mod hsdpa;
