@@ -2,10 +2,10 @@
 //! (docs/queues.md).
 //!
 //! Rule: an arrival that does not fit the buffer limits is dropped
-//! (`overflow`); otherwise it is dropped with probability `p` (`early`), else
-//! queued. Served first-in first-out.
+//! (`overflow`, by the wrapper); otherwise it is dropped with probability `p`
+//! (`early`), else queued. Served first-in first-out.
 
-use super::{DropCause, Dropped, Fifo, Limits, QueueCtx, QueueDisc};
+use super::{DropCause, Fifo, QueueCtx, Scheme, Tally};
 use crate::packet::Packet;
 use crate::rng::Rng;
 use rand::Rng as _;
@@ -42,24 +42,22 @@ pub struct FixedDrop {
 }
 
 impl FixedDrop {
-    pub fn new(params: &FixedDropParams, limits: Limits, rng: Rng) -> FixedDrop {
-        FixedDrop { fifo: Fifo::new(limits), p: params.p, rng }
+    pub fn new(params: &FixedDropParams, rng: Rng) -> FixedDrop {
+        FixedDrop { fifo: Fifo::default(), p: params.p, rng }
     }
 }
 
-impl QueueDisc for FixedDrop {
-    fn enqueue(&mut self, mut pkt: Packet, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) {
-        if self.fifo.would_overflow(pkt.size) {
-            dropped.push(Dropped { pkt, cause: DropCause::Overflow });
-        } else if self.rng.random::<f64>() < self.p {
-            dropped.push(Dropped { pkt, cause: DropCause::Early });
+impl Scheme for FixedDrop {
+    /// The arrival fits the buffer limits (the wrapper has checked them).
+    fn enqueue(&mut self, pkt: Packet, _ctx: &QueueCtx, tally: &mut Tally) {
+        if self.rng.random::<f64>() < self.p {
+            tally.drop(pkt, DropCause::Early);
         } else {
-            pkt.enqueued_at = ctx.now; // sojourn-time schemes and metrics read it
             self.fifo.push_back(pkt);
         }
     }
 
-    fn dequeue(&mut self, _ctx: &QueueCtx, _dropped: &mut Vec<Dropped>) -> Option<Packet> {
+    fn dequeue(&mut self, _ctx: &QueueCtx, _tally: &mut Tally) -> Option<Packet> {
         self.fifo.pop_front()
     }
 
@@ -77,25 +75,31 @@ mod tests {
     use super::*;
     use crate::queue::testkit::{check_invariants, ops, pkt, run, Step::*};
     use crate::queue::DropCause::{Early, Overflow};
+    use crate::queue::{Disc, Limits, QueueDisc};
     use crate::rng::stream;
+
+    /// The scheme in its wrapper, as `QueueConfig::build` makes it.
+    fn fixed_drop(p: f64, limits: Limits) -> Disc<FixedDrop> {
+        Disc::new(limits, FixedDrop::new(&FixedDropParams { p }, stream(1, "queue")))
+    }
 
     #[test]
     fn scripted_p_0_and_p_1() {
         // p = 0 is tail drop: the second packet overflows a one-packet buffer.
         let one = Limits { bytes: None, packets: Some(1) };
-        let mut q = FixedDrop::new(&FixedDropParams { p: 0.0 }, one, stream(1, "queue"));
+        let mut q = fixed_drop(0.0, one);
         run(
             &mut q,
             &[Arrive(0.0, pkt(1, 1000), &[]), Arrive(1.0, pkt(2, 1000), &[(2, Overflow)]), Depart(2.0, Some(1), &[])],
         );
         // p = 1 drops every arrival early.
-        let mut q = FixedDrop::new(&FixedDropParams { p: 1.0 }, Limits::default(), stream(1, "queue"));
+        let mut q = fixed_drop(1.0, Limits::default());
         run(&mut q, &[Arrive(0.0, pkt(1, 1000), &[(1, Early)]), Depart(1.0, None, &[])]);
     }
 
     #[test]
     fn drops_a_fraction_p() {
-        let mut q = FixedDrop::new(&FixedDropParams { p: 0.1 }, Limits::default(), stream(1, "queue"));
+        let mut q = fixed_drop(0.1, Limits::default());
         let ctx = QueueCtx { now: crate::time::Time::ZERO, rate_bps: 1e6 };
         let mut dropped = Vec::new();
         for uid in 0..100_000 {
@@ -114,7 +118,7 @@ mod tests {
         #[test]
         fn conservation(ops in ops()) {
             let limits = Limits { bytes: Some(30_000), packets: None };
-            check_invariants(&mut FixedDrop::new(&FixedDropParams { p: 0.2 }, limits, stream(1, "queue")), &ops);
+            check_invariants(&mut fixed_drop(0.2, limits), &ops);
         }
     }
 }

@@ -35,9 +35,10 @@
 //! `receiver`).
 
 use crate::bsr::Bsr;
+use crate::bsr::Verdict;
 use crate::metrics::Occupancy;
 use crate::packet::Packet;
-use crate::queue::{AnyQueue, DropCause, Dropped, Limits, QueueConfig, QueueCtx, QueueDisc, Verdict};
+use crate::queue::{AnyQueue, DropCause, Dropped, Limits, QueueConfig, QueueCtx, QueueDisc};
 use crate::rng::{self, Rng};
 use crate::scenario::LinkConfig;
 use crate::time::{Dur, Time};

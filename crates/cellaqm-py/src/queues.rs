@@ -7,11 +7,9 @@
 //! in arrival order.
 
 use crate::ScenarioError;
+use cellaqm_core::bsr::{DelayEstimator as CoreDelayEstimator, Raqm as CoreRaqm, RaqmParams, Verdict};
 use cellaqm_core::packet::{flags, Dir, Ecn, Packet, TcpHeader};
-use cellaqm_core::queue::{
-    catalogue, AnyQueue, DelayEstimator as CoreDelayEstimator, Dropped, Limits, QueueCtx, QueueDisc, Raqm as CoreRaqm,
-    RaqmParams, Verdict,
-};
+use cellaqm_core::queue::{catalogue, AnyQueue, Dropped, Limits, QueueCtx, QueueDisc};
 use cellaqm_core::rng;
 use cellaqm_core::tcp::MAX_IP_PACKET;
 use cellaqm_core::time::{Dur, Time};

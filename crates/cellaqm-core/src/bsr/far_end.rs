@@ -21,9 +21,9 @@
 //! retransmissions.
 
 use super::Report;
+use super::{DelayEstimator, Raqm, ReceiverConfig, Verdict};
 use crate::metrics::{BsrTrace, Histogram};
 use crate::packet::Packet;
-use crate::queue::{DelayEstimator, Raqm, ReceiverConfig, Verdict};
 use crate::time::Time;
 use serde::Serialize;
 
@@ -143,8 +143,8 @@ impl FarEnd {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bsr::RaqmParams;
     use crate::queue::testkit::pkt;
-    use crate::queue::RaqmParams;
     use crate::time::Dur;
     use crate::units::Bytes;
 

@@ -23,17 +23,23 @@
 //! by event (it counts as managed, see `crate::link`), since reports ride with
 //! departures.
 
+mod delay_estimator;
 mod far_end;
 mod head_of_line;
+mod raqm;
+mod receiver;
 mod reporter;
 
+pub use delay_estimator::DelayEstimator;
 pub use far_end::{BsrSummary, EstimateError, FarEnd};
 pub use head_of_line::HeadOfLine;
+pub use raqm::{Raqm, RaqmParams, RaqmStats, Verdict};
+pub use receiver::ReceiverConfig;
 pub use reporter::{Report, Reporter};
 
 use crate::metrics::BsrTrace;
 use crate::packet::Packet;
-use crate::queue::{Dropped, ReceiverConfig, Verdict};
+use crate::queue::Dropped;
 use crate::time::{Dur, Time};
 
 /// Both ends of a link with Buffer Status Reports.

@@ -48,7 +48,8 @@ use crate::metrics::{
     Download, FlowSummary, Histogram, Ledger, OccupancyLog, PacketLog, Summary, Trace, TrafficLog, UserSummary,
 };
 use crate::packet::{flags, Dir, FlowId, Packet, Transport};
-use crate::queue::{AckDelay, DropCause, Dropped, QueueDisc};
+use crate::queue::{DropCause, Dropped, QueueDisc};
+use crate::radio::AckDelay;
 use crate::radio::{RadioAccess, RadioEvent, RadioOut};
 use crate::scenario::Scenario;
 use crate::tcp::TcpConfig;

@@ -3,10 +3,11 @@
 //! discard, T-AQM), which "act on each outgoing RLC SDU at the head of the buffer".
 //!
 //! Rule: arrivals are tail-dropped only when they do not fit the buffer's
-//! limits; when the link asks for a packet, the scheme's [`HeadRule`] judges
-//! the head: discard it (and judge the next head) or transmit it.
+//! limits (the wrapper's default); when the link asks for a packet, the
+//! scheme's [`HeadRule`] judges the head: discard it (and judge the next
+//! head) or transmit it.
 
-use super::{DropCause, Dropped, Fifo, Limits, QueueCtx, QueueDisc};
+use super::{DropCause, Fifo, QueueCtx, Scheme, Tally};
 use crate::packet::Packet;
 use crate::time::Time;
 
@@ -30,9 +31,9 @@ pub struct AtHead<R> {
 }
 
 impl<R: HeadRule> AtHead<R> {
-    /// A buffer that tail-drops arrivals beyond `arrival_limits` and judges heads by `rule`.
-    pub fn with_rule(arrival_limits: Limits, rule: R) -> AtHead<R> {
-        AtHead { fifo: Fifo::new(arrival_limits), rule }
+    /// A buffer that judges heads by `rule`.
+    pub fn with_rule(rule: R) -> AtHead<R> {
+        AtHead { fifo: Fifo::default(), rule }
     }
 
     pub fn rule(&self) -> &R {
@@ -40,23 +41,18 @@ impl<R: HeadRule> AtHead<R> {
     }
 }
 
-impl<R: HeadRule> QueueDisc for AtHead<R> {
-    fn enqueue(&mut self, mut pkt: Packet, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) {
-        if self.fifo.would_overflow(pkt.size) {
-            dropped.push(Dropped { pkt, cause: DropCause::Overflow });
-        } else {
-            pkt.enqueued_at = ctx.now;
-            self.fifo.push_back(pkt);
-        }
+impl<R: HeadRule> Scheme for AtHead<R> {
+    fn enqueue(&mut self, pkt: Packet, _ctx: &QueueCtx, _tally: &mut Tally) {
+        self.fifo.push_back(pkt);
     }
 
-    fn dequeue(&mut self, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) -> Option<Packet> {
+    fn dequeue(&mut self, ctx: &QueueCtx, tally: &mut Tally) -> Option<Packet> {
         loop {
             let backlog = Backlog { bytes: self.fifo.bytes(), packets: self.fifo.len() };
             let cause = self.rule.discard(self.fifo.front()?, backlog, ctx.now);
             let head = self.fifo.pop_front().expect("the head was just judged");
             match cause {
-                Some(cause) => dropped.push(Dropped { pkt: head, cause }),
+                Some(cause) => tally.drop(head, cause),
                 None => return Some(head),
             }
         }

@@ -12,7 +12,9 @@
 //! and every described one exists, and that docs/scenario.md mentions every
 //! buffer scheme and parameter.
 
-use super::{AckDelayParams, ParamDoc, QueueConfig, RaqmParams, RedParams, Registration, Thresholds, SCHEMES};
+use super::{ParamDoc, QueueConfig, RedParams, Registration, Thresholds, SCHEMES};
+use crate::bsr::RaqmParams;
+use crate::radio::AckDelayParams;
 use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::Serialize;
 use std::fmt;
@@ -61,7 +63,7 @@ struct Other {
     defaults: fn() -> Ordered,
 }
 
-/// R-AQM (`raqm.rs`), its estimator (`delay_estimator.rs`) and ACK delay control (`ack_delay.rs`).
+/// R-AQM (`bsr/raqm.rs`), its estimator (`bsr/delay_estimator.rs`) and ACK delay control (`radio/ack_delay.rs`).
 const OTHERS: &[Other] = &[
     Other {
         name: "raqm",

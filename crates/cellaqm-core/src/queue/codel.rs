@@ -8,11 +8,12 @@
 //! `target_exceeded`; ECN-capable packets are marked instead when `ecn` is on).
 //!
 //! As in Linux (`include/net/codel.h`), the state is split into
-//! [`CodelParams`] (configuration), [`CodelVars`] (the controller's state) and
-//! [`CodelStats`] (counters), and the algorithm, [`dequeue`], reaches its
-//! packets only through the [`CodelQueue`] trait, so the single-queue
-//! [`Codel`] and FQ-CoDel's per-flow queues share one implementation. The
-//! square root is computed exactly (no Newton step as in Linux).
+//! [`CodelParams`] (configuration) and [`CodelVars`] (the controller's state);
+//! Linux's third part, `codel_stats`, is the wrapper's [`super::QueueStats`]
+//! (drops by cause, marks), which [`dequeue`] reports to through a [`Tally`].
+//! The algorithm reaches its packets only through the [`CodelQueue`] trait,
+//! so the single-queue [`Codel`] and FQ-CoDel's per-flow queues share one
+//! implementation. The square root is computed exactly (no Newton step as in Linux).
 //!
 //! Where this departs from RFC 8289's pseudocode (the reference model in
 //! `rfc8289.rs` follows each choice explicitly):
@@ -24,12 +25,12 @@
 //!   counts and schedules the next signal as a drop would, and ends the
 //!   departure;
 //! - an arrival that does not fit the buffer limits is tail-dropped
-//!   (`overflow`); the RFC leaves the queue's limit to `queue_t`;
+//!   (`overflow`, the wrapper's default); the RFC leaves the queue's limit to `queue_t`;
 //! - times are integer nanoseconds, the control law's `interval/√count`
 //!   truncated to whole nanoseconds.
 
-use super::{DropCause, Dropped, Fifo, Limits, QueueCtx, QueueDisc, QueueStats};
-use crate::packet::{Ecn, Packet};
+use super::{DropCause, Fifo, QueueCtx, Scheme, Tally};
+use crate::packet::Packet;
 use crate::time::{Dur, Time};
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
@@ -91,15 +92,6 @@ pub struct CodelVars {
     pub drop_next: Time,
 }
 
-/// CoDel's counters.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CodelStats {
-    /// Packets dropped by the control law.
-    pub drops: u64,
-    /// Packets ECN-marked instead of dropped.
-    pub ecn_marks: u64,
-}
-
 /// The queue CoDel dequeues from.
 pub trait CodelQueue {
     /// Removes and returns the head packet.
@@ -141,26 +133,15 @@ fn do_dequeue(q: &mut impl CodelQueue, p: &CodelParams, v: &mut CodelVars, now: 
     }
 }
 
-/// Marks `pkt` CE if ECN is on and the packet is ECN-capable.
-fn try_mark(pkt: &mut Packet, p: &CodelParams, s: &mut CodelStats) -> bool {
-    if p.ecn && pkt.ecn == Ecn::Ect {
-        pkt.ecn = Ecn::Ce;
-        s.ecn_marks += 1;
-        true
-    } else {
-        false
-    }
-}
-
 /// RFC 8289 §5.5 `dequeue`: the next packet to send from `q` at `now`;
-/// packets dropped on the way go to `dropped` (cause `target_exceeded`).
+/// packets dropped on the way go to `tally` (cause `target_exceeded`), as
+/// marks do (ECN-capable packets, when `ecn` is on).
 pub fn dequeue(
     q: &mut impl CodelQueue,
     p: &CodelParams,
     v: &mut CodelVars,
-    s: &mut CodelStats,
     now: Time,
-    dropped: &mut Vec<Dropped>,
+    tally: &mut Tally,
 ) -> Option<Packet> {
     let (mut pkt, mut ok_to_drop) = do_dequeue(q, p, v, now);
     let Some(mut head) = pkt else {
@@ -174,12 +155,11 @@ pub fn dequeue(
         // §4.3: drop at the control-law times while still above target.
         while v.dropping && now >= v.drop_next {
             v.count += 1;
-            if try_mark(&mut head, p, s) {
+            if tally.try_mark(p.ecn, &mut head) {
                 v.drop_next = control_law(v.drop_next, p.interval, v.count);
                 return Some(head);
             }
-            s.drops += 1;
-            dropped.push(Dropped { pkt: head, cause: DropCause::TargetExceeded });
+            tally.drop(head, DropCause::TargetExceeded);
             (pkt, ok_to_drop) = do_dequeue(q, p, v, now);
             match pkt {
                 Some(next) if ok_to_drop => {
@@ -199,11 +179,10 @@ pub fn dequeue(
         Some(head)
     } else if ok_to_drop {
         // §4.3, §5.5: enter the dropping state with one drop (or mark).
-        let out = if try_mark(&mut head, p, s) {
+        let out = if tally.try_mark(p.ecn, &mut head) {
             Some(head)
         } else {
-            s.drops += 1;
-            dropped.push(Dropped { pkt: head, cause: DropCause::TargetExceeded });
+            tally.drop(head, DropCause::TargetExceeded);
             do_dequeue(q, p, v, now).0
         };
         v.dropping = true;
@@ -223,54 +202,41 @@ pub struct Codel {
     fifo: Fifo,
     params: CodelParams,
     vars: CodelVars,
-    stats: CodelStats,
 }
 
 impl Codel {
-    pub fn new(params: &CodelParams, limits: Limits) -> Codel {
-        Codel {
-            fifo: Fifo::new(limits),
-            params: params.clone(),
-            vars: CodelVars::default(),
-            stats: CodelStats::default(),
-        }
+    pub fn new(params: &CodelParams) -> Codel {
+        Codel { fifo: Fifo::default(), params: params.clone(), vars: CodelVars::default() }
     }
 
     pub fn vars(&self) -> &CodelVars {
         &self.vars
     }
-
-    pub fn codel_stats(&self) -> &CodelStats {
-        &self.stats
-    }
 }
 
-impl QueueDisc for Codel {
-    fn enqueue(&mut self, mut pkt: Packet, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) {
-        if self.fifo.would_overflow(pkt.size) {
-            dropped.push(Dropped { pkt, cause: DropCause::Overflow });
-        } else {
-            pkt.enqueued_at = ctx.now;
-            self.fifo.push_back(pkt);
-        }
+impl Scheme for Codel {
+    fn enqueue(&mut self, pkt: Packet, _ctx: &QueueCtx, _tally: &mut Tally) {
+        self.fifo.push_back(pkt);
     }
 
-    fn dequeue(&mut self, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) -> Option<Packet> {
-        dequeue(&mut self.fifo, &self.params, &mut self.vars, &mut self.stats, ctx.now, dropped)
+    fn dequeue(&mut self, ctx: &QueueCtx, tally: &mut Tally) -> Option<Packet> {
+        dequeue(&mut self.fifo, &self.params, &mut self.vars, ctx.now, tally)
     }
 
     fifo_backlog!();
-
-    fn stats(&self) -> QueueStats {
-        QueueStats { marked: self.stats.ecn_marks }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packet::Ecn;
     use crate::queue::testkit::{check_invariants, ctx_at, ect, ops, pkt};
+    use crate::queue::{Disc, Dropped, Limits, QueueDisc};
     use proptest::prelude::*;
+
+    fn codel(params: &CodelParams, limits: Limits) -> Disc<Codel> {
+        Disc::new(limits, Codel::new(params))
+    }
 
     fn drops(d: &[Dropped]) -> Vec<u64> {
         d.iter().map(|d| d.pkt.uid).collect()
@@ -281,12 +247,12 @@ mod tests {
     /// 1000 B at t = 0, then dequeues at chosen times.
     #[test]
     fn drop_spacing_follows_interval_over_sqrt_count() {
-        let mut q = Codel::new(&CodelParams::default(), Limits::default());
+        let mut q = codel(&CodelParams::default(), Limits::default());
         let mut d = Vec::new();
         for uid in 0..20 {
             q.enqueue(pkt(uid, 1000), &ctx_at(0.0, 1e6), &mut d);
         }
-        fn deq(q: &mut Codel, ms: f64, d: &mut Vec<Dropped>) -> Option<u64> {
+        fn deq(q: &mut Disc<Codel>, ms: f64, d: &mut Vec<Dropped>) -> Option<u64> {
             q.dequeue(&ctx_at(ms, 1e6), d).map(|p| p.uid)
         }
         // t = 10 ms (2·target): sojourn 10 ms ≥ target, first_above_time := 110 ms; sent.
@@ -298,7 +264,7 @@ mod tests {
         // drop_next = 110 + 100/√1 = 210 ms; packet 3 sent.
         assert_eq!(deq(&mut q, 110.0, &mut d), Some(3));
         assert_eq!(drops(&d), vec![2]);
-        assert_eq!((q.vars().count, q.vars().drop_next), (1, Time::from_secs_f64(0.210)));
+        assert_eq!((q.scheme().vars().count, q.scheme().vars().drop_next), (1, Time::from_secs_f64(0.210)));
         // t = 209 ms: before drop_next, no drop.
         d.clear();
         assert_eq!(deq(&mut q, 209.0, &mut d), Some(4));
@@ -306,25 +272,25 @@ mod tests {
         // t = 210 ms: drop packet 5, count = 2, drop_next = 210 + 100/√2 = 280.710678 ms.
         assert_eq!(deq(&mut q, 210.0, &mut d), Some(6));
         assert_eq!(drops(&d), vec![5]);
-        assert_eq!(q.vars().count, 2);
-        assert_eq!(q.vars().drop_next, Time(210_000_000 + 70_710_678));
+        assert_eq!(q.scheme().vars().count, 2);
+        assert_eq!(q.scheme().vars().drop_next, Time(210_000_000 + 70_710_678));
         // t = 281 ms: drop packet 7, count = 3, spacing 100/√3 = 57.735026 ms.
         d.clear();
         assert_eq!(deq(&mut q, 281.0, &mut d), Some(8));
         assert_eq!(drops(&d), vec![7]);
-        assert_eq!(q.vars().drop_next, Time(280_710_678 + 57_735_026));
+        assert_eq!(q.scheme().vars().drop_next, Time(280_710_678 + 57_735_026));
         // t = 400 ms: past drop_next (338.4 ms) by more than one spacing: the loop
         // drops packet 9 (count 4, next 338.4 + 50 = 388.4 ms), then packet 10
         // (count 5, next 388.4 + 44.7 = 433.2 ms > 400), and sends 11.
         d.clear();
         assert_eq!(deq(&mut q, 400.0, &mut d), Some(11));
         assert_eq!(drops(&d), vec![9, 10]);
-        assert_eq!(q.vars().count, 5);
+        assert_eq!(q.scheme().vars().count, 5);
     }
 
     #[test]
     fn leaves_the_dropping_state_below_target_and_keeps_one_mtu() {
-        let mut q = Codel::new(&CodelParams::default(), Limits::default());
+        let mut q = codel(&CodelParams::default(), Limits::default());
         let mut d = Vec::new();
         for uid in 0..3 {
             q.enqueue(pkt(uid, 1000), &ctx_at(0.0, 1e6), &mut d);
@@ -332,16 +298,16 @@ mod tests {
         // Sojourn 200 ms but after taking packet 0 only 2000 B > 1500 B remain:
         // first_above_time := 300 ms. Packet 1 leaves 1000 B ≤ MTU: reset.
         assert_eq!(q.dequeue(&ctx_at(200.0, 1e6), &mut d).map(|p| p.uid), Some(0));
-        assert_eq!(q.vars().first_above_time, Some(Time::from_secs_f64(0.3)));
+        assert_eq!(q.scheme().vars().first_above_time, Some(Time::from_secs_f64(0.3)));
         assert_eq!(q.dequeue(&ctx_at(400.0, 1e6), &mut d).map(|p| p.uid), Some(1));
-        assert_eq!(q.vars().first_above_time, None);
+        assert_eq!(q.scheme().vars().first_above_time, None);
         assert!(d.is_empty());
     }
 
     #[test]
     fn marks_ect_packets_instead_of_dropping() {
         let params = CodelParams { ecn: true, ..CodelParams::default() };
-        let mut q = Codel::new(&params, Limits::default());
+        let mut q = codel(&params, Limits::default());
         let mut d = Vec::new();
         for uid in 0..10 {
             q.enqueue(ect(uid, 1000), &ctx_at(0.0, 1e6), &mut d);
@@ -350,7 +316,7 @@ mod tests {
         // At first_above_time the head is marked, not dropped, and still sent.
         let p = q.dequeue(&ctx_at(110.0, 1e6), &mut d).unwrap();
         assert_eq!((p.uid, p.ecn, d.len()), (1, Ecn::Ce, 0));
-        assert!(q.vars().dropping);
+        assert!(q.scheme().vars().dropping);
         assert_eq!(q.stats().marked, 1);
     }
 
@@ -375,7 +341,7 @@ mod tests {
     proptest! {
         #[test]
         fn conservation(ops in ops()) {
-            let mut q = Codel::new(&CodelParams::default(), Limits { bytes: Some(30_000), packets: None });
+            let mut q = codel(&CodelParams::default(), Limits { bytes: Some(30_000), packets: None });
             check_invariants(&mut q, &ops);
         }
     }

@@ -29,9 +29,9 @@ impl HeadRule for DffRule {
 pub type Dff = AtHead<DffRule>;
 
 impl Dff {
-    /// DFF with `bufferLimit` = `limits`.
+    /// DFF with `bufferLimit` = `limits` (the wrapper's arrival limits are none).
     pub fn new(limits: Limits) -> Dff {
-        AtHead::with_rule(Limits::default(), DffRule { limit: limits })
+        AtHead::with_rule(DffRule { limit: limits })
     }
 }
 
@@ -39,13 +39,17 @@ impl Dff {
 mod tests {
     use super::*;
     use crate::queue::testkit::{check_invariants, ops, pkt, run, Step::*};
-    use crate::queue::QueueDisc;
+    use crate::queue::{Disc, QueueDisc};
     use proptest::prelude::*;
     use DropCause::OverflowFront;
 
+    fn dff(limits: Limits) -> Disc<Dff> {
+        Disc::new(Limits::default(), Dff::new(limits))
+    }
+
     #[test]
     fn discards_heads_while_over_the_limit_at_departure() {
-        let mut q = Dff::new(Limits { bytes: None, packets: Some(3) });
+        let mut q = dff(Limits { bytes: None, packets: Some(3) });
         run(
             &mut q,
             &[
@@ -68,7 +72,7 @@ mod tests {
 
     #[test]
     fn byte_limit() {
-        let mut q = Dff::new(Limits { bytes: Some(2500), packets: None });
+        let mut q = dff(Limits { bytes: Some(2500), packets: None });
         run(
             &mut q,
             &[
@@ -84,7 +88,7 @@ mod tests {
     proptest! {
         #[test]
         fn conservation(ops in ops()) {
-            check_invariants(&mut Dff::new(Limits { bytes: Some(8000), packets: Some(6) }), &ops);
+            check_invariants(&mut dff(Limits { bytes: Some(8000), packets: Some(6) }), &ops);
         }
     }
 }

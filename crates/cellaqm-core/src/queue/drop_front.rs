@@ -6,39 +6,38 @@
 //! [`DropCause::OverflowFront`]) until it fits; a packet larger than the whole
 //! byte limit is itself dropped ([`DropCause::Overflow`]). Serve first-in first-out.
 
-use super::signal::{admit, DropPosition};
-use super::{DropCause, Dropped, Fifo, Limits, QueueCtx, QueueDisc};
+use super::{DropCause, Fifo, Limits, QueueCtx, Scheme, Tally};
 use crate::packet::Packet;
 
-/// Drops head packets until a packet of `size` bytes fits; returns false
-/// (dropping nothing) if it cannot fit even in the empty buffer.
-pub(super) fn make_room(fifo: &mut Fifo, size: u32, dropped: &mut Vec<Dropped>) -> bool {
-    if fifo.limits().bytes.is_some_and(|b| size as u64 > b) {
-        return false;
+/// Drops head packets until `pkt` fits within `limits`; returns it then, or
+/// drops it (dropping nothing else) if it cannot fit even in the empty buffer.
+pub(super) fn make_room(fifo: &mut Fifo, pkt: Packet, limits: Limits, tally: &mut Tally) -> Option<Packet> {
+    if limits.bytes.is_some_and(|b| pkt.size as u64 > b) {
+        tally.drop(pkt, DropCause::Overflow);
+        return None;
     }
-    while fifo.would_overflow(size) {
+    while !limits.fits(fifo.bytes(), fifo.len(), pkt.size) {
         let head = fifo.pop_front().expect("an empty buffer fits the packet");
-        dropped.push(Dropped { pkt: head, cause: DropCause::OverflowFront });
+        tally.drop(head, DropCause::OverflowFront);
     }
-    true
+    Some(pkt)
 }
 
+#[derive(Default)]
 pub struct DropFront {
     fifo: Fifo,
 }
 
-impl DropFront {
-    pub fn new(limits: Limits) -> DropFront {
-        DropFront { fifo: Fifo::new(limits) }
-    }
-}
-
-impl QueueDisc for DropFront {
-    fn enqueue(&mut self, pkt: Packet, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) {
-        admit(&mut self.fifo, pkt, DropPosition::Front, ctx.now, dropped);
+impl Scheme for DropFront {
+    fn on_overflow(&mut self, pkt: Packet, limits: Limits, _ctx: &QueueCtx, tally: &mut Tally) -> Option<Packet> {
+        make_room(&mut self.fifo, pkt, limits, tally)
     }
 
-    fn dequeue(&mut self, _ctx: &QueueCtx, _dropped: &mut Vec<Dropped>) -> Option<Packet> {
+    fn enqueue(&mut self, pkt: Packet, _ctx: &QueueCtx, _tally: &mut Tally) {
+        self.fifo.push_back(pkt);
+    }
+
+    fn dequeue(&mut self, _ctx: &QueueCtx, _tally: &mut Tally) -> Option<Packet> {
         self.fifo.pop_front()
     }
 
@@ -49,11 +48,16 @@ impl QueueDisc for DropFront {
 mod tests {
     use super::*;
     use crate::queue::testkit::{check_invariants, ops, pkt, run, Step::*};
+    use crate::queue::Disc;
     use DropCause::{Overflow, OverflowFront};
+
+    fn drop_front(limits: Limits) -> Disc<DropFront> {
+        Disc::new(limits, DropFront::default())
+    }
 
     #[test]
     fn drops_from_the_head_until_the_arrival_fits() {
-        let mut q = DropFront::new(Limits { bytes: Some(3000), packets: Some(3) });
+        let mut q = drop_front(Limits { bytes: Some(3000), packets: Some(3) });
         run(
             &mut q,
             &[
@@ -85,7 +89,7 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn invariants(ops in ops()) {
-            check_invariants(&mut DropFront::new(Limits { bytes: Some(6000), packets: Some(5) }), &ops);
+            check_invariants(&mut drop_front(Limits { bytes: Some(6000), packets: Some(5) }), &ops);
         }
     }
 }

@@ -9,15 +9,17 @@
 //! - on a timer ([`QueueDisc::on_timer`], due at [`QueueDisc::next_timer`]):
 //!   periodic scans (TTLRED2).
 //!
-//! Every dropped packet is reported with its [`DropCause`]; a scheme may
-//! instead mark an ECN-capable packet (`pkt.ecn = Ce`) and count it in its
-//! [`QueueStats`]. One file per scheme; [`AnyQueue`] is the closed set the
+//! What every scheme does alike is done once, by the fixed wrapper [`Disc`]
+//! (`disc.rs`): the enqueue time stamp, admission against the buffer
+//! [`Limits`], and the counts of drops by [`DropCause`] and of ECN marks
+//! ([`QueueStats`]); a scheme implements only its rule, as the hooks of
+//! [`Scheme`]. One file per scheme; [`AnyQueue`] is the closed set the
 //! simulator dispatches on statically, [`QueueConfig`] its scenario form, and
 //! [`SCHEMES`] the table the scenario reader and the catalogue derive from
 //! (docs/queues.md, "Adding a scheme in Rust").
 
-/// `QueueDisc::bytes` and `QueueDisc::packets` of a scheme whose backlog is
-/// its `fifo` field (a [`Fifo`]); used inside the scheme's `impl QueueDisc`.
+/// `Scheme::bytes` and `Scheme::packets` of a scheme whose backlog is its
+/// `fifo` field (a [`Fifo`]); used inside the scheme's `impl Scheme`.
 macro_rules! fifo_backlog {
     () => {
         fn bytes(&self) -> u64 {
@@ -30,12 +32,11 @@ macro_rules! fifo_backlog {
     };
 }
 
-mod ack_delay;
 mod at_head;
 pub mod catalogue;
 pub mod codel;
-mod delay_estimator;
 mod dff;
+mod disc;
 mod drop_front;
 mod fifo;
 /// docs/queues.md's example scheme, compiled and tested with the crate (the
@@ -45,12 +46,10 @@ mod fifo;
 #[path = "../../../../docs/examples/fixed_drop.rs"]
 mod fixed_drop;
 mod fq_codel;
-mod parse;
+pub(crate) mod parse;
 mod pdcp_discard;
 mod pdpc;
 mod pie;
-mod raqm;
-mod receiver;
 mod red;
 mod registry;
 #[cfg(test)]
@@ -66,19 +65,16 @@ mod thresholds;
 mod ttlred1;
 mod ttlred2;
 
-pub use ack_delay::{AckDelay, AckDelayMode, AckDelayParams};
 pub use at_head::{AtHead, Backlog, HeadRule};
 pub use codel::{Codel, CodelParams};
-pub use delay_estimator::DelayEstimator;
 pub use dff::Dff;
+pub use disc::{Disc, Limits, QueueStats, Scheme, Tally};
 pub use drop_front::DropFront;
-pub use fifo::{Fifo, Limits};
+pub use fifo::Fifo;
 pub use fq_codel::{FqCodel, FqCodelParams};
 pub use pdcp_discard::{PdcpDiscard, PdcpDiscardParams};
 pub use pdpc::{Pdpc, PdpcParams};
 pub use pie::{Pie, PieParams};
-pub use raqm::{Raqm, RaqmParams, RaqmStats, Verdict};
-pub use receiver::ReceiverConfig;
 pub use red::{Red, RedParams};
 pub use registry::{ParamDoc, Registration, SCHEMES};
 pub use signal::DropPosition;
@@ -124,6 +120,9 @@ pub enum DropCause {
 }
 
 impl DropCause {
+    /// How many causes there are: the last variant's index + 1 (keep `Receiver` last, or change this).
+    pub const COUNT: usize = DropCause::Receiver as usize + 1;
+
     pub fn name(self) -> &'static str {
         match self {
             DropCause::Overflow => "overflow",
@@ -145,14 +144,8 @@ pub struct Dropped {
     pub cause: DropCause,
 }
 
-/// Counters every scheme keeps.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct QueueStats {
-    /// Packets ECN-marked instead of dropped.
-    pub marked: u64,
-}
-
-/// The interface every queue discipline implements.
+/// The interface the simulator drives a queue discipline through; [`Disc`]
+/// implements it around each scheme.
 pub trait QueueDisc {
     /// A packet arrives; dropped packets (the arrival or others) go to `dropped`.
     fn enqueue(&mut self, pkt: Packet, ctx: &QueueCtx, dropped: &mut Vec<Dropped>);
@@ -178,9 +171,8 @@ pub trait QueueDisc {
     /// ignored. In the wired model a sent packet has left the queue, so this is
     /// never called.
     fn mark_started(&mut self, _uid: u64) {}
-    fn stats(&self) -> QueueStats {
-        QueueStats::default()
-    }
+    /// Drops by cause and ECN marks so far.
+    fn stats(&self) -> QueueStats;
 }
 
 /// A queue discipline as written in a scenario: `queue = { scheme = "tail_drop" }`.
@@ -240,37 +232,38 @@ impl QueueConfig {
     /// The scheme managing a buffer with `limits`; randomised schemes draw from `rng`.
     pub fn build(&self, limits: Limits, rng: Rng) -> AnyQueue {
         match self {
-            QueueConfig::TailDrop => AnyQueue::TailDrop(TailDrop::new(limits)),
-            QueueConfig::DropFront => AnyQueue::DropFront(DropFront::new(limits)),
-            QueueConfig::Red(p) => AnyQueue::Red(Red::new(p, RedParams::FIXED, limits, rng)),
-            QueueConfig::Ared(p) => AnyQueue::Red(Red::new(p, Thresholds::ADAPTIVE, limits, rng)),
-            QueueConfig::Pdpc(p) => AnyQueue::Pdpc(Pdpc::new(p, limits)),
-            QueueConfig::Ttlred1(p) => AnyQueue::Ttlred1(Ttlred1::new(p, limits, rng)),
-            QueueConfig::Ttlred2(p) => AnyQueue::Ttlred2(Ttlred2::new(p, limits, rng)),
-            QueueConfig::Codel(p) => AnyQueue::Codel(Codel::new(p, limits)),
-            QueueConfig::Pie(p) => AnyQueue::Pie(Pie::new(p, limits, rng)),
-            QueueConfig::FqCodel(p) => AnyQueue::FqCodel(FqCodel::new(p, limits)),
-            QueueConfig::Dff => AnyQueue::Dff(Dff::new(limits)),
-            QueueConfig::PdcpDiscard(p) => AnyQueue::PdcpDiscard(PdcpDiscard::new(p, limits)),
-            QueueConfig::Taqm(p) => AnyQueue::Taqm(Taqm::new(p, limits)),
+            QueueConfig::TailDrop => AnyQueue::TailDrop(Disc::new(limits, TailDrop::default())),
+            QueueConfig::DropFront => AnyQueue::DropFront(Disc::new(limits, DropFront::default())),
+            QueueConfig::Red(p) => AnyQueue::Red(Disc::new(limits, Red::new(p, RedParams::FIXED, rng))),
+            QueueConfig::Ared(p) => AnyQueue::Red(Disc::new(limits, Red::new(p, Thresholds::ADAPTIVE, rng))),
+            QueueConfig::Pdpc(p) => AnyQueue::Pdpc(Disc::new(limits, Pdpc::new(p))),
+            QueueConfig::Ttlred1(p) => AnyQueue::Ttlred1(Disc::new(limits, Ttlred1::new(p, rng))),
+            QueueConfig::Ttlred2(p) => AnyQueue::Ttlred2(Disc::new(limits, Ttlred2::new(p, rng))),
+            QueueConfig::Codel(p) => AnyQueue::Codel(Disc::new(limits, Codel::new(p))),
+            QueueConfig::Pie(p) => AnyQueue::Pie(Disc::new(limits, Pie::new(p, rng))),
+            QueueConfig::FqCodel(p) => AnyQueue::FqCodel(Disc::new(limits, FqCodel::new(p))),
+            // DFF applies the limits at departure: arrivals are never refused.
+            QueueConfig::Dff => AnyQueue::Dff(Disc::new(Limits::default(), Dff::new(limits))),
+            QueueConfig::PdcpDiscard(p) => AnyQueue::PdcpDiscard(Disc::new(limits, PdcpDiscard::new(p))),
+            QueueConfig::Taqm(p) => AnyQueue::Taqm(Disc::new(limits, Taqm::new(p))),
         }
     }
 }
 
 /// Every scheme, dispatched statically.
 pub enum AnyQueue {
-    TailDrop(TailDrop),
-    DropFront(DropFront),
-    Red(Red),
-    Pdpc(Pdpc),
-    Ttlred1(Ttlred1),
-    Ttlred2(Ttlred2),
-    Codel(Codel),
-    Pie(Pie),
-    FqCodel(FqCodel),
-    Dff(Dff),
-    PdcpDiscard(PdcpDiscard),
-    Taqm(Taqm),
+    TailDrop(Disc<TailDrop>),
+    DropFront(Disc<DropFront>),
+    Red(Disc<Red>),
+    Pdpc(Disc<Pdpc>),
+    Ttlred1(Disc<Ttlred1>),
+    Ttlred2(Disc<Ttlred2>),
+    Codel(Disc<Codel>),
+    Pie(Disc<Pie>),
+    FqCodel(Disc<FqCodel>),
+    Dff(Disc<Dff>),
+    PdcpDiscard(Disc<PdcpDiscard>),
+    Taqm(Disc<Taqm>),
 }
 
 macro_rules! dispatch {

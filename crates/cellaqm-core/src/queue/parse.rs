@@ -13,7 +13,7 @@ use serde::de::{DeserializeOwned, Error};
 use serde::{Deserialize, Deserializer};
 
 /// Reads a scheme's parameter table, keeping the path of any error.
-pub(super) fn params<T: DeserializeOwned>(rest: toml::Table) -> Result<T, String> {
+pub(crate) fn params<T: DeserializeOwned>(rest: toml::Table) -> Result<T, String> {
     serde_path_to_error::deserialize(toml::Value::Table(rest))
         .map_err(|e| nested_error(&e.path().to_string(), &e.inner().to_string()))
 }
@@ -30,7 +30,7 @@ pub(super) fn no_params(rest: &toml::Table) -> Result<(), String> {
 /// the parameters of scheme `name`, or gives `None` for an unknown name;
 /// `names` lists the known ones for the error. Errors name the key
 /// (`scheme`, or the parameter) below the table.
-pub(super) fn scheme_table<'de, D, T>(
+pub(crate) fn scheme_table<'de, D, T>(
     d: D,
     names: &str,
     read: impl FnOnce(&str, toml::Table) -> Option<Result<T, String>>,

@@ -5,10 +5,10 @@
 //! (cause `age`). Arrivals that do not fit the buffer limits are tail-dropped.
 //! Combined AQM (R-AQM in the eNodeB plus PDCP discard in the UE with a large
 //! threshold, 0.8–1 s) is this scheme at the UE buffer together with
-//! [`super::Raqm`] at the receiver; no extra code.
+//! [`crate::bsr::Raqm`] at the receiver; no extra code.
 
 use super::at_head::{AtHead, Backlog, HeadRule};
-use super::{DropCause, Limits};
+use super::DropCause;
 use crate::packet::Packet;
 use crate::time::{Dur, Time};
 use serde::{Deserialize, Serialize};
@@ -52,8 +52,8 @@ impl HeadRule for PdcpDiscardRule {
 pub type PdcpDiscard = AtHead<PdcpDiscardRule>;
 
 impl PdcpDiscard {
-    pub fn new(params: &PdcpDiscardParams, limits: Limits) -> PdcpDiscard {
-        AtHead::with_rule(limits, PdcpDiscardRule { threshold: params.delay_threshold })
+    pub fn new(params: &PdcpDiscardParams) -> PdcpDiscard {
+        AtHead::with_rule(PdcpDiscardRule { threshold: params.delay_threshold })
     }
 }
 
@@ -61,12 +61,14 @@ impl PdcpDiscard {
 mod tests {
     use super::*;
     use crate::queue::testkit::{check_invariants, ops, pkt, run, Step::*};
+    use crate::queue::{Disc, Limits};
     use proptest::prelude::*;
     use DropCause::{Age, Overflow};
 
     #[test]
     fn discards_packets_older_than_the_threshold_at_departure() {
-        let mut q = PdcpDiscard::new(&PdcpDiscardParams::default(), Limits { bytes: None, packets: Some(4) });
+        let mut q =
+            Disc::new(Limits { bytes: None, packets: Some(4) }, PdcpDiscard::new(&PdcpDiscardParams::default()));
         run(
             &mut q,
             &[
@@ -99,7 +101,7 @@ mod tests {
         #[test]
         fn conservation(ops in ops()) {
             let params = PdcpDiscardParams { delay_threshold: Dur::from_millis(80) };
-            check_invariants(&mut PdcpDiscard::new(&params, Limits { bytes: Some(20_000), packets: None }), &ops);
+            check_invariants(&mut Disc::new(Limits { bytes: Some(20_000), packets: None }, PdcpDiscard::new(&params)), &ops);
         }
     }
 }

@@ -10,9 +10,9 @@
 //! unless maxTh is reached. The signal drops or ECN-marks the arrival (tail)
 //! or the oldest packet (front).
 
-use super::signal::{admit, signal, DropPosition, Marker};
+use super::signal::{overflow, signal, DropPosition};
 use super::thresholds::Thresholds;
-use super::{Dropped, Fifo, Limits, QueueCtx, QueueDisc, QueueStats};
+use super::{Fifo, Limits, QueueCtx, Scheme, Tally};
 use crate::packet::Packet;
 use serde::{Deserialize, Serialize};
 
@@ -43,52 +43,37 @@ impl PdpcParams {
 }
 
 /// A counter of packets that must be accepted before the next congestion
-/// signal (PDPC's N; TTLRED1's "every N-th packet").
+/// signal (PDPC's N; TTLRED1's "every N-th packet"): a signal sets it, every
+/// packet queued without one counts it down.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct DropCounter {
     /// The value a signal sets.
     reset: u32,
     left: u32,
+    /// Whether the current arrival signalled (it then does not count down).
+    hit: bool,
 }
 
 impl DropCounter {
     pub fn new(reset: u32) -> DropCounter {
-        DropCounter { reset, left: 0 }
+        DropCounter { reset, left: 0, hit: false }
     }
     /// Whether a signal is allowed now.
     pub fn ready(&self) -> bool {
         self.left == 0
     }
-    pub fn signalled(&mut self) {
-        self.left = self.reset;
+    /// An arrival, which signals if `hit`; returns `hit`.
+    pub fn arrival(&mut self, hit: bool) -> bool {
+        self.hit = hit;
+        if hit {
+            self.left = self.reset;
+        }
+        hit
     }
-    pub fn accepted(&mut self) {
-        self.left = self.left.saturating_sub(1);
-    }
-}
-
-/// Signals (per `position` and `marker`) when `hit`, then admits the arrival;
-/// an arrival admitted without a signal counts down `counter`. Shared by PDPC and TTLRED1.
-#[allow(clippy::too_many_arguments)] // the state of two schemes, borrowed field by field
-pub(super) fn counted_arrival(
-    hit: bool,
-    fifo: &mut Fifo,
-    pkt: Packet,
-    position: DropPosition,
-    marker: &mut Marker,
-    counter: &mut DropCounter,
-    ctx: &QueueCtx,
-    dropped: &mut Vec<Dropped>,
-) {
-    let arrival = if hit {
-        counter.signalled();
-        signal(fifo, pkt, position, marker, dropped)
-    } else {
-        Some(pkt)
-    };
-    if let Some(pkt) = arrival {
-        if admit(fifo, pkt, position, ctx.now, dropped) && !hit {
-            counter.accepted();
+    /// The arrival was queued.
+    pub fn queued(&mut self) {
+        if !self.hit {
+            self.left = self.left.saturating_sub(1);
         }
     }
 }
@@ -98,38 +83,46 @@ pub struct Pdpc {
     thresholds: Thresholds,
     counter: DropCounter,
     position: DropPosition,
-    marker: Marker,
+    ecn: bool,
 }
 
 impl Pdpc {
-    pub fn new(params: &PdpcParams, limits: Limits) -> Pdpc {
+    pub fn new(params: &PdpcParams) -> Pdpc {
         Pdpc {
-            fifo: Fifo::new(limits),
+            fifo: Fifo::default(),
             thresholds: params.thresholds,
             counter: DropCounter::new(params.counter),
             position: params.drop,
-            marker: Marker::new(params.ecn),
+            ecn: params.ecn,
         }
     }
 }
 
-impl QueueDisc for Pdpc {
-    fn enqueue(&mut self, pkt: Packet, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) {
+impl Scheme for Pdpc {
+    fn on_arrival(&mut self, pkt: Packet, ctx: &QueueCtx, tally: &mut Tally) -> Option<Packet> {
         let q = self.thresholds.measure().of(&self.fifo);
         let (min, max) = self.thresholds.at(ctx.rate_bps);
         let hit = q >= max || (q >= min && self.counter.ready());
-        counted_arrival(hit, &mut self.fifo, pkt, self.position, &mut self.marker, &mut self.counter, ctx, dropped);
+        match self.counter.arrival(hit) {
+            true => signal(&mut self.fifo, pkt, self.position, self.ecn, tally),
+            false => Some(pkt),
+        }
     }
 
-    fn dequeue(&mut self, _ctx: &QueueCtx, _dropped: &mut Vec<Dropped>) -> Option<Packet> {
+    fn on_overflow(&mut self, pkt: Packet, limits: Limits, _ctx: &QueueCtx, tally: &mut Tally) -> Option<Packet> {
+        overflow(&mut self.fifo, pkt, self.position, limits, tally)
+    }
+
+    fn enqueue(&mut self, pkt: Packet, _ctx: &QueueCtx, _tally: &mut Tally) {
+        self.counter.queued();
+        self.fifo.push_back(pkt);
+    }
+
+    fn dequeue(&mut self, _ctx: &QueueCtx, _tally: &mut Tally) -> Option<Packet> {
         self.fifo.pop_front()
     }
 
     fifo_backlog!();
-
-    fn stats(&self) -> QueueStats {
-        self.marker.stats()
-    }
 }
 
 #[cfg(test)]
@@ -137,12 +130,17 @@ mod tests {
     use super::*;
     use crate::queue::testkit::{check_invariants, ect, ops, pkt, run, Step::*};
     use crate::queue::DropCause::{Early, Overflow};
+    use crate::queue::{Disc, QueueDisc};
+
+    fn pdpc(params: &PdpcParams, limits: Limits) -> Disc<Pdpc> {
+        Disc::new(limits, Pdpc::new(params))
+    }
 
     #[test]
     fn scripted_counter_below_and_above_max_th() {
         // Packet thresholds minTh 2, maxTh 5, N = 3; q is the queue before the arrival.
         let params = PdpcParams { thresholds: Thresholds::packets(2, 5), counter: 3, ..PdpcParams::default() };
-        let mut q = Pdpc::new(&params, Limits::default());
+        let mut q = pdpc(&params, Limits::default());
         run(
             &mut q,
             &[
@@ -173,7 +171,7 @@ mod tests {
         // buffer 8·t_min = 8 packets is far away, so use a 4-packet buffer to show front overflow.
         let params =
             PdpcParams { thresholds: Thresholds::packets(1, 4), counter: 2, drop: DropPosition::Front, ecn: true };
-        let mut q = Pdpc::new(&params, Limits { bytes: None, packets: Some(4) });
+        let mut q = pdpc(&params, Limits { bytes: None, packets: Some(4) });
         run(
             &mut q,
             &[
@@ -190,7 +188,7 @@ mod tests {
         // Overflow at the front: thresholds out of reach, 2-packet buffer.
         let far =
             PdpcParams { thresholds: Thresholds::packets(10, 40), drop: DropPosition::Front, ..PdpcParams::default() };
-        let mut q = Pdpc::new(&far, Limits { bytes: None, packets: Some(2) });
+        let mut q = pdpc(&far, Limits { bytes: None, packets: Some(2) });
         run(
             &mut q,
             &[
@@ -200,7 +198,7 @@ mod tests {
             ],
         );
         let tail = PdpcParams { thresholds: Thresholds::packets(10, 40), ..PdpcParams::default() };
-        let mut q = Pdpc::new(&tail, Limits { bytes: None, packets: Some(1) });
+        let mut q = pdpc(&tail, Limits { bytes: None, packets: Some(1) });
         run(&mut q, &[Arrive(0.0, pkt(1, 100), &[]), Arrive(0.0, pkt(2, 100), &[(2, Overflow)])]);
     }
 
@@ -238,7 +236,7 @@ mod tests {
                 drop: if front { DropPosition::Front } else { DropPosition::Tail },
                 ecn,
             };
-            check_invariants(&mut Pdpc::new(&params, Limits { bytes: Some(20_000), packets: Some(30) }), &ops);
+            check_invariants(&mut pdpc(&params, Limits { bytes: Some(20_000), packets: Some(30) }), &ops);
         }
     }
 }

@@ -27,7 +27,9 @@
 //!   (the link knows its rate);
 //! - the burst allowance is refilled at the update, from the delay samples of
 //!   this update and the previous one (§4.4's wording), not on arrival;
-//! - the buffer limits are checked first (as Appendix B's `queue_.is_full()`);
+//! - the buffer limits are checked first (as Appendix B's `queue_.is_full()`;
+//!   the wrapper's admission, PIE's decision coming after it in
+//!   [`Scheme::enqueue`]);
 //! - PIE is active all the time (no §5.3 active/inactive switch).
 //!
 //! While the controller sits at its idle fixed point (empty queue, zero
@@ -35,8 +37,8 @@
 //! it restarts on the next arrival on the same T_UPDATE grid, so decisions
 //! equal those of an always-running timer.
 
-use super::{DropCause, Dropped, Fifo, Limits, QueueCtx, QueueDisc, QueueStats};
-use crate::packet::{Ecn, Packet};
+use super::{DropCause, Fifo, Limits, QueueCtx, Scheme, Tally};
+use crate::packet::Packet;
 use crate::rng::Rng;
 use crate::time::{Dur, Time};
 use crate::units::Bytes;
@@ -128,15 +130,6 @@ impl PieVars {
     }
 }
 
-/// PIE's counters.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct PieStats {
-    /// Arrivals dropped early.
-    pub drops: u64,
-    /// Arrivals ECN-marked instead.
-    pub ecn_marks: u64,
-}
-
 /// PIE on a FIFO; arrivals that do not fit the buffer limits are tail-dropped.
 pub struct Pie {
     fifo: Fifo,
@@ -144,12 +137,11 @@ pub struct Pie {
     /// `params.target` in seconds.
     target_s: f64,
     vars: PieVars,
-    stats: PieStats,
     rng: Rng,
 }
 
 impl Pie {
-    pub fn new(params: &PieParams, limits: Limits, rng: Rng) -> Pie {
+    pub fn new(params: &PieParams, rng: Rng) -> Pie {
         let vars = PieVars {
             burst_allowance: params.max_burst,
             next_update: Some(Time::ZERO + params.tupdate),
@@ -157,7 +149,7 @@ impl Pie {
             ..PieVars::default()
         };
         let target_s = params.target.as_secs_f64();
-        Pie { fifo: Fifo::new(limits), params: params.clone(), target_s, vars, stats: PieStats::default(), rng }
+        Pie { fifo: Fifo::default(), params: params.clone(), target_s, vars, rng }
     }
 
     pub fn vars(&self) -> &PieVars {
@@ -196,9 +188,9 @@ impl Pie {
 
     /// Drops the arrival `pkt`. §5.4, Appendix B: every drop, an overflow
     /// included, restarts the accumulated probability (`accu_prob_ = 0`).
-    fn drop(&mut self, pkt: Packet, cause: DropCause, dropped: &mut Vec<Dropped>) {
+    fn drop(&mut self, pkt: Packet, cause: DropCause, tally: &mut Tally) {
         self.vars.accu_prob = 0.0;
-        dropped.push(Dropped { pkt, cause });
+        tally.drop(pkt, cause);
     }
 
     /// §4.2 `calculate_drop_prob` and §4.4 burst allowance, at one update
@@ -241,7 +233,7 @@ impl Pie {
     /// anything else happens at `now`. The updates change only PIE's state, which is
     /// read at the next arrival, and the backlog and rate they read do not change
     /// between calls, so running them late gives the same decisions as a timer would
-    /// (see [`QueueDisc::on_timer`]) without an event every 15 ms.
+    /// (see [`super::QueueDisc::on_timer`]) without an event every 15 ms.
     ///
     /// For the same reason, once an update leaves the state as it was (the
     /// probability pinned at 0 or 1 behind a steady backlog, the burst allowance
@@ -275,47 +267,47 @@ impl Pie {
     }
 }
 
-impl QueueDisc for Pie {
-    fn enqueue(&mut self, mut pkt: Packet, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) {
+impl Scheme for Pie {
+    /// The updates due by now, before the arrival is judged.
+    fn on_arrival(&mut self, pkt: Packet, ctx: &QueueCtx, _tally: &mut Tally) -> Option<Packet> {
         self.catch_up(ctx);
         if self.vars.next_update.is_none() {
             // Restart the parked timer on its grid: the first grid point after now.
             let k = ctx.now.since(self.vars.grid).0 / self.params.tupdate.0 + 1;
             self.vars.next_update = Some(self.vars.grid + self.params.tupdate * k);
         }
-        if self.fifo.would_overflow(pkt.size) {
-            self.drop(pkt, DropCause::Overflow, dropped);
-            return;
-        }
-        // §4.1, §4.4: random early drop once the burst allowance is spent.
+        Some(pkt)
+    }
+
+    /// Appendix B: an overflow drop restarts the accumulated probability too.
+    fn on_overflow(&mut self, pkt: Packet, _limits: Limits, _ctx: &QueueCtx, tally: &mut Tally) -> Option<Packet> {
+        self.drop(pkt, DropCause::Overflow, tally);
+        None
+    }
+
+    /// §4.1, §4.4: random early drop once the burst allowance is spent.
+    fn enqueue(&mut self, mut pkt: Packet, _ctx: &QueueCtx, tally: &mut Tally) {
         if self.vars.burst_allowance == Dur::ZERO && self.drop_early() {
-            if self.params.ecn && pkt.ecn == Ecn::Ect && self.vars.drop_prob <= 0.1 {
-                pkt.ecn = Ecn::Ce; // §5.1: mark instead while the probability is at most MAX_ECNTH
-                self.stats.ecn_marks += 1;
-            } else {
-                self.stats.drops += 1;
-                self.drop(pkt, DropCause::Early, dropped);
+            // §5.1: mark instead while the probability is at most MAX_ECNTH.
+            let marked = self.vars.drop_prob <= 0.1 && tally.try_mark(self.params.ecn, &mut pkt);
+            if !marked {
+                self.drop(pkt, DropCause::Early, tally);
                 return;
             }
         }
-        pkt.enqueued_at = ctx.now;
         self.fifo.push_back(pkt);
     }
 
-    fn dequeue(&mut self, ctx: &QueueCtx, _dropped: &mut Vec<Dropped>) -> Option<Packet> {
+    fn dequeue(&mut self, ctx: &QueueCtx, _tally: &mut Tally) -> Option<Packet> {
         self.catch_up(ctx);
         self.fifo.pop_front()
     }
 
-    fn on_timer(&mut self, ctx: &QueueCtx, _dropped: &mut Vec<Dropped>) {
+    fn on_timer(&mut self, ctx: &QueueCtx, _tally: &mut Tally) {
         self.catch_up(ctx);
     }
 
     fifo_backlog!();
-
-    fn stats(&self) -> QueueStats {
-        QueueStats { marked: self.stats.ecn_marks }
-    }
 }
 
 #[cfg(test)]
@@ -323,18 +315,27 @@ mod tests {
     use super::*;
     use crate::queue::testkit::{check_invariants, ctx_at, ect, ops, pkt, run, Step::*};
     use crate::queue::DropCause::{Early, Overflow};
+    use crate::queue::{Disc, QueueDisc};
     use crate::rng::stream;
     use proptest::prelude::*;
 
     const RATE: f64 = 1e6;
 
-    fn tick(q: &mut Pie, ms: f64) {
+    fn pie(params: &PieParams, limits: Limits, rng: crate::rng::Rng) -> Disc<Pie> {
+        Disc::new(limits, Pie::new(params, rng))
+    }
+
+    fn vars(q: &mut Disc<Pie>) -> &mut PieVars {
+        &mut q.scheme_mut().vars
+    }
+
+    fn tick(q: &mut Disc<Pie>, ms: f64) {
         q.on_timer(&ctx_at(ms, RATE), &mut Vec::new());
     }
 
     #[test]
     fn update_follows_the_pi_law_with_auto_tuning() {
-        let mut q = Pie::new(&PieParams::default(), Limits::default(), stream(1, "pie"));
+        let mut q = pie(&PieParams::default(), Limits::default(), stream(1, "pie"));
         let mut d = Vec::new();
         // 30 packets of 1250 B = 37 500 B = 300 ms of queue at 1 Mb/s.
         for uid in 0..30 {
@@ -345,26 +346,26 @@ mod tests {
         // divided by 2048 as drop_prob < 1e-6: 0.000200500...
         tick(&mut q, 15.0);
         let p1 = (0.125 * (0.3 - 0.015) + 1.25 * 0.3) / 2048.0;
-        assert!((q.vars().drop_prob - p1).abs() < 1e-12);
-        assert_eq!(q.vars().burst_allowance, Dur::from_millis(135));
+        assert!((q.scheme().vars().drop_prob - p1).abs() < 1e-12);
+        assert_eq!(q.scheme().vars().burst_allowance, Dur::from_millis(135));
         // Second update: delay unchanged, p = 0.125·0.285 = 0.035625, drop_prob in
         // [1e-4, 1e-3) so divided by 32.
         tick(&mut q, 30.0);
         let p2 = p1 + 0.125 * 0.285 / 32.0;
-        assert!((q.vars().drop_prob - p2).abs() < 1e-12);
+        assert!((q.scheme().vars().drop_prob - p2).abs() < 1e-12);
         // Ten updates spend the burst allowance (150 ms / 15 ms).
         for k in 3..=10 {
             tick(&mut q, 15.0 * k as f64);
         }
-        assert_eq!(q.vars().burst_allowance, Dur::ZERO);
+        assert_eq!(q.scheme().vars().burst_allowance, Dur::ZERO);
     }
 
     #[test]
     fn drops_early_after_the_burst_allowance_and_idles_back() {
         let params = PieParams { max_burst: Dur::ZERO, ..PieParams::default() };
-        let mut q = Pie::new(&params, Limits::default(), stream(2, "pie"));
-        q.vars.drop_prob = 1.0;
-        q.vars.qdelay_old = 0.1;
+        let mut q = pie(&params, Limits::default(), stream(2, "pie"));
+        vars(&mut q).drop_prob = 1.0;
+        vars(&mut q).qdelay_old = 0.1;
         let mut d = Vec::new();
         // Arrivals finding ≤ 2·MEAN_PKTSIZE = 3000 B queued are accepted (0, 1, 2),
         // the fourth is dropped (probability 1).
@@ -375,25 +376,27 @@ mod tests {
         // ECN (with de-randomisation to force the decision: accu_prob reaches 8.5):
         // at a probability of 10 % an ECT arrival is marked, above it dropped.
         let ecn = PieParams { ecn: true, derandomize: true, ..params.clone() };
-        let mut q2 = Pie::new(&ecn, Limits::default(), stream(2, "pie"));
-        (q2.vars.drop_prob, q2.vars.qdelay_old, q2.vars.accu_prob) = (0.1, 0.1, 8.4);
+        let mut q2 = pie(&ecn, Limits::default(), stream(2, "pie"));
+        let v = vars(&mut q2);
+        (v.drop_prob, v.qdelay_old, v.accu_prob) = (0.1, 0.1, 8.4);
         d.clear();
         for uid in 0..4 {
             q2.enqueue(ect(uid, 1500), &ctx_at(0.0, RATE), &mut d);
         }
         assert_eq!((d.len(), q2.packets(), q2.stats().marked), (0, 4, 1));
-        (q2.vars.drop_prob, q2.vars.accu_prob) = (0.11, 8.4);
+        let v = vars(&mut q2);
+        (v.drop_prob, v.accu_prob) = (0.11, 8.4);
         q2.enqueue(ect(4, 1500), &ctx_at(0.0, RATE), &mut d);
         assert_eq!(d.iter().map(|d| d.pkt.uid).collect::<Vec<_>>(), vec![4]);
         // Drain and let it idle: the update schedule parks at the fixed point.
         while q.dequeue(&ctx_at(1.0, RATE), &mut d).is_some() {}
-        q.vars.drop_prob = 0.0;
-        q.vars.burst_allowance = params.max_burst;
+        vars(&mut q).drop_prob = 0.0;
+        vars(&mut q).burst_allowance = params.max_burst;
         tick(&mut q, 15.0);
-        assert_eq!(q.vars.next_update, None);
+        assert_eq!(vars(&mut q).next_update, None);
         // The next arrival at 100 ms restarts it on the 15 ms grid: 105 ms.
         q.enqueue(pkt(9, 100), &ctx_at(100.0, RATE), &mut d);
-        assert_eq!(q.vars.next_update, Some(Time::from_secs_f64(0.105)));
+        assert_eq!(vars(&mut q).next_update, Some(Time::from_secs_f64(0.105)));
         // The updates run lazily, at the next call: PIE never asks for a timer event.
         assert_eq!(q.next_timer(), None);
     }
@@ -404,29 +407,30 @@ mod tests {
     fn derandomised_accumulation_restarts_at_every_drop() {
         let params = PieParams { max_burst: Dur::ZERO, derandomize: true, ..PieParams::default() };
         let limits = Limits { bytes: None, packets: Some(5) };
-        let mut q = Pie::new(&params, limits, stream(4, "pie"));
+        let mut q = pie(&params, limits, stream(4, "pie"));
         // Congested (qdelay_old ≥ target/2) at probability 0.4, without updates.
-        (q.vars.drop_prob, q.vars.qdelay_old) = (0.4, 0.1);
+        let v = vars(&mut q);
+        (v.drop_prob, v.qdelay_old) = (0.4, 0.1);
         // Three 1500 B packets: the third finds 3000 B ≤ 2·MEAN_PKTSIZE queued, so
         // drop_early returns before accumulating; accu_prob stays 0.
         run(&mut q, &[Arrive(0.0, pkt(0, 1500), &[]), Arrive(0.0, pkt(1, 1500), &[]), Arrive(0.0, pkt(2, 1500), &[])]);
-        assert_eq!(q.vars.accu_prob, 0.0);
+        assert_eq!(vars(&mut q).accu_prob, 0.0);
         // accu_prob 8.2 + 0.4 = 8.6 ≥ 8.5: forced drop, accu_prob := 0. Then
         // 0.4 < 0.85 and 0.8 < 0.85: both accepted (no random draw either time).
-        q.vars.accu_prob = 8.2;
+        vars(&mut q).accu_prob = 8.2;
         run(
             &mut q,
             &[Arrive(1.0, pkt(3, 1500), &[(3, Early)]), Arrive(2.0, pkt(4, 1500), &[]), Arrive(3.0, pkt(5, 1500), &[])],
         );
-        assert!((q.vars.accu_prob - 0.8).abs() < 1e-12, "{}", q.vars.accu_prob);
+        assert!((vars(&mut q).accu_prob - 0.8).abs() < 1e-12, "{}", vars(&mut q).accu_prob);
         // The buffer (5 packets) is full: the overflow drop restarts it too, so the
         // next arrival, after a departure, accumulates 0.4 and is accepted.
-        q.vars.accu_prob = 8.3;
+        vars(&mut q).accu_prob = 8.3;
         run(
             &mut q,
             &[Arrive(4.0, pkt(6, 1500), &[(6, Overflow)]), Depart(5.0, Some(0), &[]), Arrive(6.0, pkt(7, 1500), &[])],
         );
-        assert!((q.vars.accu_prob - 0.4).abs() < 1e-12, "{}", q.vars.accu_prob);
+        assert!((vars(&mut q).accu_prob - 0.4).abs() < 1e-12, "{}", vars(&mut q).accu_prob);
     }
 
     #[test]
@@ -450,7 +454,7 @@ mod tests {
     proptest! {
         #[test]
         fn conservation(ops in ops()) {
-            let mut q = Pie::new(&PieParams::default(), Limits { bytes: Some(30_000), packets: None }, stream(3, "pie"));
+            let mut q = pie(&PieParams::default(), Limits { bytes: Some(30_000), packets: None }, stream(3, "pie"));
             check_invariants(&mut q, &ops);
         }
     }

@@ -10,12 +10,13 @@
 //! `count` of packets accepted since the last signal, p_a = p_b/(1−count·p_b);
 //! gentle: between maxTh and 2·maxTh p_b rises maxP → 1 (same correction);
 //! above (2·)maxTh always signal. The signal drops or ECN-marks the arrival or
-//! the head ([`DropPosition`]); the buffer limits are the absolute limit.
+//! the head ([`DropPosition`]), before admission ([`Scheme::on_arrival`]); the
+//! buffer limits are the absolute limit, overflowing at the same position.
 //! ARED is this with [`Thresholds::Adaptive`].
 
-use super::signal::{admit, signal, DropPosition, Marker};
+use super::signal::{overflow, signal, DropPosition};
 use super::thresholds::{Measure, Thresholds};
-use super::{Dropped, Fifo, Limits, QueueCtx, QueueDisc, QueueStats};
+use super::{Fifo, Limits, QueueCtx, Scheme, Tally};
 use crate::packet::Packet;
 use crate::rng::Rng;
 use crate::time::Time;
@@ -149,7 +150,7 @@ pub struct Red {
     /// Bits of a typical packet (the idle decay counts how many could have been sent).
     mean_packet_bits: f64,
     position: DropPosition,
-    marker: Marker,
+    ecn: bool,
     /// The average queue, in the unit of `measure`.
     avg: f64,
     /// Since when the queue has been empty (and the average not yet decayed for it).
@@ -159,17 +160,17 @@ pub struct Red {
 
 impl Red {
     /// RED with `params`, using `default_thresholds` if the params give none.
-    pub fn new(params: &RedParams, default_thresholds: Thresholds, limits: Limits, rng: Rng) -> Red {
+    pub fn new(params: &RedParams, default_thresholds: Thresholds, rng: Rng) -> Red {
         let thresholds = params.thresholds.unwrap_or(default_thresholds);
         Red {
-            fifo: Fifo::new(limits),
+            fifo: Fifo::default(),
             thresholds,
             measure: thresholds.measure(),
             curve: RedCurve::new(params.max_p, params.gentle),
             w_q: params.w_q,
             mean_packet_bits: params.mean_packet.0 as f64 * 8.0,
             position: params.drop,
-            marker: Marker::new(params.ecn),
+            ecn: params.ecn,
             avg: 0.0,
             idle_since: None,
             rng,
@@ -192,23 +193,32 @@ impl Red {
     }
 }
 
-impl QueueDisc for Red {
-    fn enqueue(&mut self, pkt: Packet, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) {
+impl Scheme for Red {
+    fn on_arrival(&mut self, pkt: Packet, ctx: &QueueCtx, tally: &mut Tally) -> Option<Packet> {
         self.update_avg(ctx);
         let (min, max) = self.thresholds.at(ctx.rate_bps);
         let rng = &mut self.rng;
         let arrival = if self.curve.decide(self.avg, min, max, || rng.random::<f64>()) {
-            signal(&mut self.fifo, pkt, self.position, &mut self.marker, dropped)
+            signal(&mut self.fifo, pkt, self.position, self.ecn, tally)
         } else {
             Some(pkt)
         };
-        if let Some(pkt) = arrival {
-            admit(&mut self.fifo, pkt, self.position, ctx.now, dropped);
-        }
+        // The average has decayed up to now: an idle period restarts here,
+        // unless the arrival is queued ([`Scheme::enqueue`]).
         self.idle_since = self.fifo.is_empty().then_some(ctx.now);
+        arrival
     }
 
-    fn dequeue(&mut self, ctx: &QueueCtx, _dropped: &mut Vec<Dropped>) -> Option<Packet> {
+    fn on_overflow(&mut self, pkt: Packet, limits: Limits, _ctx: &QueueCtx, tally: &mut Tally) -> Option<Packet> {
+        overflow(&mut self.fifo, pkt, self.position, limits, tally)
+    }
+
+    fn enqueue(&mut self, pkt: Packet, _ctx: &QueueCtx, _tally: &mut Tally) {
+        self.fifo.push_back(pkt);
+        self.idle_since = None;
+    }
+
+    fn dequeue(&mut self, ctx: &QueueCtx, _tally: &mut Tally) -> Option<Packet> {
         let pkt = self.fifo.pop_front();
         if self.fifo.is_empty() && self.idle_since.is_none() {
             self.idle_since = Some(ctx.now);
@@ -217,10 +227,6 @@ impl QueueDisc for Red {
     }
 
     fifo_backlog!();
-
-    fn stats(&self) -> QueueStats {
-        self.marker.stats()
-    }
 }
 
 #[cfg(test)]
@@ -228,10 +234,11 @@ mod tests {
     use super::*;
     use crate::queue::testkit::{check_invariants, ect, ops, pkt, run, run_at, Step::*};
     use crate::queue::DropCause::{Early, Overflow};
+    use crate::queue::{Disc, QueueDisc};
     use crate::rng::stream;
 
-    fn red(params: RedParams, limits: Limits) -> Red {
-        Red::new(&params, RedParams::FIXED, limits, stream(7, "test.queue"))
+    fn red(params: RedParams, limits: Limits) -> Disc<Red> {
+        Disc::new(limits, Red::new(&params, RedParams::FIXED, stream(7, "test.queue")))
     }
 
     fn no_draw() -> f64 {
@@ -319,12 +326,12 @@ mod tests {
         let mut q = red(params, Limits::default());
         // avg: 0 (q=0), 0.5·0 + 0.5·1 = 0.5 (q=1), 0.25 + 1 = 1.25 (q=2).
         run(&mut q, &[Arrive(0.0, pkt(1, 1500), &[]), Arrive(0.0, pkt(2, 1500), &[]), Arrive(0.0, pkt(3, 1500), &[])]);
-        assert_eq!(q.avg, 1.25);
+        assert_eq!(q.scheme().avg, 1.25);
         run(&mut q, &[Depart(0.0, Some(1), &[]), Depart(0.0, Some(2), &[]), Depart(0.0, Some(3), &[])]);
         // Idle 375 ms at 64 kb/s with 1500-B typical packets: m = 0.375·64000/12000 = 2;
         // avg = 1.25·0.5² = 0.3125, then the sample q = 0: 0.15625.
         run(&mut q, &[Arrive(375.0, pkt(4, 1500), &[])]);
-        assert!((q.avg - 0.15625).abs() < 1e-9, "{}", q.avg);
+        assert!((q.scheme().avg - 0.15625).abs() < 1e-9, "{}", q.scheme().avg);
     }
 
     #[test]
@@ -332,7 +339,7 @@ mod tests {
         // ared, maxP 1, not gentle, 7500-B packets. At 64 kb/s: minTh = 7500 B (floor), maxTh = 22500 B:
         // q = 0 accept; q = 7500: p_b = 0, count 1; q = 15000: p_b = 0.5, p_a = 0.5/0.5 = 1 → drop.
         let params = RedParams { max_p: 1.0, gentle: false, ..RedParams::default() };
-        let mut q = Red::new(&params, Thresholds::ADAPTIVE, Limits::default(), stream(1, "q"));
+        let mut q = Disc::new(Limits::default(), Red::new(&params, Thresholds::ADAPTIVE, stream(1, "q")));
         run_at(
             &mut q,
             64e3,
@@ -340,7 +347,7 @@ mod tests {
         );
         // At 3.6 Mb/s: minTh = 0.5 s · 450000 B/s = 225000 B: 30 packets of 7500 B all enter
         // (the last one at q = 217500 < minTh) and the 31st at q = 225000 = minTh (p_b = 0).
-        let mut q = Red::new(&params, Thresholds::ADAPTIVE, Limits::default(), stream(1, "q"));
+        let mut q = Disc::new(Limits::default(), Red::new(&params, Thresholds::ADAPTIVE, stream(1, "q")));
         for uid in 0..31 {
             run_at(&mut q, 3.6e6, &[Arrive(uid as f64, pkt(uid, 7500), &[])]);
         }
@@ -442,7 +449,7 @@ mod tests {
 
         #[test]
         fn ared_invariants(ops in ops()) {
-            let mut q = Red::new(&RedParams::default(), Thresholds::ADAPTIVE, Limits { bytes: Some(30_000), packets: None }, stream(3, "q"));
+            let mut q = Disc::new(Limits { bytes: Some(30_000), packets: None }, Red::new(&RedParams::default(), Thresholds::ADAPTIVE, stream(3, "q")));
             check_invariants(&mut q, &ops);
         }
     }

@@ -147,13 +147,16 @@ pub const SCHEMES: &[Registration] = &[
         name: "fq_codel",
         read: |t| params(t).map(QueueConfig::FqCodel),
         rule: "RFC 8290: flows hashed into queues served by deficit round robin, CoDel per queue; over the \
-               limits the head of the fattest queue is dropped (overflow_front)",
+               limits a batch is dropped from the head of the fattest queue, up to half its bytes and at most \
+               drop_batch_size packets (overflow_front)",
         params: &[
             ("flows", "count", "number of flow queues"),
             ("quantum", "size", "deficit round robin quantum"),
             ("target", "time", "CoDel target per queue"),
             ("interval", "time", "CoDel interval per queue"),
             ECN,
+            ("mtu", "size", "CoDel's MAXPACKET per queue: with this much or less queued in a flow, no drop"),
+            ("drop_batch_size", "packets", "most packets one overflow drops from the fattest queue (1 = one packet)"),
         ],
     },
     Registration {

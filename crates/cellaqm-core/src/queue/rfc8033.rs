@@ -211,7 +211,7 @@ mod tests {
     use super::{Config, Enque, RefPie};
     use crate::packet::Ecn;
     use crate::queue::testkit::pkt;
-    use crate::queue::{DropCause, Limits, Pie, PieParams, QueueCtx, QueueDisc};
+    use crate::queue::{Disc, DropCause, Limits, Pie, PieParams, QueueCtx, QueueDisc};
     use crate::rng::stream;
     use crate::time::{Dur, Time};
     use crate::units::Bytes;
@@ -270,7 +270,7 @@ mod tests {
     /// after every step must agree.
     fn replay(cfg: &Config, seed: u64, steps: &[Step]) -> Result<Tally, TestCaseError> {
         let (params, limits) = params(cfg);
-        let mut q = Pie::new(&params, limits, stream(seed, "pie"));
+        let mut q = Disc::new(limits, Pie::new(&params, stream(seed, "pie")));
         let mut oracle = RefPie::new(cfg.clone(), stream(seed, "pie"));
         let mut tally = Tally::default();
         let (mut now, mut rate) = (Time::ZERO, RATES[0]);
@@ -321,7 +321,7 @@ mod tests {
                     rate = RATES[i];
                 }
             }
-            let v = q.vars();
+            let v = q.scheme().vars();
             prop_assert!(
                 (v.drop_prob - oracle.drop_prob_).abs() < 1e-12,
                 "drop_prob {} vs {} at {}",

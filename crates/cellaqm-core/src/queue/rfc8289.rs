@@ -179,7 +179,7 @@ mod tests {
     use super::{Config, RefCodel};
     use crate::packet::Ecn;
     use crate::queue::testkit::pkt;
-    use crate::queue::{Codel, CodelParams, DropCause, Limits, QueueCtx, QueueDisc};
+    use crate::queue::{Codel, CodelParams, Disc, DropCause, Limits, QueueCtx, QueueDisc};
     use crate::rng::stream;
     use crate::time::{Dur, Time};
     use crate::units::Bytes;
@@ -211,7 +211,7 @@ mod tests {
             ecn: cfg.ecn,
             mtu: Bytes(cfg.maxpacket),
         };
-        let mut q = Codel::new(&params, Limits { bytes: cfg.limit_bytes, packets: cfg.limit_packets });
+        let mut q = Disc::new(Limits { bytes: cfg.limit_bytes, packets: cfg.limit_packets }, Codel::new(&params));
         let mut oracle = RefCodel::new(cfg.clone());
         let mut tally = Tally::default();
         let mut now = Time::ZERO;
@@ -250,7 +250,7 @@ mod tests {
                     tally.dropped += got.1.len() as u64;
                 }
             }
-            let v = q.vars();
+            let v = q.scheme().vars();
             prop_assert_eq!(
                 (v.count, v.lastcount, v.dropping),
                 (oracle.count_, oracle.lastcount_, oracle.dropping_),

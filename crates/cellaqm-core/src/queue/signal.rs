@@ -1,5 +1,5 @@
 //! What an arrival-side AQM does once it has decided to signal congestion, and
-//! how it admits packets: shared by RED/ARED, PDPC, TTLRED1 and TTLRED2.
+//! where its buffer overflows: shared by RED/ARED, PDPC and TTLRED1.
 //!
 //! Sources: wcdma-rnc-aqm.md ("all act on arrival ... and drop from the tail";
 //! "ECN marking instead of dropping is an option for RED, PDPC and TTLRED") and
@@ -10,9 +10,8 @@
 //! packets until the arrival fits (front, as [`super::DropFront`]).
 
 use super::drop_front::make_room;
-use super::{DropCause, Dropped, Fifo, QueueStats};
-use crate::packet::{Ecn, Packet};
-use crate::time::Time;
+use super::{DropCause, Fifo, Limits, Tally};
+use crate::packet::Packet;
 use serde::{Deserialize, Serialize};
 
 /// Which packet a congestion signal or an overflow falls on.
@@ -26,106 +25,78 @@ pub enum DropPosition {
     Front,
 }
 
-/// ECN marking instead of dropping, with its counter.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Marker {
-    /// Whether ECT packets are marked instead of dropped.
-    pub ecn: bool,
-    /// Packets marked so far.
-    pub marked: u64,
-}
-
-impl Marker {
-    pub fn new(ecn: bool) -> Marker {
-        Marker { ecn, marked: 0 }
-    }
-
-    /// The scheme's counters.
-    #[allow(clippy::needless_update)] // other counters may join `marked`
-    pub fn stats(&self) -> QueueStats {
-        QueueStats { marked: self.marked, ..QueueStats::default() }
-    }
-
-    /// Marks `pkt` CE if ECN is on and `pkt` is ECN-capable; returns whether it did.
-    pub fn try_mark(&mut self, pkt: &mut Packet) -> bool {
-        if self.ecn && pkt.ecn == Ecn::Ect {
-            pkt.ecn = Ecn::Ce;
-            self.marked += 1;
-            true
-        } else {
-            false
-        }
-    }
-}
-
-/// Signals congestion for arrival `pkt` at `position`: marks or drops (cause
-/// [`DropCause::Early`]) the arrival or the head. Returns the arrival unless it was dropped.
+/// Signals congestion for arrival `pkt` at `position`: marks (if `ecn`) or
+/// drops (cause [`DropCause::Early`]) the arrival or the head. Returns the
+/// arrival unless it was dropped.
 pub fn signal(
     fifo: &mut Fifo,
     mut pkt: Packet,
     position: DropPosition,
-    marker: &mut Marker,
-    dropped: &mut Vec<Dropped>,
+    ecn: bool,
+    tally: &mut Tally,
 ) -> Option<Packet> {
     if position == DropPosition::Front {
         if let Some(head) = fifo.get_mut(0) {
-            if !marker.try_mark(head) {
+            if !tally.try_mark(ecn, head) {
                 let head = fifo.pop_front().expect("head exists");
-                dropped.push(Dropped { pkt: head, cause: DropCause::Early });
+                tally.drop(head, DropCause::Early);
             }
             return Some(pkt);
         }
     }
-    if marker.try_mark(&mut pkt) {
+    if tally.try_mark(ecn, &mut pkt) {
         Some(pkt)
     } else {
-        dropped.push(Dropped { pkt, cause: DropCause::Early });
+        tally.drop(pkt, DropCause::Early);
         None
     }
 }
 
-/// Queues `pkt` (stamping `enqueued_at = now`) if the buffer limits allow,
-/// overflowing at `position`; returns whether `pkt` was queued.
-pub fn admit(fifo: &mut Fifo, mut pkt: Packet, position: DropPosition, now: Time, dropped: &mut Vec<Dropped>) -> bool {
-    let fits = match position {
-        DropPosition::Tail => !fifo.would_overflow(pkt.size),
-        DropPosition::Front => make_room(fifo, pkt.size, dropped),
-    };
-    if fits {
-        pkt.enqueued_at = now;
-        fifo.push_back(pkt);
-    } else {
-        dropped.push(Dropped { pkt, cause: DropCause::Overflow });
+/// The overflow at `position` ([`super::Scheme::on_overflow`]): drops the
+/// arrival (tail, `overflow`), or head packets until it fits (front).
+pub fn overflow(
+    fifo: &mut Fifo,
+    pkt: Packet,
+    position: DropPosition,
+    limits: Limits,
+    tally: &mut Tally,
+) -> Option<Packet> {
+    match position {
+        DropPosition::Tail => {
+            tally.drop(pkt, DropCause::Overflow);
+            None
+        }
+        DropPosition::Front => make_room(fifo, pkt, limits, tally),
     }
-    fits
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::packet::Ecn;
     use crate::queue::testkit::{ect, pkt};
-    use crate::queue::Limits;
+    use crate::queue::QueueStats;
 
     #[test]
     fn front_signal_marks_or_drops_the_head_and_keeps_the_arrival() {
-        let mut fifo = Fifo::new(Limits::default());
-        let mut marker = Marker::new(true);
-        let mut dropped = Vec::new();
+        let mut fifo = Fifo::default();
+        let (mut dropped, mut stats) = (Vec::new(), QueueStats::default());
+        let tally = &mut Tally::new(&mut dropped, &mut stats);
         fifo.push_back(ect(1, 100));
         fifo.push_back(pkt(2, 100));
         // Head 1 is ECT: marked, stays; the arrival 3 is returned untouched.
-        let a = signal(&mut fifo, pkt(3, 100), DropPosition::Front, &mut marker, &mut dropped).unwrap();
-        assert_eq!((a.uid, a.ecn, fifo.get_mut(0).unwrap().ecn, marker.marked), (3, Ecn::NotEct, Ecn::Ce, 1));
-        assert!(dropped.is_empty());
+        let a = signal(&mut fifo, pkt(3, 100), DropPosition::Front, true, tally).unwrap();
+        assert_eq!((a.uid, a.ecn, fifo.get_mut(0).unwrap().ecn), (3, Ecn::NotEct, Ecn::Ce));
         // The head is CE now (not ECT): dropped.
-        signal(&mut fifo, pkt(4, 100), DropPosition::Front, &mut marker, &mut dropped).unwrap();
-        assert_eq!((dropped[0].pkt.uid, dropped[0].cause, fifo.len()), (1, DropCause::Early, 1));
+        signal(&mut fifo, pkt(4, 100), DropPosition::Front, true, tally).unwrap();
+        assert_eq!(fifo.len(), 1);
         // Tail: a non-ECT arrival is dropped, an ECT one marked.
-        assert!(signal(&mut fifo, pkt(5, 100), DropPosition::Tail, &mut marker, &mut dropped).is_none());
-        assert_eq!(signal(&mut fifo, ect(6, 100), DropPosition::Tail, &mut marker, &mut dropped).unwrap().ecn, Ecn::Ce);
+        assert!(signal(&mut fifo, pkt(5, 100), DropPosition::Tail, true, tally).is_none());
+        assert_eq!(signal(&mut fifo, ect(6, 100), DropPosition::Tail, true, tally).unwrap().ecn, Ecn::Ce);
         // Front on an empty queue falls on the arrival.
-        let mut empty = Fifo::new(Limits::default());
-        assert!(signal(&mut empty, pkt(7, 100), DropPosition::Front, &mut Marker::new(false), &mut dropped).is_none());
-        assert_eq!(dropped.last().unwrap().pkt.uid, 7);
+        assert!(signal(&mut Fifo::default(), pkt(7, 100), DropPosition::Front, false, tally).is_none());
+        let drops: Vec<_> = dropped.iter().map(|d| (d.pkt.uid, d.cause)).collect();
+        assert_eq!(drops, [(1, DropCause::Early), (5, DropCause::Early), (7, DropCause::Early)]);
+        assert_eq!((stats.marked, stats.dropped(DropCause::Early)), (2, 3));
     }
 }

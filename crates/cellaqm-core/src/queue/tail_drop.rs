@@ -1,32 +1,23 @@
 //! Tail drop (TD, DT): the passive buffer.
 //!
 //! Rule: accept an arriving packet if it fits within the byte and packet
-//! limits, otherwise drop it. Serve first-in first-out.
+//! limits, otherwise drop it (the wrapper's default, [`super::Scheme::on_overflow`]).
+//! Serve first-in first-out.
 
-use super::{DropCause, Dropped, Fifo, Limits, QueueCtx, QueueDisc};
+use super::{Fifo, QueueCtx, Scheme, Tally};
 use crate::packet::Packet;
 
+#[derive(Default)]
 pub struct TailDrop {
     fifo: Fifo,
 }
 
-impl TailDrop {
-    pub fn new(limits: Limits) -> TailDrop {
-        TailDrop { fifo: Fifo::new(limits) }
-    }
-}
-
-impl QueueDisc for TailDrop {
-    fn enqueue(&mut self, mut pkt: Packet, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) {
-        if self.fifo.would_overflow(pkt.size) {
-            dropped.push(Dropped { pkt, cause: DropCause::Overflow });
-        } else {
-            pkt.enqueued_at = ctx.now;
-            self.fifo.push_back(pkt);
-        }
+impl Scheme for TailDrop {
+    fn enqueue(&mut self, pkt: Packet, _ctx: &QueueCtx, _tally: &mut Tally) {
+        self.fifo.push_back(pkt);
     }
 
-    fn dequeue(&mut self, _ctx: &QueueCtx, _dropped: &mut Vec<Dropped>) -> Option<Packet> {
+    fn dequeue(&mut self, _ctx: &QueueCtx, _tally: &mut Tally) -> Option<Packet> {
         self.fifo.pop_front()
     }
 
@@ -37,11 +28,16 @@ impl QueueDisc for TailDrop {
 mod tests {
     use super::*;
     use crate::queue::testkit::{check_invariants, ops, pkt};
+    use crate::queue::{Disc, DropCause, Limits, QueueDisc};
     use crate::time::Time;
+
+    fn tail_drop(limits: Limits) -> Disc<TailDrop> {
+        Disc::new(limits, TailDrop::default())
+    }
 
     #[test]
     fn drops_the_arrival_that_does_not_fit() {
-        let mut q = TailDrop::new(Limits { bytes: Some(3000), packets: None });
+        let mut q = tail_drop(Limits { bytes: Some(3000), packets: None });
         let ctx = QueueCtx { now: Time(5), rate_bps: 1e6 };
         let mut dropped = Vec::new();
         for uid in 0..3 {
@@ -56,7 +52,7 @@ mod tests {
 
     #[test]
     fn packet_limit() {
-        let mut q = TailDrop::new(Limits { bytes: None, packets: Some(2) });
+        let mut q = tail_drop(Limits { bytes: None, packets: Some(2) });
         let ctx = QueueCtx { now: Time(0), rate_bps: 1e6 };
         let mut dropped = Vec::new();
         for uid in 0..5 {
@@ -69,7 +65,7 @@ mod tests {
         /// Under random input, with a byte limit, a packet limit or both.
         #[test]
         fn conservation(ops in ops(), bytes in proptest::option::of(1500..30_000u64), packets in proptest::option::of(1..30u32)) {
-            check_invariants(&mut TailDrop::new(Limits { bytes, packets }), &ops);
+            check_invariants(&mut tail_drop(Limits { bytes, packets }), &ops);
         }
     }
 }

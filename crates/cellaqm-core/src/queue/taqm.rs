@@ -13,7 +13,7 @@
 //! Arrivals that do not fit the buffer limits are tail-dropped.
 
 use super::at_head::{AtHead, Backlog, HeadRule};
-use super::{DropCause, Limits};
+use super::DropCause;
 use crate::packet::Packet;
 use crate::time::{Dur, Time};
 use serde::{Deserialize, Serialize};
@@ -81,8 +81,8 @@ impl HeadRule for TaqmRule {
 pub type Taqm = AtHead<TaqmRule>;
 
 impl Taqm {
-    pub fn new(params: &TaqmParams, limits: Limits) -> Taqm {
-        AtHead::with_rule(limits, TaqmRule { params: params.clone(), previous_drop: None })
+    pub fn new(params: &TaqmParams) -> Taqm {
+        AtHead::with_rule(TaqmRule { params: params.clone(), previous_drop: None })
     }
 }
 
@@ -90,12 +90,13 @@ impl Taqm {
 mod tests {
     use super::*;
     use crate::queue::testkit::{check_invariants, ops, pkt, run, Step::*};
+    use crate::queue::{Disc, Limits};
     use proptest::prelude::*;
     use DropCause::Age;
 
     #[test]
     fn scripted_decisions() {
-        let mut q = Taqm::new(&TaqmParams::default(), Limits::default());
+        let mut q = Disc::new(Limits::default(), Taqm::new(&TaqmParams::default()));
         let mut steps: Vec<_> = (0..10).map(|uid| Arrive(0.0, pkt(uid, 1000), &[])).collect();
         steps.extend([
             // 10 queued, head 0 waited 100 ms ≤ minAge: transmit.
@@ -146,7 +147,7 @@ mod tests {
         #[test]
         fn conservation(ops in ops()) {
             let params = TaqmParams { lower_drop_threshold: 2, min_age: Dur::from_millis(50), ..TaqmParams::default() };
-            check_invariants(&mut Taqm::new(&params, Limits { bytes: Some(20_000), packets: None }), &ops);
+            check_invariants(&mut Disc::new(Limits { bytes: Some(20_000), packets: None }, Taqm::new(&params)), &ops);
         }
     }
 }

@@ -119,9 +119,11 @@ pub fn ops() -> impl Strategy<Value = Vec<Op>> {
 
 /// Replays `ops` and checks after every step: accepted = departed +
 /// dropped from the queue + backlog; `bytes()`/`packets()` match the packets
-/// actually held; nothing departs or is dropped twice or without being queued.
+/// actually held; nothing departs or is dropped twice or without being queued;
+/// `stats()` counts every drop reported, by cause.
 pub fn check_invariants(q: &mut impl QueueDisc, ops: &[Op]) {
     let mut held: BTreeMap<u64, u32> = BTreeMap::new();
+    let mut by_cause: BTreeMap<DropCause, u64> = BTreeMap::new();
     let (mut accepted, mut departed, mut dropped_from_queue) = (0u64, 0u64, 0u64);
     let mut now = Time::ZERO;
     for (uid, op) in ops.iter().enumerate() {
@@ -159,6 +161,7 @@ pub fn check_invariants(q: &mut impl QueueDisc, ops: &[Op]) {
         let mut arrival_dropped = false;
         for d in &dropped {
             assert_ne!(d.cause, DropCause::LinkLoss);
+            *by_cause.entry(d.cause).or_default() += 1;
             if arrival.is_some_and(|(a, _)| a == d.pkt.uid) {
                 assert!(!arrival_dropped, "arrival {} dropped twice", d.pkt.uid);
                 arrival_dropped = true;
@@ -181,6 +184,9 @@ pub fn check_invariants(q: &mut impl QueueDisc, ops: &[Op]) {
         assert_eq!(accepted, departed + dropped_from_queue + q.packets() as u64, "conservation after op {uid}: {op:?}");
         assert_eq!(q.packets(), held.len(), "packets() after op {uid}");
         assert_eq!(q.bytes(), held.values().map(|&s| s as u64).sum::<u64>(), "bytes() after op {uid}");
+        for (&cause, &n) in &by_cause {
+            assert_eq!(q.stats().dropped(cause), n, "stats().dropped({cause:?}) after op {uid}");
+        }
     }
     // Drain: everything still held leaves exactly once.
     let ctx = QueueCtx { now, rate_bps: RATE_BPS };

@@ -15,10 +15,10 @@
 //! TTLRED1 drops at most about three packets per 30-packet advertised window
 //! (the study's), one congestion signal per round trip in the study's setting.
 
-use super::pdpc::{counted_arrival, DropCounter};
+use super::pdpc::DropCounter;
 use super::red::{check_probability, RedCurve};
-use super::signal::{DropPosition, Marker};
-use super::{Dropped, Fifo, Limits, QueueCtx, QueueDisc, QueueStats};
+use super::signal::{overflow, signal, DropPosition};
+use super::{Fifo, Limits, QueueCtx, Scheme, Tally};
 use crate::packet::Packet;
 use crate::rng::Rng;
 use crate::time::Dur;
@@ -76,43 +76,51 @@ pub struct Ttlred1 {
     curve: RedCurve,
     counter: DropCounter,
     position: DropPosition,
-    marker: Marker,
+    ecn: bool,
     rng: Rng,
 }
 
 impl Ttlred1 {
-    pub fn new(params: &Ttlred1Params, limits: Limits, rng: Rng) -> Ttlred1 {
+    pub fn new(params: &Ttlred1Params, rng: Rng) -> Ttlred1 {
         Ttlred1 {
-            fifo: Fifo::new(limits),
+            fifo: Fifo::default(),
             low_s: params.low_th.as_secs_f64(),
             high_s: params.high_th.as_secs_f64(),
             curve: RedCurve::new(params.max_p, true),
             counter: DropCounter::new(params.every - 1),
             position: params.drop,
-            marker: Marker::new(params.ecn),
+            ecn: params.ecn,
             rng,
         }
     }
 }
 
-impl QueueDisc for Ttlred1 {
-    fn enqueue(&mut self, pkt: Packet, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) {
+impl Scheme for Ttlred1 {
+    fn on_arrival(&mut self, pkt: Packet, ctx: &QueueCtx, tally: &mut Tally) -> Option<Packet> {
         let sojourn = self.fifo.front().map_or(Dur::ZERO, |head| ctx.now.since(head.enqueued_at));
         let rng = &mut self.rng;
         let hit = self.counter.ready()
             && self.curve.decide(sojourn.as_secs_f64(), self.low_s, self.high_s, || rng.random::<f64>());
-        counted_arrival(hit, &mut self.fifo, pkt, self.position, &mut self.marker, &mut self.counter, ctx, dropped);
+        match self.counter.arrival(hit) {
+            true => signal(&mut self.fifo, pkt, self.position, self.ecn, tally),
+            false => Some(pkt),
+        }
     }
 
-    fn dequeue(&mut self, _ctx: &QueueCtx, _dropped: &mut Vec<Dropped>) -> Option<Packet> {
+    fn on_overflow(&mut self, pkt: Packet, limits: Limits, _ctx: &QueueCtx, tally: &mut Tally) -> Option<Packet> {
+        overflow(&mut self.fifo, pkt, self.position, limits, tally)
+    }
+
+    fn enqueue(&mut self, pkt: Packet, _ctx: &QueueCtx, _tally: &mut Tally) {
+        self.counter.queued();
+        self.fifo.push_back(pkt);
+    }
+
+    fn dequeue(&mut self, _ctx: &QueueCtx, _tally: &mut Tally) -> Option<Packet> {
         self.fifo.pop_front()
     }
 
     fifo_backlog!();
-
-    fn stats(&self) -> QueueStats {
-        self.marker.stats()
-    }
 }
 
 #[cfg(test)]
@@ -120,6 +128,7 @@ mod tests {
     use super::*;
     use crate::queue::testkit::{check_invariants, ops, pkt, run, Step::*};
     use crate::queue::DropCause::Early;
+    use crate::queue::{Disc, QueueDisc};
     use crate::rng::stream;
 
     #[test]
@@ -127,7 +136,7 @@ mod tests {
         // lowTh 0.25 s, highTh 1.5 s, gentle: the signal is certain once the oldest packet
         // has waited 2·highTh = 3 s. N = 3: after a signal two packets are accepted unasked.
         let params = Ttlred1Params { every: 3, ..Ttlred1Params::default() };
-        let mut q = Ttlred1::new(&params, Limits::default(), stream(1, "q"));
+        let mut q = Disc::new(Limits::default(), Ttlred1::new(&params, stream(1, "q")));
         run(
             &mut q,
             &[
@@ -187,7 +196,7 @@ mod tests {
                 ecn,
                 ..Ttlred1Params::default()
             };
-            check_invariants(&mut Ttlred1::new(&params, Limits { bytes: Some(20_000), packets: None }, stream(2, "q")), &ops);
+            check_invariants(&mut Disc::new(Limits { bytes: Some(20_000), packets: None }, Ttlred1::new(&params, stream(2, "q"))), &ops);
         }
     }
 }

@@ -7,11 +7,11 @@
 //! an empty buffer or is a SYN (a new TCP flow). Every T = 10 ms (on the grid
 //! k·T) the buffer is scanned and each packet whose entry time + lifetime has
 //! passed is dropped (or ECN-marked, once), unless part of it has already
-//! been sent (see [`QueueDisc::mark_started`]). Overflow drops the arrival.
+//! been sent (see [`super::QueueDisc::mark_started`]). Overflow drops the
+//! arrival (the wrapper's default).
 
 use super::red::check_probability;
-use super::signal::{admit, DropPosition, Marker};
-use super::{DropCause, Dropped, Fifo, Limits, QueueCtx, QueueDisc, QueueStats};
+use super::{DropCause, Fifo, QueueCtx, Scheme, Tally};
 use crate::packet::Packet;
 use crate::rng::Rng;
 use crate::time::{Dur, Time};
@@ -78,18 +78,20 @@ pub struct Ttlred2 {
     fifo: Fifo,
     /// One entry per queued packet, in queue order.
     meta: VecDeque<Meta>,
-    marker: Marker,
+    /// The lifetime of the current arrival, given on arrival (before the
+    /// buffer limits are checked, so an overflowing arrival draws one too).
+    lifetime: Dur,
     next_scan: Time,
     rng: Rng,
 }
 
 impl Ttlred2 {
-    pub fn new(params: &Ttlred2Params, limits: Limits, rng: Rng) -> Ttlred2 {
+    pub fn new(params: &Ttlred2Params, rng: Rng) -> Ttlred2 {
         Ttlred2 {
             params: params.clone(),
-            fifo: Fifo::new(limits),
+            fifo: Fifo::default(),
             meta: VecDeque::new(),
-            marker: Marker::new(params.ecn),
+            lifetime: Dur::ZERO,
             next_scan: Time::ZERO,
             rng,
         }
@@ -109,24 +111,26 @@ impl Ttlred2 {
     }
 }
 
-impl QueueDisc for Ttlred2 {
-    fn enqueue(&mut self, pkt: Packet, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) {
-        let lifetime = if self.fifo.is_empty() || pkt.is_syn() { self.params.high_th } else { self.draw_lifetime() };
-        let uid = pkt.uid;
-        if admit(&mut self.fifo, pkt, DropPosition::Tail, ctx.now, dropped) {
-            self.meta.push_back(Meta { uid, deadline: ctx.now + lifetime, started: false });
-            if self.next_scan <= ctx.now {
-                self.next_scan = self.scan_after(ctx.now);
-            }
+impl Scheme for Ttlred2 {
+    fn on_arrival(&mut self, pkt: Packet, _ctx: &QueueCtx, _tally: &mut Tally) -> Option<Packet> {
+        self.lifetime = if self.fifo.is_empty() || pkt.is_syn() { self.params.high_th } else { self.draw_lifetime() };
+        Some(pkt)
+    }
+
+    fn enqueue(&mut self, pkt: Packet, ctx: &QueueCtx, _tally: &mut Tally) {
+        self.meta.push_back(Meta { uid: pkt.uid, deadline: ctx.now + self.lifetime, started: false });
+        self.fifo.push_back(pkt);
+        if self.next_scan <= ctx.now {
+            self.next_scan = self.scan_after(ctx.now);
         }
     }
 
-    fn dequeue(&mut self, _ctx: &QueueCtx, _dropped: &mut Vec<Dropped>) -> Option<Packet> {
+    fn dequeue(&mut self, _ctx: &QueueCtx, _tally: &mut Tally) -> Option<Packet> {
         self.meta.pop_front();
         self.fifo.pop_front()
     }
 
-    fn on_timer(&mut self, ctx: &QueueCtx, dropped: &mut Vec<Dropped>) {
+    fn on_timer(&mut self, ctx: &QueueCtx, tally: &mut Tally) {
         if ctx.now < self.next_scan {
             return;
         }
@@ -136,13 +140,13 @@ impl QueueDisc for Ttlred2 {
             let m = self.meta[i];
             if m.started || m.deadline > ctx.now {
                 i += 1;
-            } else if self.marker.try_mark(self.fifo.get_mut(i).expect("meta and fifo align")) {
+            } else if tally.try_mark(self.params.ecn, self.fifo.get_mut(i).expect("meta and fifo align")) {
                 self.meta[i].deadline = Time::MAX;
                 i += 1;
             } else {
                 let pkt = self.fifo.remove(i).expect("meta and fifo align");
                 self.meta.remove(i);
-                dropped.push(Dropped { pkt, cause: DropCause::Expired });
+                tally.drop(pkt, DropCause::Expired);
             }
         }
     }
@@ -158,10 +162,6 @@ impl QueueDisc for Ttlred2 {
     }
 
     fifo_backlog!();
-
-    fn stats(&self) -> QueueStats {
-        self.marker.stats()
-    }
 }
 
 #[cfg(test)]
@@ -169,11 +169,12 @@ mod tests {
     use super::*;
     use crate::queue::testkit::{check_invariants, ect, ops, pkt, run, syn, Step::*};
     use crate::queue::DropCause::Expired;
+    use crate::queue::{Disc, Limits, QueueDisc};
     use crate::rng::stream;
 
     /// lowTh 100 ms = highTh/2 and maxDP 1: every ordinary lifetime is U(100 ms, 100 ms) = 100 ms;
     /// a SYN or a packet entering an empty buffer gets highTh = 200 ms.
-    fn fixed_lifetimes(ecn: bool) -> Ttlred2 {
+    fn fixed_lifetimes(ecn: bool) -> Disc<Ttlred2> {
         let params = Ttlred2Params {
             low_th: Dur::from_millis(100),
             high_th: Dur::from_millis(200),
@@ -181,7 +182,7 @@ mod tests {
             ecn,
             ..Ttlred2Params::default()
         };
-        Ttlred2::new(&params, Limits::default(), stream(1, "q"))
+        Disc::new(Limits::default(), Ttlred2::new(&params, stream(1, "q")))
     }
 
     #[test]
@@ -229,7 +230,7 @@ mod tests {
     #[test]
     fn lifetimes_follow_the_two_interval_law() {
         // Default: with probability 0.1 U(0.5 s, 1.5 s), else U(1.5 s, 3 s).
-        let mut q = Ttlred2::new(&Ttlred2Params::default(), Limits::default(), stream(5, "q"));
+        let mut q = Ttlred2::new(&Ttlred2Params::default(), stream(5, "q"));
         let n = 20_000;
         let draws: Vec<f64> = (0..n).map(|_| q.draw_lifetime().as_secs_f64()).collect();
         assert!(draws.iter().all(|&l| (0.5..=3.0).contains(&l)));
@@ -270,7 +271,7 @@ mod tests {
         fn invariants(ops in ops(), ecn: bool) {
             // Short lifetimes so the random sequences see expiries.
             let params = Ttlred2Params { low_th: Dur::from_millis(20), high_th: Dur::from_millis(200), ecn, ..Ttlred2Params::default() };
-            check_invariants(&mut Ttlred2::new(&params, Limits { bytes: Some(20_000), packets: None }, stream(4, "q")), &ops);
+            check_invariants(&mut Disc::new(Limits { bytes: Some(20_000), packets: None }, Ttlred2::new(&params, stream(4, "q"))), &ops);
         }
     }
 }

@@ -8,16 +8,19 @@
 //! RLC AM entities ([`crate::rlc`]), the user's own R99 DCH where there is one
 //! ([`dch`], with [`gilbert`] losses), the uplink DCH and the UE's buffer.
 //! [`config`] reads `[radio]`: the template of every user's bearer and the
-//! groups of users that differ. Models take `now` and return what to
+//! groups of users that differ. ACK delay control ([`ack_delay`]) holds TCP
+//! ACKs at the RNC on their way to the core. Models take `now` and return what to
 //! schedule; none reads a clock, and each draws from its own [`crate::rng`]
 //! stream.
 
 pub use access::{RadioAccess, RadioEvent, RadioOut};
+pub use ack_delay::{AckDelay, AckDelayMode, AckDelayParams};
 pub use bearer::{BearerStats, RadioSummary, UeEvent};
 pub use cell::{CellEvent, CellSummary};
 pub use config::{BearerConfig, BearerKind, RadioConfig, UserGroup};
 
 pub mod access;
+pub mod ack_delay;
 pub mod bearer;
 pub mod cell;
 pub mod config;

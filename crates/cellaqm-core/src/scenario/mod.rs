@@ -20,7 +20,8 @@ mod overrides;
 pub(crate) use messages::{describe, nested_error};
 pub use overrides::set_path_json;
 
-use crate::queue::{QueueConfig, ReceiverConfig};
+use crate::bsr::ReceiverConfig;
+use crate::queue::QueueConfig;
 use crate::tcp::TcpConfig;
 use crate::time::Dur;
 use crate::traffic::TrafficConfig;
@@ -75,7 +76,7 @@ pub struct Scenario {
     /// ACK delay control (umts-rlc-tcp.md): uplink TCP ACKs leaving the access
     /// network are held back while the forward managed buffer is above a threshold.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ack_delay: Option<crate::queue::AckDelayParams>,
+    pub ack_delay: Option<crate::radio::AckDelayParams>,
 }
 
 fn default_name() -> String {

@@ -7,8 +7,8 @@
 //! the UE's Buffer Status Reports, so the link needs `bsr_period` (checked by
 //! the scenario). How the filter is wired: `crate::bsr`.
 
-use super::parse::{params, scheme_table};
 use super::{Raqm, RaqmParams};
+use crate::queue::parse::{params, scheme_table};
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// A receiver-side filter as written in a scenario; serialised tagged by `scheme`.

@@ -33,7 +33,7 @@ struct Boundary {
 /// Head-of-line delay estimator fed by (Q, L, Δt) observations; no simulator needed.
 ///
 /// ```
-/// use cellaqm_core::queue::DelayEstimator;
+/// use cellaqm_core::bsr::DelayEstimator;
 /// use cellaqm_core::time::Dur;
 /// let mut e = DelayEstimator::new();
 /// // 20 ms after an empty report, 5000 B are queued and nothing was received.

@@ -14,11 +14,11 @@
 //! which the BSRs feed ([`Raqm::on_deliver`] takes it). Before the first drop
 //! `now − lastDropTime` counts as infinite. There is no maxAgeThreshold.
 //! R-AQM is not a buffer, so it has its own interface rather than
-//! [`super::QueueDisc`]; in a scenario it is the `receiver` of the uplink
+//! [`crate::queue::QueueDisc`]; in a scenario it is the `receiver` of the uplink
 //! (`crate::bsr`).
 //!
 //! Combined AQM = R-AQM at the eNodeB plus PDCP discard with a large
-//! threshold (0.8–1 s) at the UE buffer ([`super::PdcpDiscard`]): both are
+//! threshold (0.8–1 s) at the UE buffer ([`crate::queue::PdcpDiscard`]): both are
 //! configured, nothing else is needed.
 
 use super::DelayEstimator;
