@@ -335,8 +335,10 @@ impl Bearer {
 
     /// Releases what the RLC senders let go from the PDCP and UE buffers.
     pub fn release(&mut self, now: Time, out: &mut RadioOut) {
-        self.account(now);
         self.released.extend(self.rnc.tx.drain_released());
+        if !self.released.is_empty() {
+            self.account(now); // the PDCP backlog changes
+        }
         for r in self.released.drain(..) {
             let (Release::Confirmed(id) | Release::Discarded(id)) = r;
             self.pdcp.release(now, id, &mut out.dropped);
