@@ -5,7 +5,7 @@
 //!
 //! The buffer's owner calls [`Occupancy::hold`] with the backlog it held since
 //! its previous change, where it already integrates the backlog over time
-//! (`Link::account`, `RadioAccess::account`): O(1) per change, in memory that
+//! (`Link::account`, `Bearer::account`): O(1) per change, in memory that
 //! grows with the largest backlog (log-linear buckets, [`Histogram`]), not
 //! with the run's length. A time percentile `p` is the smallest backlog the
 //! buffer was at or below for at least a fraction `p` of the run, to 0.1%.
