@@ -30,7 +30,7 @@ PACKET_COLUMNS = ("uid", "flow", "sent_s", "received_s", "delay_s", "size", "ret
 TRACE_COLUMNS = {
     # every change of a TCP sender's window; dir "down" = the server's data, "up" = the client's
     "cwnd": ("time_s", "flow", "dir", "cwnd_bytes", "ssthresh_bytes"),
-    # the downlink managed buffer (bottleneck queue, or the PDCP buffer with [radio]) at every change
+    # the downlink managed buffer (bottleneck queue, or the users' PDCP buffers together with [radio]) at every change
     "queue": ("time_s", "bytes", "packets"),
     # every packet lost in the access network: downlink at the managed buffer or on its link, uplink
     # at the uplink buffer, on the uplink or by the receiver-side filter (R-AQM); dir "down" or "up"
@@ -154,7 +154,7 @@ class RunResult:
     def occupancy(self) -> pd.DataFrame:
         """How long each managed buffer held each backlog: its time-weighted occupancy distribution.
 
-        Columns: ``buffer`` (``bottleneck``, the PDCP buffer with ``[radio]``;
+        Columns: ``buffer`` (``bottleneck``, with ``[radio]`` the users' PDCP buffers together;
         ``uplink`` when its buffer is managed), ``unit`` (``bytes`` or
         ``packets``), ``value`` (the backlog, exact below 1024, else to 0.1%)
         and ``time_s`` (the time the buffer held it); one row per backlog
@@ -200,7 +200,7 @@ class RunResult:
         - ``cwnd``: ``time_s``, ``flow``, ``dir``, ``cwnd_bytes``, ``ssthresh_bytes``
           (NaN until the sender's first reduction); a row whenever a sender's window changes.
         - ``queue``: ``time_s``, ``bytes``, ``packets`` of the downlink managed
-          buffer (the PDCP buffer with ``[radio]``) at every change.
+          buffer (with ``[radio]``, the users' PDCP buffers together) at every change.
         - ``drops``: ``time_s``, ``flow``, ``uid``, ``size``, ``cause`` of each downlink drop.
         - ``delivered``: ``time_s``, ``flow``, ``seq``, ``len``, ``retransmission`` of
           each downlink data segment arriving at the client (time–sequence plots).
