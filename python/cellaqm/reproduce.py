@@ -340,12 +340,56 @@ def plot(rows: list[dict[str, Any]], path: Path) -> Path:
     return path
 
 
-def write_csv(rows: list[dict[str, Any]], path: Path) -> None:
+def write_csv(rows: list[dict[str, Any]], path: Path, columns: Optional[list[str]] = None) -> None:
+    columns = columns or COLUMNS
     with path.open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w = csv.DictWriter(f, fieldnames=columns)
         w.writeheader()
         for r in rows:
-            w.writerow({k: (round(v, 3) if isinstance(v, float) else v) for k, v in r.items() if k in COLUMNS})
+            w.writerow({k: (round(v, 3) if isinstance(v, float) else v) for k, v in r.items() if k in columns})
+
+
+# --------------------------------------------------------------------------- next to the published table
+
+#: Columns of ``comparison.csv``: per metric the published value, ours, their ratio and both changes vs TD.
+COMPARISON_COLUMNS = ["case", "scheme"] + [
+    f"{m}_{k}" for m in ("p95_ms", "goodput_kbps")
+    for k in ("published", "ours", "ratio", "vs_td_published_pct", "vs_td_ours_pct")
+]
+
+
+def comparison_markdown(rows: list[dict[str, Any]], line: str) -> str:
+    lines = ["| case | scheme | p95 [ms] study | ours | ratio | vs TD study | ours | goodput [kb/s] study | ours | ratio "
+             "| vs TD study | ours |", "|---|---|" + "---:|" * 10]
+    for r in rows:
+        cells = []
+        for m, digits in (("p95_ms", 0), ("goodput_kbps", 1)):
+            cells += [_fmt(r[f"{m}_published"], digits), _fmt(r[f"{m}_ours"], digits), f"{r[f'{m}_ratio']:.2f}",
+                      _pct(r[f"{m}_vs_td_published_pct"]), _pct(r[f"{m}_vs_td_ours_pct"])]
+        lines.append(f"| {r['case']} | {r['scheme']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + f"\n\n{line}\n"
+
+
+def print_comparison(rows: list[dict[str, Any]], line: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title="next to the published Table I (study / ours)")
+    for name in ("case", "scheme", "p95 \\[ms]", "ratio", "vs TD", "goodput \\[kb/s]", "ratio", "vs TD"):
+        t.add_column(name, justify="left" if name in ("case", "scheme") else "right", no_wrap=True)
+    prev = None
+    for r in rows:
+        if prev is not None and r["case"] != prev:
+            t.add_section()
+        prev = r["case"]
+        t.add_row(r["case"], r["scheme"],
+                  f"{_fmt(r['p95_ms_published'])} / {_fmt(r['p95_ms_ours'])}", f"{r['p95_ms_ratio']:.2f}",
+                  f"{_pct(r['p95_ms_vs_td_published_pct'])} / {_pct(r['p95_ms_vs_td_ours_pct'])}",
+                  f"{_fmt(r['goodput_kbps_published'], 1)} / {_fmt(r['goodput_kbps_ours'], 1)}",
+                  f"{r['goodput_kbps_ratio']:.2f}",
+                  f"{_pct(r['goodput_kbps_vs_td_published_pct'])} / {_pct(r['goodput_kbps_vs_td_ours_pct'])}")
+    t.caption = line
+    Console(width=max(Console().width, 150)).print(t)
 
 
 # --------------------------------------------------------------------------- command line
@@ -414,6 +458,15 @@ def command(args: argparse.Namespace) -> int:
     write_csv(rows, out / "table.csv")
     (out / "table.md").write_text(markdown(rows, title))
     written = [out / "table.csv", out / "table.md"]
+    from cellaqm import published
+
+    compared, summary = published.compare(rows, published.wcdma_table1())
+    if compared:
+        line = published.summary_line(summary)
+        print_comparison(compared, line)
+        write_csv(compared, out / "comparison.csv", COMPARISON_COLUMNS)
+        (out / "comparison.md").write_text(comparison_markdown(compared, line))
+        written += [out / "comparison.csv", out / "comparison.md"]
     if args.demo:
         written.append(plot(rows, out / "plot.png"))
     slowest = max(results, key=lambda r: r["wall_s"])
