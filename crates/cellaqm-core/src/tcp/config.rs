@@ -143,6 +143,10 @@ pub struct TcpConfig {
     pub rto_restart: RtoRestart,
     /// Without timestamps: a sample per RTT or per ACK (with timestamps every ACK gives one).
     pub rtt_samples: RttSamples,
+    /// Restart from the initial window after an idle period (RFC 5681 §4.1): a
+    /// sender that has sent no data for longer than the RTO sets cwnd to
+    /// min(initial window, cwnd) before sending again.
+    pub restart_after_idle: bool,
 }
 
 impl Default for TcpConfig {
@@ -163,6 +167,7 @@ impl Default for TcpConfig {
             ecn: false,
             rto_restart: RtoRestart::Always,
             rtt_samples: RttSamples::PerRtt,
+            restart_after_idle: true,
         }
     }
 }

@@ -25,6 +25,11 @@ pub(super) struct Sender {
     pub recovery_window: RecoveryWindow,
     pub rto_restart: RtoRestart,
     pub mss: u64,
+    /// The initial window in bytes, and whether an idle sender goes back to it (RFC 5681 §4.1).
+    initial_window: u64,
+    restart_after_idle: bool,
+    /// When data (new or retransmitted) was last sent.
+    last_data_sent: Option<Time>,
     ecn: bool,
     timestamps: bool,
     /// The SYN may go out (active open, or the peer's SYN arrived).
@@ -68,6 +73,9 @@ impl Sender {
             recovery_window: cfg.recovery_window,
             rto_restart: cfg.rto_restart,
             mss,
+            initial_window: cfg.initial_window as u64 * mss,
+            restart_after_idle: cfg.restart_after_idle,
+            last_data_sent: None,
             ecn: cfg.ecn,
             timestamps: cfg.timestamps,
             opened: false,
@@ -145,6 +153,7 @@ impl Sender {
         if h.len > 0 {
             self.stats.segments_sent += 1;
             self.stats.bytes_sent += h.len as u64;
+            self.last_data_sent = Some(now);
         }
         if retransmission {
             self.stats.bytes_retransmitted += h.len as u64;
@@ -184,6 +193,7 @@ impl Sender {
         if !self.opened {
             return;
         }
+        self.restart_if_idle(now);
         if self.recovery.active && self.kind == Recovery::Sack {
             return self.transmit_sack_recovery(now, out);
         }
@@ -201,6 +211,20 @@ impl Sender {
                 }
                 _ => break,
             }
+        }
+    }
+
+    /// RFC 5681 §4.1: "a TCP SHOULD set cwnd to no more than RW before beginning
+    /// transmission if the TCP has not sent data in an interval exceeding the
+    /// retransmission timeout", RW = min(IW, cwnd). Only with nothing in flight
+    /// (an idle connection; data in flight keeps the timer running instead).
+    fn restart_if_idle(&mut self, now: Time) {
+        if !self.restart_after_idle || self.snd_una != self.snd_max {
+            return;
+        }
+        if self.last_data_sent.is_some_and(|t| now.since(t) > self.rtt.rto()) {
+            let rw = self.initial_window.min(self.cc.window());
+            self.cc.set_window(rw);
         }
     }
 

@@ -667,3 +667,29 @@ fn prr_newreno_counts_duplicates_beyond_a_partial_ack_as_delivered() {
     let s = p.server.stats();
     assert_eq!((s.fast_retransmits, s.rtos, s.bytes_retransmitted), (1, 0, 2 * MSS));
 }
+
+/// Data segments the server sends at the instant it writes `bytes` more, after
+/// a first 50 kB and `idle` without sending.
+fn burst_after_idle(restart_after_idle: bool, idle: Dur) -> usize {
+    let cfg = TcpConfig { restart_after_idle, ..cfg(Recovery::NewReno) };
+    let mut p = Pair::new(&cfg);
+    p.act(true, |ep, now, out| ep.send(now, 50_000, out));
+    p.act(false, |ep, now, out| ep.connect(now, out));
+    assert!(p.run_until(secs(10.0), |p| p.client.delivered() == 50_000 && p.server.acked() == 50_000));
+    let last = p.server_data().last().map(|e| e.0).unwrap();
+    let at = last + idle;
+    p.run_until(at, |p| p.now >= at);
+    p.now = at;
+    p.act(true, |ep, now, out| ep.send(now, 50_000, out));
+    p.server_data().filter(|e| e.0 == at).count()
+}
+
+#[test]
+fn an_idle_sender_restarts_from_the_initial_window() {
+    // RFC 5681 §4.1: no data sent for longer than the RTO (here 200 ms, the minimum, on a
+    // 100 ms path): cwnd = min(IW, cwnd) = 3 segments; the 50 kB before opened it to 53.
+    assert_eq!(burst_after_idle(true, Dur::from_secs(1)), 3);
+    assert_eq!(burst_after_idle(false, Dur::from_secs(1)), 50, "without the rule: all 50 segments at once");
+    // Idle for less than the RTO: the window stays open.
+    assert_eq!(burst_after_idle(true, Dur::from_millis(150)), 50);
+}
