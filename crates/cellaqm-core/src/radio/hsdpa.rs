@@ -282,11 +282,12 @@ impl Hsdpa {
     pub fn tti(&mut self, now: Time, served: &mut Vec<(usize, Option<Time>)>) -> bool {
         served.clear();
         let k = self.tti_index(now);
+        let averaged = self.cfg.scheduler.uses_average();
         for (v, u) in self.views.iter_mut().zip(&self.users) {
             *v = UserView {
                 backlog_bytes: u.nodeb.len() as u64 * (self.mac_d_bits as u64 / 8),
                 rate_bps: u.channel_bps,
-                avg_bps: u.average.value(k),
+                avg_bps: if averaged { u.average.value(k) } else { 0.0 },
                 priority: u.priority,
             };
         }

@@ -46,7 +46,8 @@ pub struct UserView {
     pub backlog_bytes: u64,
     /// The rate the user's channel supports in this TTI (b/s).
     pub rate_bps: f64,
-    /// The user's average served rate (b/s), see [`RateAverage`].
+    /// The user's average served rate (b/s), see [`RateAverage`]; 0 for a
+    /// scheduler that does not read it ([`SchedulerKind::uses_average`]).
     pub avg_bps: f64,
     /// Priority class: 0 is served first.
     pub priority: u8,
@@ -78,6 +79,11 @@ impl SchedulerKind {
             SchedulerKind::ProportionalFair => AnyScheduler::ProportionalFair(ProportionalFair::default()),
             SchedulerKind::Priority => AnyScheduler::Priority(StrictPriority::default()),
         }
+    }
+
+    /// Whether the scheduler reads [`UserView::avg_bps`] (the others leave it 0: no average is kept up).
+    pub fn uses_average(self) -> bool {
+        self == SchedulerKind::ProportionalFair
     }
 
     /// The name in scenario files and summaries.
@@ -119,6 +125,7 @@ pub struct Turn {
 /// Picks up to `max` backlogged users of `users` into `picked`: taken in turn
 /// from `turn`, then stably sorted by `key` (smallest first), so that equal
 /// keys keep their turn order; the turn moves past the last user picked.
+/// One user (the common case) is found by a single scan, without sorting.
 pub fn in_turn_by<K: PartialOrd>(
     turn: &mut Turn,
     users: &[UserView],
@@ -128,9 +135,22 @@ pub fn in_turn_by<K: PartialOrd>(
 ) {
     picked.clear();
     let n = users.len();
-    picked.extend((0..n).map(|k| (turn.next + k) % n).filter(|&u| users[u].backlog_bytes > 0));
-    picked.sort_by(|&a, &b| key(&users[a]).partial_cmp(&key(&users[b])).unwrap_or(std::cmp::Ordering::Equal));
-    picked.truncate(max);
+    let in_turn = (0..n).map(|k| (turn.next + k) % n).filter(|&u| users[u].backlog_bytes > 0);
+    if max == 1 {
+        // The first of the smallest keys in turn order: what the stable sort would put first.
+        let mut best: Option<(usize, K)> = None;
+        for u in in_turn {
+            let k = key(&users[u]);
+            if best.as_ref().is_none_or(|(_, b)| k < *b) {
+                best = Some((u, k));
+            }
+        }
+        picked.extend(best.map(|(u, _)| u));
+    } else {
+        picked.extend(in_turn);
+        picked.sort_by(|&a, &b| key(&users[a]).partial_cmp(&key(&users[b])).unwrap_or(std::cmp::Ordering::Equal));
+        picked.truncate(max);
+    }
     if let Some(&last) = picked.last() {
         turn.next = (last + 1) % n;
     }
@@ -154,6 +174,21 @@ pub(crate) mod tests {
                 picked.first().copied()
             })
             .collect()
+    }
+
+    #[test]
+    fn one_pick_is_the_first_of_the_sorted_order() {
+        // Keys with ties, from every turn position: the scan picks what the sort puts first.
+        let users: Vec<UserView> = [3.0, 1.0, 2.0, 1.0, 0.0, 1.0].iter().map(|&r| view(1, r, 0.0, 0)).collect();
+        let mut users = users;
+        users[4].backlog_bytes = 0;
+        for start in 0..users.len() {
+            let (mut one, mut all) = (Turn { next: start }, Turn { next: start });
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            in_turn_by(&mut one, &users, 1, &mut a, |u| u.rate_bps);
+            in_turn_by(&mut all, &users, 6, &mut b, |u| u.rate_bps);
+            assert_eq!(a[0], b[0], "from {start}");
+        }
     }
 
     #[test]
