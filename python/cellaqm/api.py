@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -52,6 +52,10 @@ def check_sets(sets: Iterable[str]) -> list[str]:
     for item in sets:
         if not isinstance(item, str):
             raise TypeError(f"sets must be strings like 'key.path=value', not {type(item).__name__}")
+        try:
+            item.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ScenarioError(f"--set {item!r}: not UTF-8 text") from None
         key, eq, _value = item.partition("=")
         if not eq or not key.strip():
             raise ScenarioError(f"--set {item!r}: expected key.path=value")
@@ -75,6 +79,7 @@ def run(
     sets: Iterable[str] = (),
     packets: bool = False,
     trace: bool = False,
+    progress: Optional[Callable[[float, float], object]] = None,
 ) -> RunResult:
     """Simulate one scenario and return its :class:`RunResult`.
 
@@ -89,11 +94,16 @@ def run(
         trace: also record the run's time series (:attr:`RunResult.trace`:
             cwnd, buffer occupancy, drops, delivered sequence numbers, and the
             uplink's Buffer Status Reports with the delay estimates).
+        progress: called as ``progress(simulated_s, duration_s)`` every
+            0.1 s of wall time while the run goes on.
+
+    Ctrl-C (or any exception raised by a signal handler or by ``progress``)
+    stops the run within a fraction of a second and is raised.
 
     Raises:
         ScenarioError: the file cannot be read, or the scenario or an
             override is invalid. The message is one line naming the key.
     """
     text, fmt = read_scenario(scenario)
-    raw = _core.run(text, fmt, check_seed(seed), check_sets(sets), bool(packets), bool(trace))
+    raw = _core.run(text, fmt, check_seed(seed), check_sets(sets), bool(packets), bool(trace), progress)
     return RunResult.from_core(raw)

@@ -1,0 +1,277 @@
+"""Issue 26: runs that stop on Ctrl-C, outputs that never mislabel, a store
+that names what is corrupt, one-line errors. One section per item."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+import cellaqm
+from conftest import _cellaqm_command
+from cellaqm.progress import RunProgress
+
+#: A run far longer than any test waits for.
+ENDLESS = """\
+duration = "1000000s"
+[traffic]
+model = "bulk"
+[bottleneck]
+rate = "2Mbps"
+buffer = "30kB"
+"""
+
+
+# ------------------------------------------------------------------ 1. Ctrl-C stops a run
+
+
+class Stop(Exception):
+    pass
+
+
+def test_an_exception_from_progress_stops_the_run():
+    seen = []
+
+    def progress(simulated_s: float, duration_s: float) -> None:
+        seen.append((simulated_s, duration_s))
+        if len(seen) == 3:
+            raise Stop
+
+    with pytest.raises(Stop):
+        cellaqm.run(_endless_dict(), progress=progress)
+    assert seen[-1][1] == 1e6 and 0 < seen[-1][0] < 1e6
+
+
+def _endless_dict() -> dict:
+    return {"duration": "1000000s", "traffic": {"model": "bulk"},
+            "bottleneck": {"rate": "2Mbps", "buffer": "30kB"}}
+
+
+def test_sigint_stops_cellaqm_run_in_python():
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            cellaqm.run(_endless_dict())
+    finally:
+        timer.cancel()
+
+
+def test_sigint_stops_the_cli_with_status_130(tmp_path: Path):
+    path = tmp_path / "endless.toml"
+    path.write_text(ENDLESS, encoding="utf-8")
+    proc = subprocess.Popen([*_cellaqm_command(), "run", str(path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        threading.Event().wait(3.0)  # imported, and well into the run
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert err.strip() == "cellaqm: error: interrupted"
+
+
+def test_progress_shows_simulated_time_and_eta_after_a_few_seconds():
+    now = [0.0]
+    stream = io.StringIO()
+    p = RunProgress(stream, after=3.0, clock=lambda: now[0])
+    now[0] = 1.0
+    p(100.0, 1000.0)
+    assert stream.getvalue() == ""  # short runs show nothing
+    now[0] = 10.0
+    p(250.0, 1000.0)
+    assert stream.getvalue() == "\rsimulated 250 of 1,000 s (25%), 10s elapsed, ETA 30s (Ctrl-C stops)"
+    p.close()
+    assert stream.getvalue().endswith("\r")
+    assert stream.getvalue().rsplit("\r", 2)[1].strip() == ""
+
+
+# ------------------------------------------------------------------ 2. a reused --out never mixes runs
+
+
+def test_a_second_run_into_the_same_out_removes_the_firsts_files(cli, scenario_file, tmp_path: Path):
+    out = tmp_path / "out"
+    assert cli("run", scenario_file, "--packets", "--trace", "--out", out).returncode == 0
+    assert (out / "trace").is_dir() and list(out.glob("packets.*"))
+    assert cli("run", scenario_file, "--seed", "2", "--out", out).returncode == 0
+    assert not (out / "trace").exists() and not list(out.glob("packets.*"))
+    proc = cli("plot", out, "--kind", "trace")
+    assert proc.returncode == 2 and "no trace" in proc.stderr, proc.stderr
+
+
+def test_plot_refuses_a_trace_of_another_run(cli, scenario_file, tmp_path: Path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert cli("run", scenario_file, "--trace", "--out", a).returncode == 0
+    assert cli("run", scenario_file, "--set", "bottleneck.rate=1Mbps", "--out", b).returncode == 0
+    (b / "summary.json").replace(a / "summary.json")
+    proc = cli("plot", a, "--kind", "trace")
+    assert proc.returncode == 2 and proc.stderr.startswith("cellaqm: error: "), proc.stderr
+    assert "not of the run in summary.json" in proc.stderr
+
+
+# ------------------------------------------------------------------ 10. no partial files on a full disk
+
+
+def test_a_full_disk_leaves_no_partial_run_files(scenario_file, tmp_path: Path, monkeypatch):
+    import errno
+
+    import pandas as pd
+
+    res = cellaqm.run(scenario_file, packets=True)
+    res.to_dir(tmp_path)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+
+    def full(self, path, *args, **kwargs):
+        Path(path).write_bytes(b"PAR1 partial")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(pd.DataFrame, "to_parquet", full)
+    with pytest.raises(OSError):
+        cellaqm.run(scenario_file, packets=True, seed=5).to_dir(tmp_path)
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert not [n for n in names if n.endswith(".tmp")], names
+    assert "summary.json" not in names  # incomplete: no summary claims it
+    for p in tmp_path.iterdir():
+        assert p.stat().st_size > 0 and before.get(p.name) != b"PAR1 partial"
+    assert not (tmp_path / "packets.parquet").exists()
+
+
+# ------------------------------------------------------------------ 11. file modes honour the umask
+
+
+def test_store_and_run_files_get_the_modes_of_new_files(scenario_file, tmp_path: Path):
+    from cellaqm.files import UMASK
+    from cellaqm.store import write_json_atomic
+
+    wanted = 0o666 & ~UMASK
+    write_json_atomic(tmp_path / "x.json", {"a": 1})
+    assert (tmp_path / "x.json").stat().st_mode & 0o777 == wanted
+    for p in cellaqm.run(scenario_file).to_dir(tmp_path / "run"):
+        assert p.stat().st_mode & 0o777 == wanted, p
+
+
+# ------------------------------------------------------------------ 3. a corrupt file in a store
+
+
+SWEEP = """\
+name = "tiny"
+base = "{scenario}"
+replications = 1
+seed = 1
+[set]
+duration = "2s"
+[factors]
+"bottleneck.buffer" = ["10kB", "30kB"]
+"""
+
+
+@pytest.fixture
+def small_sweep(cli, scenario_file, tmp_path: Path) -> tuple[Path, Path]:
+    """A finished two-run sweep (its file, its directory) with the first run's file corrupted."""
+    sweep = tmp_path / "sweep.toml"
+    sweep.write_text(SWEEP.format(scenario=scenario_file.as_posix()), encoding="utf-8")
+    out = tmp_path / "store"
+    proc = cli("sweep", sweep, "--out", out, "--jobs", "1")
+    assert proc.returncode == 0, proc.stderr
+    (out / "results.parquet").unlink()
+    first = sorted((out / "runs").glob("*.parquet"))[0]
+    first.write_bytes(first.read_bytes()[:40] + b"garbage" * 10)
+    return sweep, out
+
+
+def test_table_and_plot_name_a_corrupt_run_file(cli, small_sweep):
+    _sweep, out = small_sweep
+    first = sorted((out / "runs").glob("*.parquet"))[0]
+    for args in (("table", out, "--metric", "goodput_bps"), ("plot", out, "--metric", "goodput_bps")):
+        proc = cli(*args)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        assert proc.stderr.startswith("cellaqm: error: ") and len(proc.stderr.splitlines()) == 1
+        assert first.name in proc.stderr
+
+
+def test_resume_reruns_a_corrupt_run(cli, small_sweep):
+    sweep, out = small_sweep
+    proc = cli("sweep", sweep, "--out", out, "--resume", "--jobs", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert "1 run now" in proc.stderr and "1 already finished" in proc.stderr
+    assert cli("table", out, "--metric", "goodput_bps").returncode == 0
+
+
+# ------------------------------------------------------------------ 7. Ctrl-C during a sweep
+
+
+def test_ctrl_c_in_a_sweep_says_what_it_waits_for_and_a_second_one_exits_cleanly(tmp_path: Path):
+    scenario = tmp_path / "endless.toml"
+    scenario.write_text(ENDLESS, encoding="utf-8")
+    sweep = tmp_path / "sweep.toml"
+    sweep.write_text(SWEEP.format(scenario=scenario.as_posix()).replace('duration = "2s"', ""), encoding="utf-8")
+    out = tmp_path / "store"
+    proc = subprocess.Popen([*_cellaqm_command(), "sweep", str(sweep), "--out", str(out), "--jobs", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        threading.Event().wait(3.0)  # both runs under way
+        proc.send_signal(signal.SIGINT)
+        first_line = proc.stderr.readline()
+        proc.send_signal(signal.SIGINT)
+        _out, rest = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert first_line == "cellaqm: finishing 2 runs in flight… (Ctrl-C again to abandon them; --resume reruns them)\n"
+    assert proc.returncode == 130, rest
+    assert "Traceback" not in rest
+    assert rest.splitlines()[-1] == "cellaqm: error: interrupted"
+    assert not list((out / "runs").glob("*.parquet")) and not list((out / "failed").glob("*"))
+
+
+# ------------------------------------------------------------------ 8. one sweep at a time per directory
+
+
+def test_a_second_sweep_on_a_busy_directory_is_refused(cli, scenario_file, tmp_path: Path):
+    from cellaqm.store import Store
+
+    sweep = tmp_path / "sweep.toml"
+    sweep.write_text(SWEEP.format(scenario=scenario_file.as_posix()), encoding="utf-8")
+    out = tmp_path / "store"
+    with Store(out).lock():
+        proc = cli("sweep", sweep, "--out", out)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == (f"cellaqm: error: {out}: another sweep (process {os.getpid()}) is writing here; "
+                           "wait for it to end, or choose another output directory\n")
+    assert not (out / "runs").exists()
+    assert cli("sweep", sweep, "--out", out).returncode == 0  # released
+
+
+# ------------------------------------------------------------------ 9. one line, not a traceback
+
+
+def _one_line_error(proc, status: int = 2) -> str:
+    assert proc.returncode == status, (proc.returncode, proc.stderr)
+    assert "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert proc.stderr.startswith("cellaqm: error: ")
+    return proc.stderr
+
+
+def test_reproduce_into_an_unwritable_out_fails_at_once(cli, tmp_path: Path):
+    blocker = tmp_path / "file"
+    blocker.write_text("", encoding="utf-8")
+    err = _one_line_error(cli("reproduce", "wcdma-rnc-aqm", "--demo", "--quiet", "--out", blocker / "x"), 1)
+    assert f"cannot write {blocker / 'x'}" in err
+
+
+def test_table_refuses_negative_digits(cli, small_sweep):
+    assert "--digits" in _one_line_error(cli("table", small_sweep[1], "--metric", "goodput_bps", "--digits", "-1"))
+
+
+def test_a_set_that_is_not_utf8_is_named(scenario_file, tmp_path: Path):
+    env = dict(os.environ, NO_COLOR="1")
+    proc = subprocess.run([*map(os.fsencode, _cellaqm_command()), b"run", os.fsencode(scenario_file),
+                           b"--set", b"bottleneck.rate=\xff"], capture_output=True, env=env)
+    proc.stderr = proc.stderr.decode()
+    assert "--set 'bottleneck.rate=\\udcff': not UTF-8 text" in _one_line_error(proc)
