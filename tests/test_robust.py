@@ -19,7 +19,7 @@ from cellaqm.progress import RunProgress
 
 #: A run far longer than any test waits for.
 ENDLESS = """\
-duration = "1000000s"
+duration = "100000000s"
 [traffic]
 model = "bulk"
 [bottleneck]
@@ -45,11 +45,11 @@ def test_an_exception_from_progress_stops_the_run():
 
     with pytest.raises(Stop):
         cellaqm.run(_endless_dict(), progress=progress)
-    assert seen[-1][1] == 1e6 and 0 < seen[-1][0] < 1e6
+    assert seen[-1][1] == 1e8 and 0 < seen[-1][0] < 1e8
 
 
 def _endless_dict() -> dict:
-    return {"duration": "1000000s", "traffic": {"model": "bulk"},
+    return {"duration": "100000000s", "traffic": {"model": "bulk"},
             "bottleneck": {"rate": "2Mbps", "buffer": "30kB"}}
 
 
@@ -275,3 +275,118 @@ def test_a_set_that_is_not_utf8_is_named(scenario_file, tmp_path: Path):
                            b"--set", b"bottleneck.rate=\xff"], capture_output=True, env=env)
     proc.stderr = proc.stderr.decode()
     assert "--set 'bottleneck.rate=\\udcff': not UTF-8 text" in _one_line_error(proc)
+
+
+# ------------------------------------------------------------------ 12. messages that do not mislead
+
+
+def test_a_rate_with_an_exponent_is_a_number_out_of_range(cli, scenario_file):
+    err = _one_line_error(cli("run", scenario_file, "--set", "bottleneck.rate=1e99Mbps"))
+    assert "bottleneck.rate: a rate must be between 1bps and 10000Gbps" in err
+
+
+@pytest.mark.parametrize(("value", "reason"), [(float("nan"), "nan is not a finite number"),
+                                               (float("inf"), "inf is not a finite number"),
+                                               (None, "None is not a value")])
+def test_a_dict_scenario_names_the_key_of_a_bad_value(scenario_dict, value, reason):
+    scenario_dict["bottleneck"]["loss"] = value
+    with pytest.raises(cellaqm.ScenarioError, match=f"^bottleneck.loss: {reason}"):
+        cellaqm.run(scenario_dict)
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"seed": -1}, "seed: expected an integer between 0 and 2**64-1, got -1"),
+    ({"seed": 2**70}, "seed: expected an integer"),
+    ({"buffer_packets": 2**40}, "buffer_packets: expected a whole number of packets"),
+    ({"target": float("nan")}, "codel.target: nan is not a finite number"),
+    ({"rate": float("nan")}, "rate: nan is not a finite number"),
+])
+def test_queues_make_names_a_bad_parameter(kwargs, message):
+    from cellaqm import queues
+
+    with pytest.raises(cellaqm.ScenarioError) as info:
+        queues.make("codel", **kwargs)
+    assert str(info.value).startswith(message)
+
+
+def test_a_json_scenario_that_is_a_list_says_so(cli, tmp_path: Path):
+    path = tmp_path / "list.json"
+    path.write_text("[1, 2]", encoding="utf-8")
+    assert "a scenario must be a JSON object of keys (like the TOML's tables), not array" in _one_line_error(
+        cli("run", path))
+
+
+def test_duplicate_labels_are_reported_as_labels(tmp_path: Path):
+    from cellaqm.sweepfile import SweepError, load_plan
+
+    base = {"duration": "1s", "traffic": {"model": "bulk"}, "bottleneck": {"rate": "1Mbps", "buffer": "10kB"}}
+    sweep = {"name": "s", "base": base, "factors": {"buf": {"path": "bottleneck.buffer",
+                                                             "levels": ["10kB", "20kB"], "labels": ["x", "x"]}}}
+    with pytest.raises(SweepError, match=r"factor buf: duplicate label 'x' \(levels 1 and 2\)$"):
+        load_plan(sweep)
+
+
+def test_a_table_without_factors_has_no_empty_header_cell(tmp_path: Path):
+    from cellaqm.table import render, table_cells
+
+    base = {"duration": "1s", "traffic": {"model": "bulk"}, "bottleneck": {"rate": "1Mbps", "buffer": "10kB"}}
+    df = cellaqm.sweep({"name": "s", "base": base, "replications": 2}, jobs=1)
+    text = render(table_cells(df, "goodput_bps"), "md")
+    assert "| goodput_bps |" in text.splitlines()
+    assert "|  |" not in text and "| |" not in text
+
+
+# ------------------------------------------------------------------ 13. smaller items
+
+
+def test_tukey_hsd_keeps_the_sweeps_level_order():
+    import numpy as np
+    import pandas as pd
+
+    from cellaqm.stats import tukey_hsd
+
+    levels = ["10kB", "20kB", "100kB"]
+    df = pd.DataFrame({"buffer": pd.Categorical(np.repeat(levels, 4), categories=levels, ordered=True),
+                       "y": np.repeat([1.0, 2.0, 3.0], 4) + np.tile([0.0, 0.1, -0.1, 0.05], 3)})
+    tk = tukey_hsd(df, "y", "buffer")
+    assert list(zip(tk.group1, tk.group2)) == [("10kB", "20kB"), ("10kB", "100kB"), ("20kB", "100kB")]
+    assert list(tk.mean_diff.round(6)) == [1.0, 2.0, 1.0]
+
+
+def test_plot_out_pdf_writes_a_pdf(cli, small_sweep, tmp_path: Path):
+    _sweep, out = small_sweep
+    for corrupt in (out / "runs").glob("*.parquet"):
+        corrupt.unlink()  # the corrupted one too: rerun them
+    assert cli("sweep", _sweep, "--out", out, "--resume", "--jobs", "1").returncode == 0
+    target = tmp_path / "x.pdf"
+    proc = cli("plot", out, "--metric", "goodput_bps", "--out", target)
+    assert proc.returncode == 0, proc.stderr
+    assert target.read_bytes().startswith(b"%PDF") and not (tmp_path / "x.pdf.png").exists()
+
+
+def test_a_yaml_scenario_is_refused(tmp_path: Path):
+    path = tmp_path / "s.yaml"
+    path.write_text("duration: 10s\n", encoding="utf-8")
+    with pytest.raises(cellaqm.ScenarioError, match=r"s\.yaml: a scenario file is TOML \(\.toml\) or JSON \(\.json\), not \.yaml"):
+        cellaqm.run(path)
+
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_the_docs_sweep_file_example_is_a_valid_sweep():
+    from cellaqm.sweepfile import load_plan
+
+    text = (REPO / "docs" / "experiments.md").read_text(encoding="utf-8")
+    example = text.split("## Sweep files", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    example = example.replace('"../scenarios/default.toml"', f'"{(REPO / "scenarios" / "default.toml").as_posix()}"')
+    tomllib = pytest.importorskip("tomllib")
+    plan = load_plan(tomllib.loads(example))
+    assert len(plan.runs) == 640
+
+
+def test_readme_and_wcdma_doc_agree_on_the_reproduce_time():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    wcdma = (REPO / "docs" / "wcdma.md").read_text(encoding="utf-8")
+    assert "headline table (about 15 s on 2 cores)" in readme
+    assert "(about 15 s on 2 cores)" in wcdma

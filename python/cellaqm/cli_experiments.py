@@ -136,9 +136,10 @@ def add_parsers(commands: Any) -> None:
     pl.add_argument("--x", metavar="FACTOR", help="bar: factor on the x axis (default: the first)")
     pl.add_argument("--hue", metavar="FACTOR", help="factor of the bar groups / CDF lines (default: the next)")
     pl.add_argument("--confidence", type=float, default=0.95, metavar="C", help="CI level (default 0.95)")
-    pl.add_argument("--out", metavar="PATH", help="output path (default DIR/plots/KIND-METRIC)")
-    pl.add_argument("--image-format", action="append", choices=("png", "svg"), metavar="png|svg",
-                    help="image formats when PATH has no extension (default both)")
+    pl.add_argument("--out", metavar="PATH",
+                    help="output path, .png, .svg or .pdf (default DIR/plots/KIND-METRIC, png and svg)")
+    pl.add_argument("--image-format", action="append", choices=("png", "svg", "pdf"), metavar="png|svg|pdf",
+                    help="image formats when PATH has no extension (default png and svg); repeatable")
     pl.add_argument("--title", help="figure title")
     pl.add_argument("--flow", dest="flows", action="append", type=int, metavar="N",
                     help="trace: draw this flow; repeatable (default: the first 8 flows with data)")

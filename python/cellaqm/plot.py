@@ -40,7 +40,10 @@ def occupancy_metric(metric: str) -> Optional[tuple[str, str]]:
 KINDS = ("bar", "cdf", "trace")
 #: Flows drawn in a trace figure when none are chosen (the first ones with data).
 TRACE_MAX_FLOWS = 8
+#: The formats a figure is written in when its path has no extension.
 IMAGE_FORMATS = ("png", "svg")
+#: Every format :func:`save` writes (by the path's extension, or asked for).
+SAVE_FORMATS = ("png", "svg", "pdf")
 
 
 def _pyplot():
@@ -359,16 +362,16 @@ def _ranges(values: Sequence[int]) -> str:
 
 
 def save(fig, path: Union[str, os.PathLike[str]], formats: Sequence[str] = IMAGE_FORMATS) -> list[Path]:
-    """Write ``fig``: to ``path`` if it ends in .png/.svg, else to ``path.<fmt>`` for each format."""
+    """Write ``fig``: to ``path`` if it ends in .png/.svg/.pdf, else to ``path.<fmt>`` for each format."""
     plt = _pyplot()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix.lower().lstrip(".") in IMAGE_FORMATS:
+    if path.suffix.lower().lstrip(".") in SAVE_FORMATS:
         targets = [path]
     else:
-        bad = [f for f in formats if f not in IMAGE_FORMATS]
+        bad = [f for f in formats if f not in SAVE_FORMATS]
         if bad:
-            raise TableError(f"image format must be png or svg, not {bad[0]!r}")
+            raise TableError(f"image format must be png, svg or pdf, not {bad[0]!r}")
         targets = [path.with_name(path.name + f".{f}") for f in formats]
     for t in targets:
         fig.savefig(t, dpi=150)

@@ -143,6 +143,10 @@ pub struct TcpConfig {
     pub rto_restart: RtoRestart,
     /// Without timestamps: a sample per RTT or per ACK (with timestamps every ACK gives one).
     pub rtt_samples: RttSamples,
+    /// Congestion window validation (RFC 7661): cwnd grows only while the data in
+    /// flight fills at least half of it, so that a sender held back by the receive
+    /// window (or the application) does not grow it without bound.
+    pub cwnd_validation: bool,
 }
 
 impl Default for TcpConfig {
@@ -163,6 +167,7 @@ impl Default for TcpConfig {
             ecn: false,
             rto_restart: RtoRestart::Always,
             rtt_samples: RttSamples::PerRtt,
+            cwnd_validation: false,
         }
     }
 }

@@ -26,6 +26,8 @@ pub(super) struct Sender {
     pub rto_restart: RtoRestart,
     pub mss: u64,
     ecn: bool,
+    /// `tcp.cwnd_validation` (RFC 7661).
+    pub cwnd_validation: bool,
     timestamps: bool,
     /// The SYN may go out (active open, or the peer's SYN arrived).
     opened: bool,
@@ -69,6 +71,7 @@ impl Sender {
             rto_restart: cfg.rto_restart,
             mss,
             ecn: cfg.ecn,
+            cwnd_validation: cfg.cwnd_validation,
             timestamps: cfg.timestamps,
             opened: false,
             written: 0,
