@@ -390,3 +390,48 @@ def test_readme_and_wcdma_doc_agree_on_the_reproduce_time():
     wcdma = (REPO / "docs" / "wcdma.md").read_text(encoding="utf-8")
     assert "headline table (about 15 s on 2 cores)" in readme
     assert "(about 15 s on 2 cores)" in wcdma
+
+
+# ------------------------------------------------------------------ 4. trace figures of long runs
+
+
+def test_thin_keeps_each_bins_first_last_and_extremes():
+    import numpy as np
+    import pandas as pd
+
+    from cellaqm.plot import thin
+
+    t = np.linspace(0, 100, 100_001)
+    y = np.sin(t) * 1000 + np.where(np.arange(len(t)) == 54_321, 1e6, 0)  # one spike
+    df = pd.DataFrame({"time_s": t, "v": y})
+    kept = thin(df, "v", 0.0, 100.0, bins=100)
+    assert len(kept) <= 4 * 100
+    assert kept["v"].max() == y.max() > 1e5 and kept["v"].min() == y.min()
+    assert kept["time_s"].iloc[0] == 0.0 and kept["time_s"].iloc[-1] == 100.0
+    assert kept["time_s"].is_monotonic_increasing
+    assert thin(df.head(50), "v", 0.0, 100.0, bins=100).equals(df.head(50))  # few points: all
+
+
+def test_the_trace_figure_of_a_long_run_stays_small(tmp_path: Path):
+    import numpy as np
+    import pandas as pd
+
+    from cellaqm import plot
+
+    n = 400_000  # about a 10-hour run at 384 kb/s
+    t = np.linspace(0.0, 36_000.0, n)
+    flow = np.zeros(n, dtype=np.uint32)
+    tables = {
+        "cwnd": pd.DataFrame({"time_s": t, "flow": flow, "dir": "down", "cwnd_bytes": (t % 97 * 1000).astype(np.uint64),
+                              "ssthresh_bytes": np.full(n, 30_000, dtype=np.uint64)}),
+        "queue": pd.DataFrame({"time_s": t, "bytes": (t % 53 * 1000).astype(np.uint64),
+                               "packets": (t % 53).astype(np.uint32)}),
+        "drops": pd.DataFrame({"time_s": t[::20], "flow": flow[::20], "dir": "down", "uid": np.arange(n // 20),
+                               "size": 1500, "cause": "overflow"}),
+        "delivered": pd.DataFrame({"time_s": t, "flow": flow, "seq": np.arange(n, dtype=np.uint64) * 1460,
+                                   "len": 1460, "retransmission": np.arange(n) % 50 == 0}),
+    }
+    fig, _notes = plot.trace(tables)
+    written = plot.save(fig, tmp_path / "trace")
+    for path in written:
+        assert path.stat().st_size < 3_000_000, (path, path.stat().st_size)
