@@ -435,3 +435,33 @@ def test_the_trace_figure_of_a_long_run_stays_small(tmp_path: Path):
     written = plot.save(fig, tmp_path / "trace")
     for path in written:
         assert path.stat().st_size < 3_000_000, (path, path.stat().st_size)
+
+
+# ------------------------------------------------------------------ 6. reading a store back in bounded memory
+
+
+def test_reading_run_files_back_holds_one_batch_at_a_time(tmp_path: Path, monkeypatch):
+    import pyarrow as pa
+
+    import cellaqm.store as store
+
+    row = {"run_id": "", "rep": 0, "seed": 1, **{f"metric_{i}": float(i) for i in range(100)}}
+    paths = []
+    for i in range(600):
+        path = tmp_path / f"r{i}.parquet"
+        store.write_table_atomic(path, pa.Table.from_pylist([{**row, "run_id": f"r{i}"}]), lean=True)
+        paths.append(path)
+    one = store._read_one(paths[0]).nbytes
+    real = store._read_one
+    start = pa.total_allocated_bytes()
+    peak = [0]
+
+    def counting(path):
+        peak[0] = max(peak[0], pa.total_allocated_bytes() - start)
+        return real(path)
+
+    monkeypatch.setattr(store, "_read_one", counting)
+    monkeypatch.setattr(store, "READ_BATCH", 50, raising=False)
+    df = store.read_rows(paths)
+    assert list(df["run_id"]) == [f"r{i}" for i in range(600)]
+    assert peak[0] < 200 * max(one, 8 * 1024), (peak[0], one)  # all 600 at once would be ~600 of them
