@@ -194,10 +194,10 @@ def test_failed_runs_are_recorded_and_the_sweep_goes_on(sweep_dir: Path, monkeyp
 
     real = runner._core.run
 
-    def flaky(text, fmt, seed, sets, packets):  # fail replication 1 (seed 6) everywhere
+    def flaky(text, fmt, seed, sets, packets, **kwargs):  # fail replication 1 (seed 6) everywhere
         if seed == 6:
             raise RuntimeError("simulated failure")
-        return real(text, fmt, seed, sets, packets)
+        return real(text, fmt, seed, sets, packets, **kwargs)
 
     monkeypatch.setattr(runner._core, "run", flaky)
     with pytest.warns(RuntimeWarning, match="4 of 12 runs failed"):
@@ -221,10 +221,10 @@ def test_cli_sweep_lists_failures_and_exits_1(sweep_dir: Path, monkeypatch, caps
 
     real = runner._core.run
 
-    def flaky(text, fmt, seed, sets, packets):
+    def flaky(text, fmt, seed, sets, packets, **kwargs):
         if seed == 7 and '"sack"' in text:
             raise RuntimeError("core panicked: boom")
-        return real(text, fmt, seed, sets, packets)
+        return real(text, fmt, seed, sets, packets, **kwargs)
 
     monkeypatch.setattr(runner._core, "run", flaky)
     status = main(["sweep", str(sweep_dir / "s.toml"), "--out", str(sweep_dir / "o"), "--jobs", "2"])

@@ -78,8 +78,8 @@ def test_anova2_and_tukey_return_tidy_frames() -> None:
     tk = tukey_hsd(df, "y", "scheme")
     assert set(tk.columns) == {"group1", "group2", "mean_diff", "p_adj", "ci_low", "ci_high", "reject"}
     assert len(tk) == 3
-    ab = tk[(tk.group1 == "A") & (tk.group2 == "TD")]
-    assert ab["reject"].iloc[0] and ab["mean_diff"].iloc[0] == pytest.approx(-8, abs=3)
+    ab = tk[(tk.group1 == "TD") & (tk.group2 == "A")]  # the level order
+    assert ab["reject"].iloc[0] and ab["mean_diff"].iloc[0] == pytest.approx(8, abs=3)
     assert len(tukey_hsd(df, "y", ["scheme", "buffer"])) == 15
 
 

@@ -3,7 +3,7 @@
 Checked against the built module by `make stubtest` (mypy.stubtest).
 """
 
-from typing import Any, Literal, Optional, final
+from typing import Any, Callable, Literal, Optional, final
 
 __all__ = ["__version__", "ScenarioError", "run", "validate", "set_path", "Queue", "DelayEstimator", "Raqm", "queue_catalogue"]
 
@@ -22,8 +22,15 @@ def run(
     sets: list[str] = ...,
     record_packets: bool = False,
     trace: bool = False,
+    progress: Optional[Callable[[float, float], object]] = None,
 ) -> dict[str, Any]:
     """Run one scenario.
+
+    The run goes on in a thread of its own while the calling thread checks
+    Python's signals every 0.1 s: Ctrl-C (``KeyboardInterrupt``) stops it and
+    is raised. ``progress``, if given, is called as
+    ``progress(simulated_s, duration_s)`` at each check; an exception it
+    raises stops the run too.
 
     Returns a dict with ``summary`` (dict, the structure of ``summary.json``), ``flows``
     (list of dicts, one per flow), ``users`` (list of dicts, one per user), ``downloads`` (list of dicts, one per download), ``seed`` (int), ``packets`` (None, or a dict mapping column name to

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -20,17 +21,17 @@ _U64_MAX = 2**64 - 1
 def read_scenario(scenario: ScenarioLike) -> tuple[str, str]:
     """Return ``(text, fmt)`` for a scenario path or mapping.
 
-    A path ending in ``.json`` is read as JSON, anything else as TOML. A
+    A path ending in ``.json`` is read as JSON, one ending in ``.toml`` (or
+    without an extension) as TOML; any other extension is refused. A
     mapping is sent to the core as a JSON object with the TOML's structure.
     An unreadable file raises :class:`ScenarioError` naming the file.
     """
     if isinstance(scenario, Mapping):
-        try:
-            return json.dumps(scenario), "json"
-        except (TypeError, ValueError) as exc:
-            raise ScenarioError(f"scenario dict is not JSON-serialisable: {exc}") from None
+        return json_text(scenario, "scenario dict"), "json"
     if isinstance(scenario, (str, os.PathLike)):
         path = Path(scenario)
+        if path.suffix.lower() not in ("", ".toml", ".json"):
+            raise ScenarioError(f"{path}: a scenario file is TOML (.toml) or JSON (.json), not {path.suffix}")
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
@@ -44,6 +45,39 @@ def read_scenario(scenario: ScenarioLike) -> tuple[str, str]:
     )
 
 
+def _bad_value(value: Any, path: str) -> Optional[str]:
+    """``"KEY.PATH: reason"`` for the first value JSON cannot carry (None, NaN, ±inf, other types), else None."""
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            bad = _bad_value(item, f"{path}.{key}" if path else str(key))
+            if bad:
+                return bad
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            bad = _bad_value(item, f"{path}.{i}" if path else str(i))
+            if bad:
+                return bad
+    elif value is None:
+        return f"{path}: None is not a value (leave the key out for its default)"
+    elif isinstance(value, float) and not math.isfinite(value):
+        return f"{path}: {value} is not a finite number"
+    elif not isinstance(value, (str, int, float, bool)):
+        return f"{path}: expected a string, number, boolean, list or dict, got {type(value).__name__}"
+    return None
+
+
+def json_text(value: Mapping[str, Any], what: str, path: str = "") -> str:
+    """``value`` as JSON text; :class:`ScenarioError` naming the key (under ``path``) of the first value
+    JSON cannot carry."""
+    bad = _bad_value(value, path)
+    if bad:
+        raise ScenarioError(bad)
+    try:
+        return json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as exc:  # e.g. a key that is not a string
+        raise ScenarioError(f"{what} is not JSON-serialisable: {exc}") from None
+
+
 def check_sets(sets: Iterable[str]) -> list[str]:
     """Validate ``key.path=value`` overrides; raise :class:`ScenarioError` for a malformed one."""
     if isinstance(sets, str):
@@ -52,6 +86,10 @@ def check_sets(sets: Iterable[str]) -> list[str]:
     for item in sets:
         if not isinstance(item, str):
             raise TypeError(f"sets must be strings like 'key.path=value', not {type(item).__name__}")
+        try:
+            item.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ScenarioError(f"--set {item!r}: not UTF-8 text") from None
         key, eq, _value = item.partition("=")
         if not eq or not key.strip():
             raise ScenarioError(f"--set {item!r}: expected key.path=value")
@@ -75,6 +113,7 @@ def run(
     sets: Iterable[str] = (),
     packets: bool = False,
     trace: bool = False,
+    progress: Optional[Callable[[float, float], object]] = None,
 ) -> RunResult:
     """Simulate one scenario and return its :class:`RunResult`.
 
@@ -89,11 +128,16 @@ def run(
         trace: also record the run's time series (:attr:`RunResult.trace`:
             cwnd, buffer occupancy, drops, delivered sequence numbers, and the
             uplink's Buffer Status Reports with the delay estimates).
+        progress: called as ``progress(simulated_s, duration_s)`` every
+            0.1 s of wall time while the run goes on.
+
+    Ctrl-C (or any exception raised by a signal handler or by ``progress``)
+    stops the run within a fraction of a second and is raised.
 
     Raises:
         ScenarioError: the file cannot be read, or the scenario or an
             override is invalid. The message is one line naming the key.
     """
     text, fmt = read_scenario(scenario)
-    raw = _core.run(text, fmt, check_seed(seed), check_sets(sets), bool(packets), bool(trace))
+    raw = _core.run(text, fmt, check_seed(seed), check_sets(sets), bool(packets), bool(trace), progress)
     return RunResult.from_core(raw)

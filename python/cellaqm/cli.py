@@ -458,11 +458,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     for option, wanted in (("--packets", args.packets), ("--trace", args.trace)):
         if wanted and not args.out:
             raise UsageError(f"{option} needs --out DIR (the recording is written there)")
+    from cellaqm.progress import RunProgress
+
+    progress = RunProgress(sys.stderr) if sys.stderr.isatty() else None
     try:
         result = cellaqm.run(args.file, seed=args.seed, sets=args.sets, packets=args.packets,
-                             trace=args.trace)
+                             trace=args.trace, progress=progress)
     except cellaqm.ScenarioError as exc:
         raise UsageError(str(exc)) from None
+    finally:
+        if progress is not None:
+            progress.close()
     written = []
     if args.out:
         try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 MAX_FAILURES_SHOWN = 20
 
@@ -47,14 +47,19 @@ examples:
 """
 
 
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
-    return value
+def _int_at_least(low: int) -> Callable[[str], int]:
+    """An argparse type: an integer of at least ``low``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}: {text!r}")
+        return value
+
+    return parse
 
 
 def add_parsers(commands: Any) -> None:
@@ -73,7 +78,7 @@ def add_parsers(commands: Any) -> None:
     )
     sw.add_argument("file", metavar="FILE", help="sweep file (.toml)")
     sw.add_argument("--out", required=True, metavar="DIR", help="results directory (created if needed)")
-    sw.add_argument("--jobs", type=_jobs, metavar="N", help="parallel runs (default: all cores)")
+    sw.add_argument("--jobs", type=_int_at_least(1), metavar="N", help="parallel runs (default: all cores)")
     sw.add_argument("--backend", choices=("local", "ray"), default="local",
                     help="local threads (default) or a Ray cluster")
     sw.add_argument("--ray-address", metavar="ADDR",
@@ -107,7 +112,7 @@ def add_parsers(commands: Any) -> None:
     tb.add_argument("--vs", metavar="LEVEL", help="add %% vs this level (or FACTOR=LEVEL) of a row/column factor")
     tb.add_argument("--format", choices=("md", "csv", "latex"), default="md", help="output format (default md)")
     tb.add_argument("--confidence", type=float, default=0.95, metavar="C", help="CI level (default 0.95)")
-    tb.add_argument("--digits", type=int, metavar="N", help="decimals (default: from the CI widths)")
+    tb.add_argument("--digits", type=_int_at_least(0), metavar="N", help="decimals (default: from the CI widths)")
     tb.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of stdout")
 
     pl = commands.add_parser(
@@ -131,9 +136,10 @@ def add_parsers(commands: Any) -> None:
     pl.add_argument("--x", metavar="FACTOR", help="bar: factor on the x axis (default: the first)")
     pl.add_argument("--hue", metavar="FACTOR", help="factor of the bar groups / CDF lines (default: the next)")
     pl.add_argument("--confidence", type=float, default=0.95, metavar="C", help="CI level (default 0.95)")
-    pl.add_argument("--out", metavar="PATH", help="output path (default DIR/plots/KIND-METRIC)")
-    pl.add_argument("--image-format", action="append", choices=("png", "svg"), metavar="png|svg",
-                    help="image formats when PATH has no extension (default both)")
+    pl.add_argument("--out", metavar="PATH",
+                    help="output path, .png, .svg or .pdf (default DIR/plots/KIND-METRIC, png and svg)")
+    pl.add_argument("--image-format", action="append", choices=("png", "svg", "pdf"), metavar="png|svg|pdf",
+                    help="image formats when PATH has no extension (default png and svg); repeatable")
     pl.add_argument("--title", help="figure title")
     pl.add_argument("--flow", dest="flows", action="append", type=int, metavar="N",
                     help="trace: draw this flow; repeatable (default: the first 8 flows with data)")
@@ -257,7 +263,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
     from cellaqm import plot
     from cellaqm.cli import UsageError
     from cellaqm.labels import normalize_metric
-    from cellaqm.store import Store
+    from cellaqm.store import Store, StoreError
     from cellaqm.table import TableError, parse_where
 
     if args.kind == "trace":
@@ -279,7 +285,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
             kind = plot.detail_kind(metric)
             detail = {kind: Store(args.dir).detail(df["run_id"], kind)} if kind else {}
             fig, notes = plot.cdf(df, metric, hue=args.hue or args.x, where=where, title=args.title, **detail)
-    except TableError as exc:
+    except (TableError, StoreError) as exc:
         raise UsageError(str(exc)) from None
     return _save_figure(fig, notes, args, f"{args.kind}-{normalize_metric(args.metric)}")
 
@@ -342,14 +348,19 @@ def _plot_trace(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     except Exception as exc:  # unreadable table files
         raise UsageError(f"{args.dir}: cannot read the trace: {exc}") from None
+    summary_path = Path(args.dir) / "summary.json"
+    try:
+        summary = json.loads(summary_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{summary_path}: cannot read ({getattr(exc, 'strerror', None) or exc}): "
+                         "not the directory of a complete run") from None
+    delivered = summary.get("delay_ms", {}).get("count")
+    if delivered != len(tables["delivered"]):
+        raise UsageError(f"{args.dir}: the trace is not of the run in summary.json ({len(tables['delivered'])} "
+                         f"delivered segments traced, {delivered} in the summary); rerun with --trace")
     title = args.title
     if title is None:
-        title = "trace"
-        try:
-            summary = json.loads((Path(args.dir) / "summary.json").read_text(encoding="utf-8"))
-            title = f"{summary.get('scenario', '?')} · seed {summary.get('seed', '?')}"
-        except (OSError, ValueError):
-            pass
+        title = f"{summary.get('scenario', '?')} · seed {summary.get('seed', '?')}"
     try:
         fig, notes = plot.trace(tables, flows=args.flows, span=span, title=title)
     except TableError as exc:

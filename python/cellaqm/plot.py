@@ -40,7 +40,16 @@ def occupancy_metric(metric: str) -> Optional[tuple[str, str]]:
 KINDS = ("bar", "cdf", "trace")
 #: Flows drawn in a trace figure when none are chosen (the first ones with data).
 TRACE_MAX_FLOWS = 8
+#: Time bins across a trace panel: a series with more points than a few per bin
+#: is thinned to each bin's first, lowest, highest and last point (the figure is
+#: about 1,100 pixels wide, so nothing visible is lost).
+TRACE_BINS = 2000
+#: Scatter series with more points than this are rasterised in vector formats.
+TRACE_RASTER_POINTS = 1000
+#: The formats a figure is written in when its path has no extension.
 IMAGE_FORMATS = ("png", "svg")
+#: Every format :func:`save` writes (by the path's extension, or asked for).
+SAVE_FORMATS = ("png", "svg", "pdf")
 
 
 def _pyplot():
@@ -234,7 +243,9 @@ def trace(
     flow, by cause; uplink drops marked so) and delivered sequence numbers (MB; retransmissions
     marked). ``flows``: the flows to draw (default: the first
     :data:`TRACE_MAX_FLOWS` that sent data); ``span``: ``(start, end)`` seconds.
-    Returns ``(figure, notes)``.
+    Dense series are thinned to what the figure's pixels can show (:func:`thin`)
+    and dense scatters rasterised, so that the figure of a long run stays a few
+    MB and draws in seconds. Returns ``(figure, notes)``.
     """
     plt = _pyplot()
     missing = [t for t in ("cwnd", "queue", "drops", "delivered") if t not in tables]
@@ -267,6 +278,12 @@ def trace(
     if not chosen:
         raise TableError("nothing to plot: the trace has no TCP data (no flow sent any)")
     colors = {f: f"C{i % 10}" for i, f in enumerate(chosen)}
+    lo = start if start is not None else 0.0
+    hi = end if end is not None else max(
+        [float(t["time_s"].max()) for t in (cwnd, queue, drops, delivered) if len(t)] or [1.0])
+
+    def dense(n: int) -> bool:
+        return n > TRACE_RASTER_POINTS
 
     fig, axes = plt.subplots(4, 1, sharex=True, figsize=(7.5, 8.5), layout="constrained",
                              gridspec_kw={"height_ratios": [3, 2, 1.4, 3]})
@@ -277,7 +294,7 @@ def trace(
     for f in chosen:
         part = cw[cw["flow"] == f]
         for d, style in (("down", "-"), ("up", "--")):
-            rows = part[part["dir"] == d]
+            rows = thin(part[part["dir"] == d], "cwnd_bytes", lo, hi)
             if not len(rows):
                 continue
             label = f"flow {f}" + (" (uplink)" if d == "up" else "")
@@ -294,7 +311,7 @@ def trace(
         ax_cwnd.legend(fontsize="x-small", ncol=min(4, max(1, len(ax_cwnd.lines))), loc="upper right")
 
     # Buffer occupancy.
-    q = within(queue)
+    q = thin(within(queue), "bytes", lo, hi)
     ax_queue.step(q["time_s"], q["bytes"].to_numpy(dtype=float) / 1e3, where="post", color="C0", linewidth=1)
     ax_queue.set_ylabel("queue (kB)")
     ax_queue.set_ylim(bottom=0)
@@ -306,9 +323,11 @@ def trace(
     kinds = dr["cause"].astype(str) + np.where(dr["dir"].astype(str) == "up", " (uplink)", "")
     for i, kind in enumerate(sorted(kinds.unique())):
         rows = dr[kinds == kind]
+        label = f"{kind} ({len(rows)})"
+        rows = pd.concat([thin(rows[rows["flow"] == f], "flow", lo, hi) for f in chosen])
         ax_drops.scatter(rows["time_s"], rows["flow"], marker=markers[i % len(markers)],
                          c=[colors[int(f)] for f in rows["flow"]], s=22, linewidths=1,
-                         label=f"{kind} ({len(rows)})")
+                         label=label, rasterized=dense(len(rows)))
     if len(dr):
         ax_drops.legend(fontsize="x-small", loc="upper right")
     else:
@@ -322,13 +341,13 @@ def trace(
     dl = within(delivered)
     for f in chosen:
         rows = dl[dl["flow"] == f]
-        fresh = rows[~rows["retransmission"].astype(bool)]
-        again = rows[rows["retransmission"].astype(bool)]
+        fresh = thin(rows[~rows["retransmission"].astype(bool)], "seq", lo, hi)
+        again = thin(rows[rows["retransmission"].astype(bool)], "seq", lo, hi)
         ax_seq.scatter(fresh["time_s"], fresh["seq"].to_numpy(dtype=float) / 1e6, s=2, color=colors[f],
-                       linewidths=0, label=f"flow {f}")
+                       linewidths=0, label=f"flow {f}", rasterized=dense(len(fresh)))
         if len(again):
             ax_seq.scatter(again["time_s"], again["seq"].to_numpy(dtype=float) / 1e6, s=14, marker="x",
-                           color=colors[f], linewidths=0.8)
+                           color=colors[f], linewidths=0.8, rasterized=dense(len(again)))
     if dl["retransmission"].astype(bool).any():
         ax_seq.scatter([], [], s=14, marker="x", color="0.3", linewidths=0.8, label="retransmission")
         ax_seq.legend(fontsize="x-small", loc="upper left", markerscale=2)
@@ -339,12 +358,27 @@ def trace(
     for ax in axes:
         ax.grid(alpha=0.3)
         ax.set_axisbelow(True)
-    lo = start if start is not None else 0.0
-    hi = end if end is not None else max(
-        [float(t["time_s"].max()) for t in (cwnd, queue, drops, delivered) if len(t)] or [1.0])
     ax_seq.set_xlim(lo, max(hi, lo + 1e-3))
     fig.suptitle(title or "trace", fontsize="medium")
     return fig, notes
+
+
+def thin(df: pd.DataFrame, column: str, lo: float, hi: float, bins: int = TRACE_BINS) -> pd.DataFrame:
+    """The rows of ``df`` (sorted by ``time_s``) to draw: all if few, else in each of
+    ``bins`` time bins over ``[lo, hi]`` the first, last, lowest and highest of ``column``."""
+    if len(df) <= 4 * bins:
+        return df
+    t = df["time_s"].to_numpy(dtype=float)
+    y = df[column].to_numpy(dtype=float)
+    b = np.clip(((t - lo) / max(hi - lo, 1e-12) * bins).astype(np.int64), 0, bins - 1)
+    starts = np.flatnonzero(np.r_[True, b[1:] != b[:-1]])
+    ends = np.r_[starts[1:], len(b)] - 1
+    keep = [starts, ends]
+    for reduce in (np.minimum, np.maximum):
+        extreme = np.repeat(reduce.reduceat(y, starts), np.diff(np.r_[starts, len(y)]))
+        hits = np.flatnonzero(y == extreme)
+        keep.append(hits[np.unique(b[hits], return_index=True)[1]])
+    return df.iloc[np.unique(np.concatenate(keep))]
 
 
 def _ranges(values: Sequence[int]) -> str:
@@ -359,16 +393,16 @@ def _ranges(values: Sequence[int]) -> str:
 
 
 def save(fig, path: Union[str, os.PathLike[str]], formats: Sequence[str] = IMAGE_FORMATS) -> list[Path]:
-    """Write ``fig``: to ``path`` if it ends in .png/.svg, else to ``path.<fmt>`` for each format."""
+    """Write ``fig``: to ``path`` if it ends in .png/.svg/.pdf, else to ``path.<fmt>`` for each format."""
     plt = _pyplot()
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix.lower().lstrip(".") in IMAGE_FORMATS:
+    if path.suffix.lower().lstrip(".") in SAVE_FORMATS:
         targets = [path]
     else:
-        bad = [f for f in formats if f not in IMAGE_FORMATS]
+        bad = [f for f in formats if f not in SAVE_FORMATS]
         if bad:
-            raise TableError(f"image format must be png or svg, not {bad[0]!r}")
+            raise TableError(f"image format must be png, svg or pdf, not {bad[0]!r}")
         targets = [path.with_name(path.name + f".{f}") for f in formats]
     for t in targets:
         fig.savefig(t, dpi=150)

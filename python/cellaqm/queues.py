@@ -31,12 +31,13 @@ To add a scheme of your own, see docs/queues.md.
 
 from __future__ import annotations
 
-import json
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Optional, Union, overload
 
 from cellaqm import _core
 from cellaqm._core import DelayEstimator, Raqm, ScenarioError
+from cellaqm.api import json_text
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -180,6 +181,8 @@ class Queue:
 def _rate(rate: Union[str, float]) -> str:
     if isinstance(rate, bool) or not isinstance(rate, (str, int, float)):
         raise ScenarioError(f"rate: expected a rate like \"384kbps\" or a number of bit/s, got {rate!r}")
+    if isinstance(rate, float) and not math.isfinite(rate):
+        raise ScenarioError(f"rate: {rate} is not a finite number")
     return rate if isinstance(rate, str) else f"{float(rate):f}bps"
 
 
@@ -237,7 +240,9 @@ def make(
         raise ScenarioError(f"buffer: expected a size like \"100kB\" or an int of bytes, got {buffer!r}")
     if isinstance(buffer, int):
         buffer = f"{buffer}B"
-    if buffer_packets is not None and (isinstance(buffer_packets, bool) or not isinstance(buffer_packets, int) or buffer_packets < 0):
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+        raise ScenarioError(f"seed: expected an integer between 0 and 2**64-1, got {seed!r}")
+    if buffer_packets is not None and (isinstance(buffer_packets, bool) or not isinstance(buffer_packets, int) or not 0 <= buffer_packets < 2**32):
         raise ScenarioError(f"buffer_packets: expected a whole number of packets, got {buffer_packets!r}")
     core = _core.Queue(
         scheme,
@@ -251,10 +256,8 @@ def make(
 
 
 def _params_json(scheme: str, params: dict[str, Any]) -> str:
-    try:
-        return json.dumps(params)
-    except TypeError as exc:
-        raise ScenarioError(f"{scheme}: parameters must be strings, numbers, booleans or dicts ({exc})") from None
+    """The parameters as JSON; :class:`ScenarioError` naming ``scheme.param`` for a value JSON cannot carry."""
+    return json_text(params, f"{scheme}'s parameters", scheme)
 
 
 @dataclass(frozen=True)

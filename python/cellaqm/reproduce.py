@@ -436,6 +436,7 @@ def add_parser(commands: Any) -> None:
 
 
 def command(args: argparse.Namespace) -> int:
+    from cellaqm.cli import OutputError
     from cellaqm.runner import default_jobs
 
     duration, reps, cases = 1200.0, 6, HEADLINE
@@ -446,6 +447,11 @@ def command(args: argparse.Namespace) -> int:
     duration = args.duration if args.duration is not None else duration
     reps = args.reps if args.reps is not None else reps
     jobs = args.jobs if args.jobs is not None else default_jobs()
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)  # before the runs: a bad --out fails at once
+    except OSError as exc:
+        raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
     t0 = time.perf_counter()
     results = run_all(cases, reps, duration, jobs, progress=not args.quiet)
     wall = time.perf_counter() - t0
@@ -453,22 +459,23 @@ def command(args: argparse.Namespace) -> int:
     title = f"WCDMA RNC AQM (Lakkakorpi & Cuny 2006): rwnd 30, PDCP 100 kB, {duration:g} s x {reps} replications"
     print_table(rows, title)
     print(f"What the model is and why some rows tie (the HSDPA 3.6M rows: the uplink's ACK clock): see {DOC}")
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    write_csv(rows, out / "table.csv")
-    (out / "table.md").write_text(markdown(rows, title))
-    written = [out / "table.csv", out / "table.md"]
-    from cellaqm import published
+    try:
+        write_csv(rows, out / "table.csv")
+        (out / "table.md").write_text(markdown(rows, title))
+        written = [out / "table.csv", out / "table.md"]
+        from cellaqm import published
 
-    compared, summary = published.compare(rows, published.wcdma_table1())
-    if compared:
-        line = published.summary_line(summary)
-        print_comparison(compared, line)
-        write_csv(compared, out / "comparison.csv", COMPARISON_COLUMNS)
-        (out / "comparison.md").write_text(comparison_markdown(compared, line))
-        written += [out / "comparison.csv", out / "comparison.md"]
-    if args.demo:
-        written.append(plot(rows, out / "plot.png"))
+        compared, summary = published.compare(rows, published.wcdma_table1())
+        if compared:
+            line = published.summary_line(summary)
+            print_comparison(compared, line)
+            write_csv(compared, out / "comparison.csv", COMPARISON_COLUMNS)
+            (out / "comparison.md").write_text(comparison_markdown(compared, line))
+            written += [out / "comparison.csv", out / "comparison.md"]
+        if args.demo:
+            written.append(plot(rows, out / "plot.png"))
+    except OSError as exc:
+        raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
     slowest = max(results, key=lambda r: r["wall_s"])
     print(f"{len(results)} runs in {wall:.1f} s wall on {jobs} jobs; slowest run {slowest['wall_s']:.2f} s "
           f"({slowest['case'].label}, {SCHEME_LABELS[slowest['scheme']]}, seed {slowest['seed']})")

@@ -10,6 +10,8 @@ from typing import Any, Optional, Union
 import numpy as np
 import pandas as pd
 
+from cellaqm.files import atomic_write, remove_temporaries
+
 #: Summary keys that measure the host, not the simulation: they differ between
 #: two runs of the same scenario and seed. Everything else is deterministic.
 WALL_TIME_KEYS = ("wall_s", "sim_seconds_per_wall_second", "events_per_second")
@@ -228,48 +230,33 @@ class RunResult:
         installed, else to ``packets.csv``; the trace to ``trace/cwnd.parquet``,
         ``trace/queue.parquet``, ``trace/drops.parquet``,
         ``trace/delivered.parquet`` and ``trace/bsr.parquet`` (or ``.csv``; read back with
-        :func:`read_trace`). The directory is created if needed. Returns the
-        paths written.
+        :func:`read_trace`). The directory is created if needed. A previous
+        run's files there are removed first (a directory never mixes two
+        runs), each file is written to a temporary name and renamed into
+        place, and ``summary.json`` comes last: a directory with a
+        ``summary.json`` holds one complete run. Returns the paths written.
         """
         out = Path(path)
         out.mkdir(parents=True, exist_ok=True)
-        written = []
-        summary_path = out / "summary.json"
-        summary_path.write_text(json.dumps(self.summary, indent=2) + "\n", encoding="utf-8")
-        written.append(summary_path)
-        flows_path = out / "flows.csv"
-        self.flows.to_csv(flows_path, index=False)
-        written.append(flows_path)
-        users_path = out / "users.csv"
-        self.users.to_csv(users_path, index=False)
-        written.append(users_path)
-        downloads_path = out / "downloads.csv"
-        self.downloads.to_csv(downloads_path, index=False)
-        written.append(downloads_path)
-        occupancy_path = out / "occupancy.csv"
-        self.occupancy.to_csv(occupancy_path, index=False)
-        written.append(occupancy_path)
+        ext = "parquet" if _have_parquet() else "csv"
+        frames = {name: getattr(self, name) for name in ("flows", "users", "downloads", "occupancy")}
+        files = {out / f"{name}.csv": df for name, df in frames.items()}
         if self.has_packets:
-            if _have_parquet():
-                packets_path = out / "packets.parquet"
-                self.packets.to_parquet(packets_path, index=False)
-            else:
-                packets_path = out / "packets.csv"
-                self.packets.to_csv(packets_path, index=False)
-            written.append(packets_path)
+            files[out / f"packets.{ext}"] = self.packets
         if self.has_trace:
-            trace_dir = out / TRACE_DIR
-            trace_dir.mkdir(exist_ok=True)
-            parquet = _have_parquet()
-            for table, df in self.trace.items():
-                if parquet:
-                    table_path = trace_dir / f"{table}.parquet"
-                    df.to_parquet(table_path, index=False)
-                else:
-                    table_path = trace_dir / f"{table}.csv"
-                    df.to_csv(table_path, index=False)
-                written.append(table_path)
-        return written
+            files.update({out / TRACE_DIR / f"{table}.{ext}": df for table, df in self.trace.items()})
+        for old in [out / "summary.json", *run_files(out)]:
+            old.unlink(missing_ok=True)
+        if (out / TRACE_DIR).is_dir() and not any((out / TRACE_DIR).iterdir()):
+            (out / TRACE_DIR).rmdir()
+        remove_temporaries(out)
+        for file, df in files.items():
+            file.parent.mkdir(exist_ok=True)
+            _write_frame(file, df)
+        summary_path = out / "summary.json"
+        atomic_write(summary_path, lambda tmp: Path(tmp).write_text(json.dumps(self.summary, indent=2) + "\n",
+                                                                     encoding="utf-8"))
+        return [summary_path, *files]
 
     def __repr__(self) -> str:
         name = self.summary.get("scenario", self.summary.get("name", "?"))
@@ -326,6 +313,22 @@ def trace_frame(table: str, columns: Mapping[str, Any]) -> pd.DataFrame:
         else:
             data[name] = np.array(values)
     return pd.DataFrame(data, columns=[c for c in data])
+
+
+def _write_frame(path: Path, df: pd.DataFrame) -> None:
+    """``df`` as Parquet or CSV (by ``path``'s suffix), written atomically."""
+    if path.suffix == ".parquet":
+        atomic_write(path, lambda tmp: df.to_parquet(tmp, index=False))
+    else:
+        atomic_write(path, lambda tmp: df.to_csv(tmp, index=False))
+
+
+def run_files(path: Path) -> list[Path]:
+    """The files of a run that :meth:`RunResult.to_dir` wrote in ``path`` (but ``summary.json``)."""
+    names = [f"{name}.csv" for name in ("flows", "users", "downloads", "occupancy")]
+    names += [f"packets.{ext}" for ext in ("parquet", "csv")]
+    names += [f"{TRACE_DIR}/{table}.{ext}" for table in TRACE_TABLES for ext in ("parquet", "csv")]
+    return [path / name for name in names if (path / name).exists()]
 
 
 def read_trace(path: Union[str, Path]) -> dict[str, pd.DataFrame]:

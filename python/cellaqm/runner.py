@@ -11,7 +11,9 @@ from __future__ import annotations
 import concurrent.futures as cf
 import os
 import shutil
+import sys
 import tempfile
+import threading
 import time
 import traceback
 import warnings
@@ -40,8 +42,9 @@ def default_jobs() -> int:
 # --------------------------------------------------------------------------- one run
 
 
-def execute(task: Mapping[str, Any]) -> dict[str, Any]:
-    """Simulate one run; never raises. ``task``: run_id, scenario_json, seed, packets.
+def execute(task: Mapping[str, Any], abandon: Optional[threading.Event] = None) -> dict[str, Any]:
+    """Simulate one run; never raises, but :class:`_Abandoned` once ``abandon`` is set.
+    ``task``: run_id, scenario_json, seed, packets.
 
     Returns ``run_id``, ``summary`` (a dict; or ``error``), ``run_wall_s`` and,
     when ``packets`` (the detail) is asked for, ``packets`` and ``occupancy``
@@ -50,7 +53,8 @@ def execute(task: Mapping[str, Any]) -> dict[str, Any]:
     start = time.perf_counter()
     out: dict[str, Any] = {"run_id": task["run_id"], "packets": None, "occupancy": None}
     try:
-        raw = _core.run(task["scenario_json"], "json", int(task["seed"]), [], bool(task["packets"]))
+        raw = _core.run(task["scenario_json"], "json", int(task["seed"]), [], bool(task["packets"]),
+                        progress=None if abandon is None else lambda _s, _d: _check(abandon))
         out["summary"] = raw["summary"]
         if raw.get("packets") is not None:
             out["packets"] = {name: core_column(value) for name, value in raw["packets"].items()}
@@ -60,6 +64,11 @@ def execute(task: Mapping[str, Any]) -> dict[str, Any]:
         out["traceback"] = traceback.format_exc()
     out["run_wall_s"] = time.perf_counter() - start
     return out
+
+
+def _check(abandon: threading.Event) -> None:
+    if abandon.is_set():
+        raise _Abandoned
 
 
 def store_outcome(store: Store, entry: Mapping[str, Any], outcome: Mapping[str, Any], version: str) -> Optional[str]:
@@ -80,9 +89,10 @@ def store_outcome(store: Store, entry: Mapping[str, Any], outcome: Mapping[str, 
     return None
 
 
-def _job(root: str, entry: Mapping[str, Any], version: str) -> tuple[str, Optional[str]]:
-    """Run and store one run (in a worker thread or process)."""
-    outcome = execute(entry)
+def _job(root: str, entry: Mapping[str, Any], version: str,
+         abandon: Optional[threading.Event] = None) -> tuple[str, Optional[str]]:
+    """Run and store one run (in a worker thread or process); give up if ``abandon`` is set."""
+    outcome = execute(entry, abandon)
     return entry["run_id"], store_outcome(Store(root), entry, outcome, version)
 
 
@@ -133,6 +143,17 @@ class _Progress:
 # --------------------------------------------------------------------------- backends
 
 
+class _Abandoned(BaseException):
+    """Raised in a worker thread's run when a second Ctrl-C abandons the runs in flight."""
+
+
+def _ignore_sigint() -> None:
+    """Worker processes leave Ctrl-C to the sweep's own process (see :func:`_run_local`)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _run_local(
     store: Store,
     entries: list[dict[str, Any]],
@@ -141,36 +162,57 @@ def _run_local(
     version: str,
     on_done: Callable[[str, Optional[str]], None],
 ) -> None:
+    """Run ``entries`` on ``jobs`` threads or processes.
+
+    A first Ctrl-C lets the runs in flight finish (and be stored), saying so;
+    a second one abandons them (``--resume`` reruns them). Either way
+    :class:`KeyboardInterrupt` is raised once the workers have stopped.
+    """
     if jobs == 1:
         for entry in entries:
             on_done(*_job(str(store.root), entry, version))
         return
+    abandon = threading.Event()
     pool: cf.Executor
     if executor == "process":
         import multiprocessing as mp
 
-        pool = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("forkserver"))
+        pool = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=mp.get_context("forkserver"),
+                                      initializer=_ignore_sigint)
     else:
         pool = cf.ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="cellaqm-run")
     # Keep a bounded window in flight so that Ctrl-C stops quickly and memory stays flat.
     window = max(4 * jobs, 8)
     pending: set[cf.Future[tuple[str, Optional[str]]]] = set()
     it: Any = iter(entries)
+    stop = None if executor == "process" else abandon
     try:
         while True:
             while len(pending) < window:
                 nxt = next(it, None)
                 if nxt is None:
                     break
-                pending.add(pool.submit(_job, str(store.root), nxt, version))
+                pending.add(pool.submit(_job, str(store.root), nxt, version, stop))
             if not pending:
                 break
             finished, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
             for fut in finished:
                 on_done(*fut.result())
+    except KeyboardInterrupt:
+        pending = {fut for fut in pending if not fut.cancel()}
+        sys.stderr.write(f"cellaqm: finishing {len(pending)} runs in flight… (Ctrl-C again to abandon them; "
+                         "--resume reruns them)\n")
+        try:
+            for fut in cf.as_completed(pending):
+                if not fut.exception():
+                    on_done(*fut.result())
+        except KeyboardInterrupt:
+            abandon.set()
+            if executor == "process":
+                for proc in list(getattr(pool, "_processes", {}).values()):  # no public way to stop a worker
+                    proc.terminate()
+        raise
     finally:
-        for fut in pending:
-            fut.cancel()
         pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -254,11 +296,18 @@ def run_plan(
         raise ValueError(f"executor must be one of {', '.join(EXECUTORS)}, not {executor!r}")
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
         raise ValueError(f"jobs must be a positive integer, not {jobs!r}")
+    store = Store(out)
+    with store.lock():
+        return _run_locked(plan, store, jobs, backend, resume, ray_address, executor, progress)
+
+
+def _run_locked(plan: SweepPlan, store: Store, jobs: Optional[int], backend: str, resume: bool,
+                ray_address: Optional[str], executor: str, progress: bool) -> SweepReport:
+    """:func:`run_plan` once the store is locked."""
     from cellaqm import __version__
 
-    store = Store(out)
     store.prepare(plan.manifest(), resume=resume)
-    done = store.finished_ids(need_detail=plan.packets)
+    done = store.finished_ids(need_detail=plan.packets, verify=resume)
     entries = [
         {
             "run_id": r.run_id,

@@ -212,16 +212,19 @@ def tukey_hsd(df: pd.DataFrame, metric: str, factors: Union[str, Sequence[str]],
     factors = _as_list(factors)
     data = df.dropna(subset=[metric])
     groups = data[factors].astype(str).agg(" / ".join, axis=1)
-    res = pairwise_tukeyhsd(data[metric].astype(float).to_numpy(), groups.to_numpy(), alpha=alpha)
-    table = res.summary().data
-    head, body = table[0], table[1:]
-    raw = pd.DataFrame(body, columns=head)
+    # Groups in the sweep's level order (factor columns are ordered categoricals), given to
+    # statsmodels as codes: it sorts the groups it is given.
+    order = list(groups[data.sort_values(factors, kind="stable").index].unique())
+    codes = groups.map({g: i for i, g in enumerate(order)}).to_numpy()
+    res = pairwise_tukeyhsd(data[metric].astype(float).to_numpy(), codes, alpha=alpha)
+    names = [order[int(c)] for c in res.groupsunique]
+    first, second = np.triu_indices(len(names), 1)  # statsmodels' order of the pairs
     return pd.DataFrame({
-        "group1": raw["group1"].astype(str),
-        "group2": raw["group2"].astype(str),
-        "mean_diff": raw["meandiff"].astype(float),
-        "p_adj": raw["p-adj"].astype(float),
-        "ci_low": raw["lower"].astype(float),
-        "ci_high": raw["upper"].astype(float),
-        "reject": raw["reject"].astype(bool),
+        "group1": [names[i] for i in first],
+        "group2": [names[j] for j in second],
+        "mean_diff": np.asarray(res.meandiffs, dtype=float),
+        "p_adj": np.asarray(res.pvalues, dtype=float),
+        "ci_low": np.asarray(res.confint, dtype=float)[:, 0],
+        "ci_high": np.asarray(res.confint, dtype=float)[:, 1],
+        "reject": np.asarray(res.reject, dtype=bool),
     })

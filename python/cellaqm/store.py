@@ -3,6 +3,7 @@
 Layout of a sweep directory ``DIR``::
 
     DIR/sweep.json              the plan: factors and their level order, every run's id, levels, seed
+    DIR/sweep.lock              locked by the process running a sweep here (one at a time)
     DIR/runs/<run_id>.parquet   one row per finished run (factors, rep, seed, metrics, wall time, version)
     DIR/detail/<run_id>.packets.parquet     delivered packets of the run (sweeps with packets = true)
     DIR/detail/<run_id>.occupancy.parquet   its buffers' occupancy distributions (same sweeps)
@@ -10,26 +11,31 @@ Layout of a sweep directory ``DIR``::
     DIR/results.parquet         all finished runs of the plan in one file, written when a sweep ends
 
 Every file is written to a temporary name in the same directory and renamed
-into place, so a sweep killed at any moment (Ctrl-C, ``kill -9``) leaves
+into place (:mod:`cellaqm.files`), so a sweep killed at any moment (Ctrl-C, ``kill -9``) leaves
 only complete files: a run is finished exactly when ``runs/<run_id>.parquet``
 exists, and ``--resume`` runs the others.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import math
 import os
-import tempfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Callable, Optional, Union
+from typing import Any, Optional, Union
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from cellaqm.files import atomic_write, remove_temporaries
+
 MANIFEST = "sweep.json"
+#: Held by the process running a sweep in the directory (:meth:`Store.lock`).
+LOCK = "sweep.lock"
 RUNS = "runs"
 DETAIL = "detail"
 FAILED = "failed"
@@ -64,28 +70,13 @@ def flatten(summary: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def _atomic_write(path: Path, write: Callable[[str], None]) -> None:
-    """Write via ``write(tmp_path)`` to a temporary file next to ``path``, then rename it into place."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def write_json_atomic(path: Path, value: Any) -> None:
     def write(tmp: str) -> None:
         with open(tmp, "w", encoding="utf-8") as fh:
             json.dump(value, fh, indent=1, sort_keys=False)
             fh.write("\n")
 
-    _atomic_write(path, write)
+    atomic_write(path, write)
 
 
 #: Parquet options for the one-row file of a run: no compression, dictionary or
@@ -95,7 +86,7 @@ _ROW_OPTIONS = {"compression": "none", "use_dictionary": False, "write_statistic
 
 def write_table_atomic(path: Path, table: pa.Table, lean: bool = False) -> None:
     options = _ROW_OPTIONS if lean else {"compression": "zstd"}
-    _atomic_write(path, lambda tmp: pq.write_table(table, tmp, **options))
+    atomic_write(path, lambda tmp: pq.write_table(table, tmp, **options))
 
 
 def build_row(
@@ -133,6 +124,32 @@ class Store:
 
     # ---------------------------------------------------------------- setup
 
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """Hold ``DIR/sweep.lock`` while a sweep writes here; :class:`StoreError` if another process holds it.
+
+        The lock is an advisory ``flock``: the operating system releases it
+        when its holder ends, however it ends.
+        """
+        self.root.mkdir(parents=True, exist_ok=True)
+        path = self.root / LOCK
+        with open(path, "a+", encoding="utf-8") as fh:
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                fh.seek(0)
+                holder = fh.read().strip() or "?"
+                raise StoreError(f"{self.root}: another sweep (process {holder}) is writing here; "
+                                 "wait for it to end, or choose another output directory") from None
+            fh.seek(0)
+            fh.truncate()
+            fh.write(f"{os.getpid()}\n")
+            fh.flush()
+            try:
+                yield
+            finally:
+                fh.truncate(0)
+
     def manifest(self) -> dict[str, Any]:
         path = self.root / MANIFEST
         try:
@@ -165,12 +182,7 @@ class Store:
     def _clean_temporaries(self) -> None:
         """Remove temporary files left by a killed writer (never complete results)."""
         for d in (self.root, self.runs_dir, self.detail_dir, self.failed_dir):
-            if d.is_dir():
-                for p in d.glob(".*.tmp"):
-                    try:
-                        p.unlink()
-                    except OSError:
-                        pass
+            remove_temporaries(d)
 
     # ---------------------------------------------------------------- runs
 
@@ -181,12 +193,22 @@ class Store:
         """The detail file ``kind`` (one of :data:`DETAIL_KINDS`) of a run."""
         return self.detail_dir / f"{run_id}.{kind}.parquet"
 
-    def finished_ids(self, need_detail: bool = False) -> set[str]:
+    def finished_ids(self, need_detail: bool = False, verify: bool = False) -> set[str]:
+        """Ids of the runs stored in ``runs/`` (with their detail files, if ``need_detail``).
+
+        With ``verify``, a run whose file (or detail file) cannot be read as
+        Parquet counts as unfinished (``--resume`` reruns it), which costs a
+        read of each file's footer.
+        """
         if not self.runs_dir.is_dir():
             return set()
         ids = {p.name[: -len(".parquet")] for p in self.runs_dir.glob("*.parquet") if not p.name.startswith(".")}
+        kinds = DETAIL_KINDS if need_detail else ()
         if need_detail:
-            ids = {i for i in ids if all(self.detail_path(i, kind).exists() for kind in DETAIL_KINDS)}
+            ids = {i for i in ids if all(self.detail_path(i, kind).exists() for kind in kinds)}
+        if verify:
+            ids = {i for i in ids
+                   if _readable(self.run_path(i)) and all(_readable(self.detail_path(i, k)) for k in kinds)}
         return ids
 
     def write_run(self, row: Mapping[str, Any], detail: Optional[Mapping[str, pa.Table]] = None) -> None:
@@ -298,7 +320,7 @@ class Store:
         for rid in run_ids:
             p = self.detail_path(rid, kind)
             if p.exists():
-                out[rid] = pq.read_table(p).to_pandas()
+                out[rid] = _read_one(p).to_pandas()
         return out
 
     def packets(self, run_ids: Iterable[str]) -> dict[str, pd.DataFrame]:
@@ -310,23 +332,49 @@ class Store:
         return self.detail(run_ids, "occupancy")
 
 
+def _readable(path: Path) -> bool:
+    """Whether ``path``'s Parquet footer can be read."""
+    try:
+        pq.read_metadata(path)
+    except (OSError, pa.ArrowException):
+        return False
+    return True
+
+
 def _read_one(path: Path) -> pa.Table:
-    return pq.ParquetFile(path).read(use_threads=False)
+    """A stored Parquet file; :class:`StoreError` naming it if it is corrupt."""
+    try:
+        return pq.ParquetFile(path).read(use_threads=False)
+    except (OSError, pa.ArrowException) as exc:
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise StoreError(f"{path}: corrupt or unreadable ({reason}); delete it, or rerun it with "
+                         "cellaqm sweep FILE --out DIR --resume") from None
+
+
+#: Run files read and combined at a time by :func:`read_rows`.
+READ_BATCH = 500
 
 
 def read_rows(paths: Iterable[Path]) -> pd.DataFrame:
-    """Concatenate one-row run files (columns may differ between runs: missing → null)."""
-    paths = list(paths)
-    if len(paths) > 32:
-        from concurrent.futures import ThreadPoolExecutor
+    """Concatenate one-row run files (columns may differ between runs: missing → null).
 
-        with ThreadPoolExecutor(max_workers=4) as pool:
-            tables = list(pool.map(_read_one, paths))
-    else:
-        tables = [_read_one(p) for p in paths]
-    if not tables:
+    The files are read in batches of :data:`READ_BATCH`, each combined into one
+    contiguous table before the next is read: thousands of one-row tables held
+    at once cost about 140 kB each (their buffers and chunk metadata), the
+    combined rows a few hundred bytes.
+    """
+    paths = list(paths)
+    if not paths:
         return pd.DataFrame({"run_id": pd.Series([], dtype=object)})
-    return pa.concat_tables(tables, promote_options="permissive").to_pandas()
+    from concurrent.futures import ThreadPoolExecutor
+
+    batches = []
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        for i in range(0, len(paths), READ_BATCH):
+            tables = list(pool.map(_read_one, paths[i:i + READ_BATCH]))
+            batches.append(pa.concat_tables(tables, promote_options="permissive").combine_chunks())
+            del tables
+    return pa.concat_tables(batches, promote_options="permissive").to_pandas()
 
 
 def columns_table(columns: Mapping[str, Any]) -> pa.Table:

@@ -254,15 +254,22 @@ def _jsonable(value: Any, where: str) -> Any:
     return value
 
 
-def _unique_labels(name: str, labels: list[str], values: list[Any]) -> None:
+def _unique_labels(name: str, labels: list[str], values: list[Any], given: bool) -> None:
+    """Refuse empty or repeated labels (``given``: written in the file, else made from the values) and repeated values."""
+    canon = [canonical_json(v) for v in values]
     seen: dict[str, int] = {}
     for i, label in enumerate(labels):
         if not isinstance(label, str) or not label:
             raise SweepError(f"factor {name}: label {label!r} must be a non-empty string")
-        if label in seen:
+        j = seen.setdefault(label, i)
+        if j == i:
+            continue
+        if canon[j] == canon[i]:
             raise SweepError(f"factor {name}: duplicate level {label!r}")
-        seen[label] = i
-    canon = [canonical_json(v) for v in values]
+        if given:
+            raise SweepError(f"factor {name}: duplicate label {label!r} (levels {j + 1} and {i + 1})")
+        raise SweepError(f"factor {name}: levels {values[j]!r} and {values[i]!r} both read {label!r}; "
+                         "give the factor labels")
     for i, c in enumerate(canon):
         j = canon.index(c)
         if j != i:
@@ -284,15 +291,17 @@ def _product_factor(key: str, value: Any) -> Factor:
                 raise SweepError(f"{where}: 'labels' goes with a list of levels, not a table of them")
             labels = list(raw.keys())
             values = list(raw.values())
+            given = True
         elif isinstance(raw, list):
             values = raw
-            given = value.get("labels")
-            if given is None:
+            written = value.get("labels")
+            given = written is not None
+            if written is None:
                 labels = [level_label(v) for v in values]
-            elif not isinstance(given, list) or len(given) != len(values):
+            elif not isinstance(written, list) or len(written) != len(values):
                 raise SweepError(f"{where}: 'labels' must be a list as long as 'levels' ({len(values)})")
             else:
-                labels = given
+                labels = written
         else:
             raise SweepError(f"{where}: 'levels' must be a list (or a table label → value)")
         name = key
@@ -300,6 +309,7 @@ def _product_factor(key: str, value: Any) -> Factor:
         path = key
         values = value
         labels = [level_label(v) for v in values]
+        given = False
         name = key
     else:
         raise SweepError(f"{where}: expected a list of levels, got {value!r}")
@@ -307,7 +317,7 @@ def _product_factor(key: str, value: Any) -> Factor:
         raise SweepError(f"{where}: empty level list")
     values = [_jsonable(v, f"{where}") for v in values]
     labels = [str(lb) if not isinstance(lb, str) else lb for lb in labels]
-    _unique_labels(name, labels, values)
+    _unique_labels(name, labels, values, given)
     levels = tuple(Level(lb, ((path, v),)) for lb, v in zip(labels, values))
     return Factor(name=name, kind="product", paths=(path,), levels=levels)
 
@@ -317,6 +327,7 @@ def _zip_factor(name: str, table: Any) -> Factor:
     if not isinstance(table, Mapping) or not table:
         raise SweepError(f"{where}: expected a table of key paths → lists of values")
     labels = table.get("labels")
+    given = labels is not None
     columns = [(p, v) for p, v in _flat_paths({k: v for k, v in table.items() if k != "labels"}, "", set())]
     if not columns:
         raise SweepError(f"{where}: no key paths")
@@ -336,7 +347,7 @@ def _zip_factor(name: str, table: Any) -> Factor:
     elif not isinstance(labels, list) or len(labels) != n:
         raise SweepError(f"{where}: 'labels' must be a list as long as the zipped lists ({n})")
     labels = [str(lb) if not isinstance(lb, str) else lb for lb in labels]
-    _unique_labels(name, labels, [dict(r) for r in rows])
+    _unique_labels(name, labels, [dict(r) for r in rows], given)
     return Factor(
         name=name,
         kind="zip",

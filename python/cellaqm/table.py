@@ -226,29 +226,27 @@ def render(c: Cells, fmt: str = "md", digits: Optional[int] = None) -> str:
     col_labels = list(dict.fromkeys(key(cells, c.cols)))
     lookup = {(rk, ck): t for rk, ck, t in zip(key(cells, c.rows) if c.rows else [""] * len(cells),
                                                key(cells, c.cols), cells["_text"])}
-    header = [*(c.rows or [""]), *col_labels]
+    # Without row factors there is one row of cells and no column of row labels.
+    header = [*c.rows, *col_labels]
     body = []
     for _, r in row_keys.iterrows():
         rk = " / ".join(str(r[f]) for f in c.rows) if c.rows else ""
-        body.append([*(str(r[f]) for f in c.rows), *(lookup.get((rk, ck), "—") for ck in col_labels)]
-                    if c.rows else ["", *(lookup.get(("", ck), "—") for ck in col_labels)])
+        body.append([*(str(r[f]) for f in c.rows), *(lookup.get((rk, ck), "—") for ck in col_labels)])
     if c.cols:
         top = " / ".join(c.cols)
     else:
         top = ""
     if fmt == "md":
         lines = [caption(c), ""]
-        if top:
-            header = [h if i >= len(c.rows or [""]) else h for i, h in enumerate(header)]
         lines.append("| " + " | ".join(header) + " |")
-        lines.append("|" + "|".join(["---"] * len(c.rows or [""]) + ["---:"] * len(col_labels)) + "|")
+        lines.append("|" + "|".join(["---"] * len(c.rows) + ["---:"] * len(col_labels)) + "|")
         lines.extend("| " + " | ".join(row) + " |" for row in body)
         if top:
             lines.append("")
             lines.append(f"Columns: {top}.")
         return "\n".join(lines) + "\n"
     # latex
-    nrow = len(c.rows or [""])
+    nrow = len(c.rows)
     lines = [r"\begin{table}[ht]", r"\centering",
              r"\caption{" + _latex_escape(caption(c)).replace(r"±", r"$\pm$") + "}",
              r"\begin{tabular}{" + "l" * nrow + "r" * len(col_labels) + "}", r"\hline"]

@@ -39,5 +39,5 @@ pub mod time;
 pub mod traffic;
 pub mod units;
 
-pub use network::{run, RunOptions, RunResult};
+pub use network::{run, run_controlled, Control, RunOptions, RunResult};
 pub use scenario::{Scenario, ScenarioError};

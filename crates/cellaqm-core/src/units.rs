@@ -37,11 +37,20 @@ impl Rate {
 /// Splits `"384kbps"` into `(384.0, "kbps")`.
 fn split_number(s: &str) -> Option<(f64, &str)> {
     let s = s.trim();
-    let end = s
-        .char_indices()
-        .find(|&(_, c)| !(c.is_ascii_digit() || matches!(c, '.' | '-' | '+')))
-        .map(|(i, _)| i)
-        .unwrap_or(s.len());
+    let number_end = |s: &str| {
+        s.char_indices()
+            .find(|&(_, c)| !(c.is_ascii_digit() || matches!(c, '.' | '-' | '+')))
+            .map(|(i, _)| i)
+            .unwrap_or(s.len())
+    };
+    let mut end = number_end(s);
+    // An exponent (`1e6bps`, `2.5E-3s`): no unit starts with `e`.
+    if let Some(exp) = s[end..].strip_prefix(['e', 'E']) {
+        let digits = number_end(exp);
+        if exp[..digits].bytes().any(|b| b.is_ascii_digit()) {
+            end += 1 + digits;
+        }
+    }
     let (num, unit) = s.split_at(end);
     let value: f64 = num.parse().ok()?;
     Some((value, unit.trim()))
@@ -234,6 +243,10 @@ mod tests {
         assert!(e.contains("unknown rate unit \"kps\""), "{e}");
         let e = Dur::parse("70").unwrap_err();
         assert!(e.contains("like \"70ms\""), "{e}");
+        assert_eq!(Rate::parse("1.5e6bps").unwrap(), Rate(1.5e6));
+        assert_eq!(Dur::parse("2E-3s").unwrap(), Dur(2_000_000));
+        let e = Rate::parse("1e99Mbps").unwrap_err();
+        assert!(e.starts_with("a rate must be between 1bps and 10000Gbps"), "{e}");
         let e = Rate::parse("-5kbps").unwrap_err();
         assert!(e.contains("non-negative"), "{e}");
         assert!(Bytes::parse("kB").is_err());

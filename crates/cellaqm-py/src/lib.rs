@@ -6,11 +6,13 @@
 
 mod queues;
 
-use cellaqm_core::{RunOptions, Scenario};
+use cellaqm_core::{run_controlled, Control, RunOptions, RunResult, Scenario};
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use std::sync::{mpsc, Mutex};
+use std::time::Duration;
 
 /// mimalloc for the core's allocations: see the dependency's note in Cargo.toml.
 #[global_allocator]
@@ -101,6 +103,52 @@ fn trace_tables<'py>(py: Python<'py>, t: &cellaqm_core::metrics::Trace) -> PyRes
     Ok(out)
 }
 
+/// How often [`run`] checks Python's signals and reports progress.
+const POLL: Duration = Duration::from_millis(100);
+
+/// Runs the core in a scoped thread; stops it when a signal handler raises.
+fn run_interruptible(
+    py: Python<'_>,
+    scenario: &Scenario,
+    seed: u64,
+    opts: &RunOptions,
+    progress: Option<Bound<'_, PyAny>>,
+) -> PyResult<RunResult> {
+    let control = Control::default();
+    std::thread::scope(|scope| {
+        let (done, finished) = mpsc::channel();
+        // Waited on with the GIL released, which needs a `Sync` receiver.
+        let finished = Mutex::new(finished);
+        let control = &control;
+        std::thread::Builder::new()
+            // The core's own stack, as if it ran on the main thread.
+            .stack_size(8 << 20)
+            .spawn_scoped(scope, move || {
+                let _ = done.send(run_controlled(scenario, seed, opts, control));
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start the run's thread: {e}")))?;
+        loop {
+            let outcome = py.allow_threads(|| finished.lock().expect("only this thread waits").recv_timeout(POLL));
+            match outcome {
+                Ok(result) => return Ok(result.expect("only this thread cancels")),
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(PyRuntimeError::new_err("the run's thread ended without a result"))
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+            }
+            let checked = py.check_signals().and_then(|()| {
+                progress
+                    .as_ref()
+                    .map_or(Ok(()), |f| f.call1((control.simulated_s(), scenario.duration.as_secs_f64())).map(drop))
+            });
+            if let Err(e) = checked {
+                control.cancel();
+                return Err(e);
+            }
+        }
+    })
+}
+
 fn parse(scenario_text: &str, fmt: &str, sets: &[String]) -> PyResult<Scenario> {
     let parsed = match fmt {
         "toml" => Scenario::from_toml_str(scenario_text, sets),
@@ -144,8 +192,14 @@ fn set_path(doc_json: &str, path: &str, value_json: &str) -> PyResult<String> {
 /// `(numpy dtype str, bytes)` or, for text columns, a list of str) and `occupancy` (the
 /// buffers' occupancy distributions: columns `buffer`, `unit` (lists of str), `value`,
 /// `time_s`).
+///
+/// The run goes on in a thread of its own while this one checks Python's
+/// signals every `POLL`: a `KeyboardInterrupt` (Ctrl-C) or another exception
+/// from a signal handler stops the run and is raised. `progress`, if given,
+/// is called as `progress(simulated_s, duration_s)` at each check.
 #[pyfunction]
-#[pyo3(signature = (scenario_text, fmt = "toml", seed = None, sets = Vec::new(), record_packets = false, trace = false))]
+#[pyo3(signature = (scenario_text, fmt = "toml", seed = None, sets = Vec::new(), record_packets = false, trace = false, progress = None))]
+#[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
     scenario_text: &str,
@@ -154,11 +208,12 @@ fn run<'py>(
     sets: Vec<String>,
     record_packets: bool,
     trace: bool,
+    progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let scenario = parse(scenario_text, fmt, &sets)?;
     let seed = seed.unwrap_or(scenario.seed);
     let opts = RunOptions { record_packets, trace };
-    let result = py.allow_threads(|| cellaqm_core::run(&scenario, seed, &opts));
+    let result = run_interruptible(py, &scenario, seed, &opts, progress)?;
 
     let out = PyDict::new(py);
     out.set_item("seed", seed)?;

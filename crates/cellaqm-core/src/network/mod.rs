@@ -57,6 +57,7 @@ use crate::time::Time;
 use crate::traffic::{Action, App, Application, Side};
 use flows::{conn_mut, Flow, Kind};
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use topology::{next_hop, radio_link, route, LinkId, LINKS};
 
 /// What to record besides the summary.
@@ -84,13 +85,49 @@ pub struct RunResult {
     pub occupancy: OccupancyLog,
 }
 
+/// Lets another thread follow a run and stop it: the run publishes its
+/// simulated time, and checks the cancel flag, every [`Control::EVERY`] events.
+#[derive(Debug, Default)]
+pub struct Control {
+    cancelled: AtomicBool,
+    now_ns: AtomicU64,
+}
+
+impl Control {
+    /// Events between two looks at the flag (a few milliseconds of wall time).
+    pub const EVERY: u64 = 1 << 16;
+
+    /// Asks the run to stop at its next look at the flag.
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`Control::cancel`] was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+
+    /// The simulated time the run had reached at its last look, in seconds.
+    pub fn simulated_s(&self) -> f64 {
+        Time(self.now_ns.load(Ordering::Relaxed)).as_secs_f64()
+    }
+}
+
 /// Runs `scenario` with `seed` to its end.
 pub fn run(scenario: &Scenario, seed: u64, opts: &RunOptions) -> RunResult {
+    run_controlled(scenario, seed, opts, &Control::default()).expect("nobody else can cancel the run")
+}
+
+/// Runs `scenario` with `seed` to its end, or until `control` is cancelled
+/// (then `None`).
+pub fn run_controlled(scenario: &Scenario, seed: u64, opts: &RunOptions, control: &Control) -> Option<RunResult> {
     let wall = std::time::Instant::now();
     let mut net = Network::new(scenario, seed, opts);
     net.start();
-    net.run_until(Time::ZERO + scenario.duration);
-    net.finish(wall.elapsed().as_secs_f64())
+    if !net.run_until(Time::ZERO + scenario.duration, control) {
+        return None;
+    }
+    Some(net.finish(wall.elapsed().as_secs_f64()))
 }
 
 #[derive(Clone, Copy)]
@@ -234,9 +271,15 @@ impl Network {
         }
     }
 
-    /// Calls an application hook of `source` with a fresh context.
-    fn run_until(&mut self, end: Time) {
+    /// Handles the events due by `end`; false if `control` was cancelled first.
+    fn run_until(&mut self, end: Time, control: &Control) -> bool {
         while let Some((now, event)) = self.events.pop_until(end) {
+            if self.events.processed().is_multiple_of(Control::EVERY) {
+                if control.is_cancelled() {
+                    return false;
+                }
+                control.now_ns.store(now.0, Ordering::Relaxed);
+            }
             match event {
                 // Each link, and each end of a connection, has its own arm, so that
                 // the compiler makes one copy of the handler for each: a test on
@@ -283,6 +326,7 @@ impl Network {
                 }
             }
         }
+        true
     }
 
     /// The head of link `id`'s delay line reaches its far end, which is, by

@@ -185,6 +185,12 @@ impl Scenario {
     pub fn from_json_str(text: &str, sets: &[String]) -> Result<Scenario, ScenarioError> {
         let value: toml::Value =
             serde_json::from_str(text).map_err(|e| ScenarioError(format!("not a valid scenario object: {e}")))?;
+        if !value.is_table() {
+            return Err(ScenarioError(format!(
+                "a scenario must be a JSON object of keys (like the TOML's tables), not {}",
+                value.type_str()
+            )));
+        }
         Scenario::from_value(value, sets)
     }
 

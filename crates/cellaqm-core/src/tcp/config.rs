@@ -147,6 +147,10 @@ pub struct TcpConfig {
     /// sender that has sent no data for longer than the RTO sets cwnd to
     /// min(initial window, cwnd) before sending again.
     pub restart_after_idle: bool,
+    /// Congestion window validation (RFC 7661): cwnd grows only while the data in
+    /// flight fills at least half of it, so that a sender held back by the receive
+    /// window (or the application) does not grow it without bound.
+    pub cwnd_validation: bool,
 }
 
 impl Default for TcpConfig {
@@ -168,6 +172,7 @@ impl Default for TcpConfig {
             rto_restart: RtoRestart::Always,
             rtt_samples: RttSamples::PerRtt,
             restart_after_idle: true,
+            cwnd_validation: false,
         }
     }
 }

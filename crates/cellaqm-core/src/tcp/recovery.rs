@@ -113,6 +113,14 @@ impl Sender {
         self.kind != Recovery::Sack && self.recovery_window == RecoveryWindow::Rfc
     }
 
+    /// Whether an ACK of `acked` bytes may grow cwnd: always, but with
+    /// `cwnd_validation` (RFC 7661) only while the flight before the ACK filled at
+    /// least half of cwnd (RFC 7661's pipeACK ≥ cwnd/2, the flight standing in for
+    /// pipeACK): a sender held back by the receive window keeps its cwnd.
+    fn may_grow(&self, acked: u64) -> bool {
+        !self.cwnd_validation || 2 * (self.snd_max - self.snd_una + acked) >= self.cc.window()
+    }
+
     /// `acked` bytes newly acknowledged (`snd_una` already advanced), `delivered` bytes
     /// reported delivered (RFC 6937 DeliveredData). Returns whether the ACK restarts the
     /// retransmission timer.
@@ -125,7 +133,7 @@ impl Sender {
         out: &mut Vec<Packet>,
     ) -> bool {
         if !self.recovery.active {
-            if !handshake {
+            if !handshake && self.may_grow(acked) {
                 self.cc.on_ack(now, acked);
             }
         } else if self.snd_una >= self.recovery.recover || self.kind == Recovery::Reno {

@@ -31,6 +31,8 @@ pub(super) struct Sender {
     /// When data (new or retransmitted) was last sent.
     last_data_sent: Option<Time>,
     ecn: bool,
+    /// `tcp.cwnd_validation` (RFC 7661).
+    pub cwnd_validation: bool,
     timestamps: bool,
     /// The SYN may go out (active open, or the peer's SYN arrived).
     opened: bool,
@@ -77,6 +79,7 @@ impl Sender {
             restart_after_idle: cfg.restart_after_idle,
             last_data_sent: None,
             ecn: cfg.ecn,
+            cwnd_validation: cfg.cwnd_validation,
             timestamps: cfg.timestamps,
             opened: false,
             written: 0,
