@@ -18,7 +18,6 @@ exists, and ``--resume`` runs the others.
 from __future__ import annotations
 
 import json
-import math
 import os
 import tempfile
 from collections.abc import Iterable, Mapping
@@ -28,6 +27,8 @@ from typing import Any, Callable, Optional, Union
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from cellaqm.result import flatten
 
 MANIFEST = "sweep.json"
 RUNS = "runs"
@@ -44,24 +45,6 @@ WALL_COLUMNS = ("wall_s", "sim_seconds_per_wall_second", "events_per_second", "r
 
 class StoreError(Exception):
     """The directory is not a sweep store, or it holds a different sweep."""
-
-
-def flatten(summary: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """``{"delay_ms": {"p95": 3}}`` → ``{"delay_ms_p95": 3}``; lists become JSON text.
-
-    A metric without a value (null, e.g. download times when no download
-    finished) becomes NaN, so that the column stays numeric.
-    """
-    out: dict[str, Any] = {}
-    for key, value in summary.items():
-        name = f"{prefix}_{key}" if prefix else str(key)
-        if isinstance(value, Mapping):
-            out.update(flatten(value, name))
-        elif isinstance(value, (list, tuple)):
-            out[name] = json.dumps(value)
-        else:
-            out[name] = math.nan if value is None else value
-    return out
 
 
 def _atomic_write(path: Path, write: Callable[[str], None]) -> None:
