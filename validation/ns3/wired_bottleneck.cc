@@ -617,6 +617,7 @@ main(int argc, char* argv[])
 
     // ---- report
     QueueDisc::Stats st = disc->GetStats();
+    std::size_t discClasses = disc->GetNQueueDiscClasses(); // FQ-CoDel: flow queues in use (hash buckets hit)
     std::sort(g_delaysNs.begin(), g_delaysNs.end());
     double sum = 0;
     for (uint64_t d : g_delaysNs)
@@ -648,7 +649,7 @@ main(int argc, char* argv[])
             first = false;
         }
     }
-    js << "},\"device_drops\":" << g_devDrops << ",\"bottleneck\":{\"packets_sent\":" << g_bnTxPackets
+    js << "},\"queue_disc_classes\":" << discClasses << ",\"device_drops\":" << g_devDrops << ",\"bottleneck\":{\"packets_sent\":" << g_bnTxPackets
        << ",\"bytes_sent_with_ppp\":" << g_bnTxBytes
        << ",\"utilisation\":" << g_bnTxBytes * 8.0 / DataRate(rate).GetBitRate() / durationS
        << "},\"wall_s\":" << wall << "}";
