@@ -239,21 +239,21 @@ FillSendBuffer(Ptr<Socket> s, uint32_t)
 bool g_traceCwnd = false;
 
 void
-TraceCwnd(uint32_t, uint32_t now)
+TraceCwnd(uint32_t flow, uint32_t, uint32_t now)
 {
-    std::cerr << Simulator::Now().GetSeconds() << " cwnd " << now << "\n";
+    std::cerr << Simulator::Now().GetSeconds() << " flow " << flow << " cwnd " << now << "\n";
 }
 
 void
-TraceState(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
+TraceState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
 {
-    std::cerr << Simulator::Now().GetSeconds() << " state " << TcpSocketState::TcpCongStateName[now] << "\n";
+    std::cerr << Simulator::Now().GetSeconds() << " flow " << flow << " state " << TcpSocketState::TcpCongStateName[now] << "\n";
 }
 
 void
-TraceRto(Time, Time now)
+TraceRto(uint32_t flow, Time, Time now)
 {
-    std::cerr << Simulator::Now().GetSeconds() << " rto " << now.GetMilliSeconds() << "\n";
+    std::cerr << Simulator::Now().GetSeconds() << " flow " << flow << " rto " << now.GetMilliSeconds() << "\n";
 }
 
 void
@@ -269,9 +269,11 @@ OnAccept(Ptr<Socket> s, const Address&)
 {
     if (g_traceCwnd)
     {
-        s->TraceConnectWithoutContext("CongestionWindow", MakeCallback(&TraceCwnd));
-        s->TraceConnectWithoutContext("CongState", MakeCallback(&TraceState));
-        s->TraceConnectWithoutContext("RTO", MakeCallback(&TraceRto));
+        // flows numbered in the order the server accepts them
+        auto flow = static_cast<uint32_t>(g_serverFlows.size());
+        s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&TraceCwnd, flow));
+        s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&TraceState, flow));
+        s->TraceConnectWithoutContext("RTO", MakeBoundCallback(&TraceRto, flow));
     }
     g_serverFlows[s] = ServerFlow{g_fileBytes > 0 ? g_fileBytes : UINT64_MAX};
     s->SetSendCallback(MakeCallback(&FillSendBuffer));
