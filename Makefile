@@ -25,7 +25,7 @@ BUILD_STAMP := $(VENV)/.cellaqm-build.stamp
 .DEFAULT_GOAL := help
 # One cargo build at a time: the targets share ./target.
 .NOTPARALLEL:
-.PHONY: help venv build run run-scenario reproduce bench-wcdma test lint test-rust test-python stubtest bench bench-call bench-sweep clean
+.PHONY: help venv build run run-scenario reproduce bench-wcdma test lint test-rust test-python stubtest bench bench-call bench-startup bench-many-flows bench-sweep clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -82,6 +82,12 @@ bench: ## Run the speed benchmarks (bench/, release build): one flow by rate, an
 
 bench-call: build ## What a cellaqm.run call costs outside the simulation (a 1-ms validation row)
 	$(BIN)/python bench/call_overhead.py
+
+bench-startup: build ## Process start-up of `cellaqm --version` and `cellaqm run --json` (target: under 0.1 s)
+	$(BIN)/python bench/startup.py
+
+bench-many-flows: build ## Many flows at low rates (RED 16 flows, FQ-CoDel 32 flows) against ns-3 (after make validate)
+	$(BIN)/python bench/many_flows.py --ns3-bin $(NS3_BIN)
 
 bench-sweep: build ## Sweep throughput 1 -> 2 jobs (threads vs processes) and the store's per-run overhead
 	$(BIN)/python bench/sweep_scaling.py

@@ -152,6 +152,35 @@ def test_version(cli):
     assert proc.stdout.strip() == f"cellaqm {cellaqm.__version__}"
 
 
+# ------------------------------------------------------------------ start-up
+
+#: Packages that `cellaqm --version` and `cellaqm run` (JSON or text) must not import:
+#: they cost most of a short run's process time (bench/startup.py, issue 27).
+HEAVY_PACKAGES = ("numpy", "pandas", "pyarrow", "matplotlib", "scipy")
+
+
+@pytest.mark.parametrize("args", [["--version"], ["run", "{scenario}", "--json"], ["run", "{scenario}"]])
+def test_version_and_run_import_no_heavy_package(scenario_file, args):
+    """The CLI's main() in a fresh interpreter, then the heavy packages found in sys.modules."""
+    import subprocess
+    import sys
+
+    argv = [a.format(scenario=scenario_file) for a in args]
+    probe = (
+        "import sys, contextlib, io\n"
+        "from cellaqm.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try:\n"
+        "        main(sys.argv[1:])\n"
+        "    except SystemExit:\n"  # --version exits through argparse
+        "        pass\n"
+        f"print(sorted(m for m in {HEAVY_PACKAGES!r} if m in sys.modules))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]", (argv, proc.stdout)
+
+
 # ------------------------------------------------------------------ successful runs
 
 

@@ -19,16 +19,25 @@ except ImportError as exc:  # pragma: no cover - only without a build
     ) from exc
 
 from cellaqm.api import run
-from cellaqm import queues  # cellaqm.queues.make(...), .schemes(): schemes standalone
 from cellaqm.result import PacketsNotRecordedError, RunResult, TraceNotRecordedError, read_trace
-from cellaqm.sweepfile import SweepError
 
 
-def __getattr__(name: str):  # sweep/load_sweep import pyarrow: only on first use
+def __getattr__(name: str):
+    """Imported on first use, to keep ``import cellaqm`` (and so the CLI's start-up) light:
+    sweep/load_sweep (pandas, pyarrow), SweepError and queues (cellaqm.queues.make(...),
+    .schemes(): schemes standalone)."""
     if name in ("sweep", "load_sweep"):
         from cellaqm import runner
 
         return runner.sweep if name == "sweep" else runner.load
+    if name == "SweepError":
+        from cellaqm.sweepfile import SweepError
+
+        return SweepError
+    if name == "queues":
+        import importlib
+
+        return importlib.import_module("cellaqm.queues")
     raise AttributeError(f"module 'cellaqm' has no attribute {name!r}")
 
 

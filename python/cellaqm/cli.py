@@ -288,7 +288,7 @@ def _metric_rows(summary: dict[str, Any]) -> list[tuple[str, str, str]]:
     if isinstance(summary.get("downloads_by_kind"), dict) and len(summary["downloads_by_kind"]) < 2:
         used.add("downloads_by_kind")
     from cellaqm.labels import metric_unit
-    from cellaqm.store import flatten
+    from cellaqm.result import flatten
 
     rest = {k: v for k, v in summary.items() if k not in used}
     for column, value in flatten(rest).items():
@@ -364,10 +364,13 @@ def _table(title: str, columns: Any, rows: list[dict[str, Any]], limit: int, mor
     return out
 
 
-def _user_rows(users: Any) -> list[dict[str, Any]]:
-    """Rows of the per-user table from :attr:`RunResult.users` (total drops per user)."""
+def _user_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows of the per-user table: each user's record flattened with ``_`` as in
+    :attr:`RunResult.users` (without building that frame), plus its total drops."""
+    from cellaqm.result import flatten
+
     rows = []
-    for rec in users.to_dict(orient="records"):
+    for rec in map(flatten, records):
         rec["drops"] = sum(v for k, v in rec.items() if k.startswith(("drops_", "drops_up_")) and _is_number(v))
         rows.append(rec)
     return rows
@@ -435,7 +438,7 @@ def print_human(result: Any, console: Any) -> None:
     if len(cells) > 1 or any(c.get("users", 1) > 1 for c in cells):
         for item in _table("cells", _CELL_COLUMNS, cells, MAX_USER_ROWS, "cells (summary.json)"):
             console.print(item)
-        for item in _table("users", _USER_COLUMNS, _user_rows(result.users), MAX_USER_ROWS,
+        for item in _table("users", _USER_COLUMNS, _user_rows(result._user_records), MAX_USER_ROWS,
                            "users (all of them: --out DIR → users.csv)"):
             console.print(item)
     if result.has_packets:

@@ -20,8 +20,6 @@ two numbers per run, so it keeps its own small loop.
 from __future__ import annotations
 
 import argparse
-import concurrent.futures as cf
-import csv
 import math
 import os
 import time
@@ -235,6 +233,8 @@ def _one(case: Case, scheme: str, seed: int, duration_s: float) -> dict[str, Any
 
 def run_all(cases: list[Case], reps: int, duration_s: float, jobs: int, progress: bool = True) -> list[dict[str, Any]]:
     """Every (case, scheme, replication) in parallel; results in any order."""
+    import concurrent.futures as cf
+
     tasks = [(c, s, r + 1) for c in cases for s in SCHEMES for r in range(reps)]
     out: list[dict[str, Any]] = []
     bar = None
@@ -341,6 +341,8 @@ def plot(rows: list[dict[str, Any]], path: Path) -> Path:
 
 
 def write_csv(rows: list[dict[str, Any]], path: Path, columns: Optional[list[str]] = None) -> None:
+    import csv
+
     columns = columns or COLUMNS
     with path.open("w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=columns)

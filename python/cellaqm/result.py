@@ -1,14 +1,21 @@
-"""The result of one simulation run, as Python and pandas objects."""
+"""The result of one simulation run, as Python and pandas objects.
+
+numpy and pandas are imported where a frame or column is first built, not
+with this module: ``cellaqm run --json`` and its text output never need them,
+and importing them would cost most of the command's start-up (bench/startup.py).
+"""
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
-import numpy as np
-import pandas as pd
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+    import pandas as pd
 
 from cellaqm.files import atomic_write, remove_temporaries
 
@@ -118,6 +125,8 @@ class RunResult:
     def flows(self) -> pd.DataFrame:
         """One row per flow (``flow``, ``bytes_delivered``, ``goodput_bps``, ...)."""
         if self._flows is None:
+            import pandas as pd
+
             self._flows = pd.DataFrame.from_records(self._flow_records)
         return self._flows
 
@@ -138,6 +147,8 @@ class RunResult:
     @property
     def cells(self) -> pd.DataFrame:
         """One row per cell (``summary["cells"]``): users, downlink, scheduler, goodput, TTI use."""
+        import pandas as pd
+
         return pd.DataFrame.from_records(self.summary.get("cells", []))
 
     @property
@@ -149,6 +160,8 @@ class RunResult:
         ``time_s``, ``goodput_bps`` (NaN when unfinished) and ``rtos``.
         """
         if self._downloads is None:
+            import pandas as pd
+
             self._downloads = pd.DataFrame.from_records(self._download_records, columns=DOWNLOAD_COLUMNS)
         return self._downloads
 
@@ -183,6 +196,9 @@ class RunResult:
                 "use cellaqm.run(..., packets=True) (CLI: cellaqm run --packets --out DIR)"
             )
         if self._packets is None:
+            import numpy as np
+            import pandas as pd
+
             cols = self._packet_columns
             order = [c for c in PACKET_COLUMNS if c in cols] + [
                 c for c in cols if c not in PACKET_COLUMNS
@@ -265,12 +281,29 @@ class RunResult:
         return f"<RunResult scenario={name!r} seed={self.seed} flows={len(self._flow_records)}{packets}{trace}>"
 
 
-_U64_MAX = np.uint64(2**64 - 1)
+def flatten(summary: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """``{"delay_ms": {"p95": 3}}`` → ``{"delay_ms_p95": 3}``; lists become JSON text.
+
+    A metric without a value (null, e.g. download times when no download
+    finished) becomes NaN, so that the column stays numeric.
+    """
+    out: dict[str, Any] = {}
+    for key, value in summary.items():
+        name = f"{prefix}_{key}" if prefix else str(key)
+        if isinstance(value, Mapping):
+            out.update(flatten(value, name))
+        elif isinstance(value, (list, tuple)):
+            out[name] = json.dumps(value)
+        else:
+            out[name] = math.nan if value is None else value
+    return out
 
 
 def core_column(value: Any) -> Any:
     """A column from the core: ``(dtype, bytes)`` → numpy array; a list of str stays a list."""
     if isinstance(value, tuple):
+        import numpy as np
+
         dtype, buf = value
         return np.frombuffer(buf, dtype=np.dtype(dtype))
     return list(value)
@@ -278,6 +311,8 @@ def core_column(value: Any) -> Any:
 
 def users_frame(records: list[dict[str, Any]]) -> pd.DataFrame:
     """The DataFrame of :attr:`RunResult.users`: nested results flattened with ``_``, drop counts 0 when none."""
+    import pandas as pd
+
     if not records:
         return pd.DataFrame()
     df = pd.json_normalize(records, sep="_")
@@ -288,6 +323,9 @@ def users_frame(records: list[dict[str, Any]]) -> pd.DataFrame:
 
 def occupancy_frame(columns: Mapping[str, Any]) -> pd.DataFrame:
     """The DataFrame of :attr:`RunResult.occupancy` from its columns (empty, with the columns, when none)."""
+    import numpy as np
+    import pandas as pd
+
     data = {
         "buffer": pd.Series(columns.get("buffer", []), dtype="str"),
         "unit": pd.Series(columns.get("unit", []), dtype="str"),
@@ -299,6 +337,9 @@ def occupancy_frame(columns: Mapping[str, Any]) -> pd.DataFrame:
 
 def trace_frame(table: str, columns: Mapping[str, Any]) -> pd.DataFrame:
     """The DataFrame of trace table ``table`` from its columns (``ssthresh_bytes``: NaN for "none yet")."""
+    import numpy as np
+    import pandas as pd
+
     names = TRACE_COLUMNS[table]
     data: dict[str, Any] = {}
     for name in list(names) + [c for c in columns if c not in names]:
@@ -309,7 +350,7 @@ def trace_frame(table: str, columns: Mapping[str, Any]) -> pd.DataFrame:
             data[name] = pd.Series(values, dtype="str")
         elif name == "ssthresh_bytes":
             arr = np.asarray(values)
-            data[name] = np.where(arr == _U64_MAX, np.nan, arr.astype(np.float64))
+            data[name] = np.where(arr == np.uint64(2**64 - 1), np.nan, arr.astype(np.float64))
         else:
             data[name] = np.array(values)
     return pd.DataFrame(data, columns=[c for c in data])
@@ -337,6 +378,8 @@ def read_trace(path: Union[str, Path]) -> dict[str, pd.DataFrame]:
     Raises :class:`FileNotFoundError` naming what is missing when ``path``
     holds no trace (the run was not recorded with ``--trace``).
     """
+    import pandas as pd
+
     base = Path(path)
     trace_dir = base / TRACE_DIR
     tables = {}

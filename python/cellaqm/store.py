@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
-import math
 import os
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -32,6 +31,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from cellaqm.files import atomic_write, remove_temporaries
+from cellaqm.result import flatten
 
 MANIFEST = "sweep.json"
 #: Held by the process running a sweep in the directory (:meth:`Store.lock`).
@@ -52,22 +52,6 @@ class StoreError(Exception):
     """The directory is not a sweep store, or it holds a different sweep."""
 
 
-def flatten(summary: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
-    """``{"delay_ms": {"p95": 3}}`` → ``{"delay_ms_p95": 3}``; lists become JSON text.
-
-    A metric without a value (null, e.g. download times when no download
-    finished) becomes NaN, so that the column stays numeric.
-    """
-    out: dict[str, Any] = {}
-    for key, value in summary.items():
-        name = f"{prefix}_{key}" if prefix else str(key)
-        if isinstance(value, Mapping):
-            out.update(flatten(value, name))
-        elif isinstance(value, (list, tuple)):
-            out[name] = json.dumps(value)
-        else:
-            out[name] = math.nan if value is None else value
-    return out
 
 
 def write_json_atomic(path: Path, value: Any) -> None:

@@ -7,7 +7,8 @@
 // router's bottleneck device is the buffer: the device's own queue is cut to one
 // packet (the slot the queue disc hands packets into) and, to keep the total
 // waiting room equal to cellaqm's `buffer`, the queue disc's byte limit is the
-// buffer minus that one-packet slot (--devslot_bytes, default one 1500-B packet).
+// buffer minus that one-packet slot (--devslot_bytes, default one 1500-B packet);
+// FQ-CoDel, which ns-3 limits in packets only, gets --buffer_packets minus one.
 // Every other device has a large device queue and no queue disc (cellaqm's core
 // and uplink have no buffer limit).
 //
@@ -238,21 +239,21 @@ FillSendBuffer(Ptr<Socket> s, uint32_t)
 bool g_traceCwnd = false;
 
 void
-TraceCwnd(uint32_t, uint32_t now)
+TraceCwnd(uint32_t flow, uint32_t, uint32_t now)
 {
-    std::cerr << Simulator::Now().GetSeconds() << " cwnd " << now << "\n";
+    std::cerr << Simulator::Now().GetSeconds() << " flow " << flow << " cwnd " << now << "\n";
 }
 
 void
-TraceState(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
+TraceState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
 {
-    std::cerr << Simulator::Now().GetSeconds() << " state " << TcpSocketState::TcpCongStateName[now] << "\n";
+    std::cerr << Simulator::Now().GetSeconds() << " flow " << flow << " state " << TcpSocketState::TcpCongStateName[now] << "\n";
 }
 
 void
-TraceRto(Time, Time now)
+TraceRto(uint32_t flow, Time, Time now)
 {
-    std::cerr << Simulator::Now().GetSeconds() << " rto " << now.GetMilliSeconds() << "\n";
+    std::cerr << Simulator::Now().GetSeconds() << " flow " << flow << " rto " << now.GetMilliSeconds() << "\n";
 }
 
 void
@@ -268,9 +269,11 @@ OnAccept(Ptr<Socket> s, const Address&)
 {
     if (g_traceCwnd)
     {
-        s->TraceConnectWithoutContext("CongestionWindow", MakeCallback(&TraceCwnd));
-        s->TraceConnectWithoutContext("CongState", MakeCallback(&TraceState));
-        s->TraceConnectWithoutContext("RTO", MakeCallback(&TraceRto));
+        // flows numbered in the order the server accepts them
+        auto flow = static_cast<uint32_t>(g_serverFlows.size());
+        s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&TraceCwnd, flow));
+        s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&TraceState, flow));
+        s->TraceConnectWithoutContext("RTO", MakeBoundCallback(&TraceRto, flow));
     }
     g_serverFlows[s] = ServerFlow{g_fileBytes > 0 ? g_fileBytes : UINT64_MAX};
     s->SetSendCallback(MakeCallback(&FillSendBuffer));
@@ -341,6 +344,7 @@ main(int argc, char* argv[])
     std::string queue = "tail_drop";
     uint32_t bufferBytes = 100000;
     uint32_t devSlotBytes = 1500;
+    uint32_t bufferPackets = 0;
     double redMinBytes = 0;
     double redMaxBytes = 0;
     double redMaxP = 0.1;
@@ -348,6 +352,9 @@ main(int argc, char* argv[])
     bool redGentle = true;
     double codelTargetMs = 5;
     double codelIntervalMs = 100;
+    uint32_t fqFlows = 1024;
+    uint32_t fqQuantum = 1500;
+    uint32_t fqDropBatch = 64;
     double pieTargetMs = 15;
     double pieTupdateMs = 15;
     double pieMaxBurstMs = 150;
@@ -375,6 +382,10 @@ main(int argc, char* argv[])
     cmd.AddValue("queue", "tail_drop | red | codel | pie | fq_codel", queue);
     cmd.AddValue("buffer", "buffer, bytes (queue disc limit + device slot)", bufferBytes);
     cmd.AddValue("devslot_bytes", "bytes of the one-packet device queue, taken off the disc limit", devSlotBytes);
+    cmd.AddValue("buffer_packets", "fq_codel: buffer, packets (queue disc limit + the one-packet device slot)", bufferPackets);
+    cmd.AddValue("fq_flows", "fq_codel: flow queues", fqFlows);
+    cmd.AddValue("fq_quantum", "fq_codel: DRR quantum, bytes", fqQuantum);
+    cmd.AddValue("fq_drop_batch", "fq_codel: most packets one overflow drops from the fattest queue", fqDropBatch);
     cmd.AddValue("red_min", "RED min threshold, bytes", redMinBytes);
     cmd.AddValue("red_max", "RED max threshold, bytes", redMaxBytes);
     cmd.AddValue("red_max_p", "RED max_p", redMaxP);
@@ -432,6 +443,14 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(true));
     Config::SetDefault("ns3::TcpSocketBase::LimitedTransmit", BooleanValue(false));
     Config::SetDefault("ns3::TcpSocketBase::ReTxThreshold", UintegerValue(3));
+
+    // CoDel's MAXPACKET guard (RFC 8289 §4.2): no drop while at most one full packet
+    // (mss + 40 B) is queued, `bytes <= MAXPACKET` in the RFC, Linux and cellaqm. ns-3's
+    // CoDelQueueDisc keeps a packet while `bytes < MinBytes`, so MinBytes is one more.
+    // FQ-CoDel's flow queues are CoDelQueueDiscs made with the defaults, hence the
+    // default too (--ns3set may override it).
+    uint32_t codelMinBytes = mss + 40 + 1;
+    Config::SetDefault("ns3::CoDelQueueDisc::MinBytes", UintegerValue(codelMinBytes));
 
     for (std::stringstream ss(ns3Set); ss.good();)
     {
@@ -514,7 +533,7 @@ main(int argc, char* argv[])
                              "MaxSize", StringValue(discLimit),
                              "Target", TimeValue(MicroSeconds(std::llround(codelTargetMs * 1000))),
                              "Interval", TimeValue(MicroSeconds(std::llround(codelIntervalMs * 1000))),
-                             "MinBytes", UintegerValue(mss + 40));
+                             "MinBytes", UintegerValue(codelMinBytes));
     }
     else if (queue == "pie")
     {
@@ -536,10 +555,21 @@ main(int argc, char* argv[])
     }
     else if (queue == "fq_codel")
     {
+        // FqCoDelQueueDisc takes a packet limit only (a byte MaxSize makes every
+        // arrival an overlimit drop): --buffer_packets, less the device slot.
+        if (bufferPackets < 2)
+        {
+            std::cerr << "fq_codel needs --buffer_packets (at least 2: the disc limit is one less)" << std::endl;
+            return 2;
+        }
         tch.SetRootQueueDisc("ns3::FqCoDelQueueDisc",
-                             "MaxSize", StringValue(discLimit),
-                             "Target", StringValue(std::to_string(codelTargetMs) + "ms"),
-                             "Interval", StringValue(std::to_string(codelIntervalMs) + "ms"));
+                             "MaxSize", StringValue(std::to_string(bufferPackets - 1) + "p"),
+                             "Flows", UintegerValue(fqFlows),
+                             "UseEcn", BooleanValue(false),
+                             "DropBatchSize", UintegerValue(fqDropBatch),
+                             // string attributes (FqCoDel passes them on to each flow's CoDel)
+                             "Target", StringValue(std::to_string(std::llround(codelTargetMs * 1000)) + "us"),
+                             "Interval", StringValue(std::to_string(std::llround(codelIntervalMs * 1000)) + "us"));
     }
     else
     {
@@ -548,6 +578,10 @@ main(int argc, char* argv[])
     }
     QueueDiscContainer discs = tch.Install(bnDevs.Get(0));
     Ptr<QueueDisc> disc = discs.Get(0);
+    if (auto fq = DynamicCast<FqCoDelQueueDisc>(disc))
+    {
+        fq->SetQuantum(fqQuantum); // not an attribute; 0 (unset) would take the device MTU
+    }
 
     // ---- traces
     server->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext("SendOutgoing",
@@ -585,6 +619,7 @@ main(int argc, char* argv[])
 
     // ---- report
     QueueDisc::Stats st = disc->GetStats();
+    std::size_t discClasses = disc->GetNQueueDiscClasses(); // FQ-CoDel: flow queues in use (hash buckets hit)
     std::sort(g_delaysNs.begin(), g_delaysNs.end());
     double sum = 0;
     for (uint64_t d : g_delaysNs)
@@ -616,7 +651,7 @@ main(int argc, char* argv[])
             first = false;
         }
     }
-    js << "},\"device_drops\":" << g_devDrops << ",\"bottleneck\":{\"packets_sent\":" << g_bnTxPackets
+    js << "},\"queue_disc_classes\":" << discClasses << ",\"device_drops\":" << g_devDrops << ",\"bottleneck\":{\"packets_sent\":" << g_bnTxPackets
        << ",\"bytes_sent_with_ppp\":" << g_bnTxBytes
        << ",\"utilisation\":" << g_bnTxBytes * 8.0 / DataRate(rate).GetBitRate() / durationS
        << "},\"wall_s\":" << wall << "}";
