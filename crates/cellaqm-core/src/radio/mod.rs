@@ -27,5 +27,6 @@ pub mod config;
 pub mod dch;
 pub mod gilbert;
 pub mod hsdpa;
+pub mod lte;
 pub mod pdcp;
 pub mod scheduler;
