@@ -18,3 +18,5 @@
 
 pub mod bsr;
 pub mod buffer_size;
+pub mod harq;
+pub mod reassembly;
