@@ -18,5 +18,15 @@
 
 pub mod bsr;
 pub mod buffer_size;
+pub mod capacity;
+pub mod config;
+pub mod downlink;
+pub mod enb;
 pub mod harq;
+pub mod network;
 pub mod reassembly;
+pub mod rlc_tx;
+pub mod ue;
+
+pub use config::LteConfig;
+pub use network::{LteEvent, LteOut, LteStats, LteUplink};
