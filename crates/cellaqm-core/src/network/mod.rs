@@ -186,6 +186,10 @@ impl Network {
         if let Some(bsr) = links[LinkId::Uplink as usize].bsr().filter(|_| opts.trace) {
             bsr.record_trace();
         }
+        let mut radio = s.radio.as_ref().map(|r| RadioAccess::new(r, s.traffic.users(), seed));
+        if let Some(r) = radio.as_mut().filter(|_| opts.trace) {
+            r.record_bsr_trace();
+        }
         let users = s.traffic.users();
         Network {
             scenario_name: s.name.clone(),
@@ -214,7 +218,7 @@ impl Network {
             udp_lost: 0,
             packets: opts.record_packets.then(PacketLog::default),
             trace: opts.trace.then(Trace::new),
-            radio: s.radio.as_ref().map(|r| RadioAccess::new(r, users, seed)),
+            radio,
             radio_out: RadioOut::default(),
             ack_delay: match &s.ack_delay {
                 None => Vec::new(),

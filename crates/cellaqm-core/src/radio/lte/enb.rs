@@ -6,6 +6,7 @@
 //! each 1 ms TTI, for the TTI grant_delay ahead:
 //!     outstanding(u) = bytes of u's latest BSR − bytes granted to u since it arrived
 //!     wanting(u)     = outstanding(u) if > 0, else sr_grant if an SR of u is pending
+//!                      or if u's latest BSR reported data and no grant of u is in the pipeline
 //!     the scheduler picks up to ues_per_tti UEs with wanting > 0 (round robin, PF, …)
 //!     in that order: grant min(bytes left in the TTI, wanting(u))
 //! ```
@@ -17,7 +18,11 @@
 //! the next TTI instead (*our choice*, so that a low-rate cell serves a UE
 //! every few TTIs with a block worth its headers). An SR from a UE that
 //! already has bytes outstanding or a grant in the pipeline is ignored
-//! (*our choice*). The BSR's Buffer Size is read as its level's upper edge
+//! (*our choice*). The small grant after a BSR that reported data is *our
+//! choice* too: data that reached a non-empty buffer triggers no BSR (TS 36.321
+//! §5.4.5), so once the reported bytes are granted, a UE with more data could
+//! only wait for retxBSR-Timer (2.56 s); the small grant carries its pending
+//! periodic BSR (or a padding BSR of 0 B when it has nothing left). The BSR's Buffer Size is read as its level's upper edge
 //! ([`super::buffer_size::reported_bytes`]) or, as an option, exactly.
 
 use super::capacity::Blocks;
@@ -112,9 +117,9 @@ impl EnbScheduler {
         self.ues[u].retx.push((at, bytes));
     }
 
-    /// Whether a UE is owed a grant, has one in the pipeline, or a retransmission reserved.
+    /// Whether a UE last reported data, has an SR, a grant in the pipeline, or a retransmission reserved.
     pub fn busy(&self) -> bool {
-        self.ues.iter().any(|s| s.reported > s.granted || s.sr || s.pipeline > 0 || !s.retx.is_empty())
+        self.ues.iter().any(|s| s.reported > 0 || s.sr || s.pipeline > 0 || !s.retx.is_empty())
     }
 
     /// The grants for the TTI starting at `t` (made `grant_delay` earlier),
@@ -134,9 +139,10 @@ impl EnbScheduler {
                 }
                 at != t
             });
-            let wanting = match (s.reported.saturating_sub(s.granted), s.sr) {
-                (0, true) => self.sr_grant,
-                (o, _) => o,
+            let probe = s.sr || (s.reported > 0 && s.pipeline == 0);
+            let wanting = match s.reported.saturating_sub(s.granted) {
+                0 if probe => self.sr_grant,
+                o => o,
             };
             let backlog_bytes = if retransmits { 0 } else { wanting };
             self.views.push(UserView { backlog_bytes, rate_bps: rate, avg_bps: s.avg.value(tti_index), priority: 0 });

@@ -75,7 +75,7 @@ impl Outcome {
 }
 
 /// Counters of a UE's HARQ.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct HarqStats {
     pub blocks: u64,
     pub retransmissions: u64,

@@ -34,8 +34,10 @@ use super::ue::{Block, Ue, UeStats};
 use crate::bsr::{BsrSummary, FarEnd, Verdict};
 use crate::packet::Packet;
 use crate::queue::{AnyQueue, DropCause, Dropped, QueueDisc};
+use crate::radio::CellSummary;
 use crate::rng::Rng;
 use crate::time::{Dur, Time};
+use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
 
 /// The events of the LTE uplink.
@@ -56,13 +58,17 @@ pub struct LteOut {
     pub schedule: Vec<(Time, LteEvent)>,
 }
 
-/// Counters of the cell, summed over its UEs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Counters of the cell, summed over its UEs (`summary["lte"]`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct LteStats {
     pub ue: UeStats,
     pub harq: HarqStats,
-    /// TTIs run.
+    /// TTIs run, and those in which some UE transmitted a new block.
     pub ttis: u64,
+    pub ttis_with_grants: u64,
+    /// SDUs (IP packets) and their bytes the eNodeB reassembled in sequence (before R-AQM).
+    pub sdus_delivered: u64,
+    pub bytes_delivered: u64,
 }
 
 pub struct LteUplink {
@@ -88,7 +94,9 @@ pub struct LteUplink {
     down_at: Vec<Option<Time>>,
     grants: Vec<(usize, u64)>,
     delivered: Vec<Packet>,
-    ttis: u64,
+    /// The scheduler's name, for the cell's summary row.
+    scheduler: &'static str,
+    counts: LteStats,
 }
 
 impl LteUplink {
@@ -132,7 +140,8 @@ impl LteUplink {
             down_at: vec![None; n],
             grants: Vec::new(),
             delivered: Vec::new(),
-            ttis: 0,
+            scheduler: cfg.scheduler.name(),
+            counts: LteStats::default(),
         }
     }
 
@@ -178,7 +187,7 @@ impl LteUplink {
             LteEvent::Tti => {
                 self.tti_at = None;
                 self.last_tti = Some(now);
-                self.tti(now, out);
+                self.run_tti(now, out);
                 if self.busy(now) {
                     self.want_tti(now + self.tti, out);
                 }
@@ -194,8 +203,8 @@ impl LteUplink {
             || self.ues.iter().any(|u| u.has_data(now) || u.sr_pending() || u.next_queue_timer().is_some())
     }
 
-    fn tti(&mut self, now: Time, out: &mut LteOut) {
-        self.ttis += 1;
+    fn run_tti(&mut self, now: Time, out: &mut LteOut) {
+        self.counts.ttis += 1;
         // 1. Blocks the eNodeB is done with.
         while let Some(entry) = self.flying.first_entry() {
             if entry.key().0 > now {
@@ -221,6 +230,7 @@ impl LteUplink {
             Some(&(t, _)) if t == now => self.pipeline.pop_front().expect("checked").1,
             _ => Vec::new(),
         };
+        self.counts.ttis_with_grants += !granted.is_empty() as u64;
         for &(u, bytes) in &granted {
             self.enb.used(u);
             let block = self.ues[u].transmit(now, bytes, &mut out.dropped);
@@ -254,6 +264,8 @@ impl LteUplink {
             self.rx[u].receive(s, e, &mut self.delivered);
         }
         for pkt in self.delivered.drain(..) {
+            self.counts.sdus_delivered += 1;
+            self.counts.bytes_delivered += pkt.size as u64;
             match self.far[u].deliver(now, &pkt) {
                 Verdict::Deliver => out.to_core.push(pkt),
                 Verdict::Drop => out.dropped.push(Dropped { pkt, cause: DropCause::Receiver }),
@@ -280,6 +292,30 @@ impl LteUplink {
         self.ues.iter().fold((0, 0), |(b, p), u| (b + u.queue().bytes(), p + u.queue().packets() as u64))
     }
 
+    pub fn tti(&self) -> Dur {
+        self.tti
+    }
+
+    /// ECN marks of the UEs' disciplines.
+    pub fn marked(&self) -> u64 {
+        self.ues.iter().map(|u| u.queue().stats().marked).sum()
+    }
+
+    /// The cell's row of the summary for a run ending at `end` (`goodput_bps` is the caller's).
+    pub fn cell_summary(&self, end: Time) -> CellSummary {
+        let s = self.stats();
+        CellSummary {
+            cell: 0,
+            users: self.ues.len() as u32,
+            downlink: "lte_uplink",
+            scheduler: Some(self.scheduler),
+            goodput_bps: 0.0,
+            tti_utilisation: Some(s.ttis_with_grants as f64 / (end.0 / self.tti.0).max(1) as f64),
+            users_per_tti: Some(s.ue.grants as f64 / s.ttis_with_grants.max(1) as f64),
+            harq_delayed: Some(s.harq.retransmissions),
+        }
+    }
+
     /// UE `u`'s eNodeB side of the BSRs (estimator, R-AQM).
     pub fn far_end(&mut self, u: usize) -> &mut FarEnd {
         &mut self.far[u]
@@ -291,7 +327,7 @@ impl LteUplink {
     }
 
     pub fn stats(&self) -> LteStats {
-        let mut s = LteStats { ttis: self.ttis, ..LteStats::default() };
+        let mut s = self.counts;
         for u in &self.ues {
             let (a, h) = (u.stats(), u.harq_stats());
             s.ue.grants += a.grants;

@@ -20,6 +20,7 @@ use crate::packet::Packet;
 use crate::queue::{AnyQueue, Dropped, QueueCtx, QueueDisc};
 use crate::rng::Rng;
 use crate::time::{Dur, Time};
+use serde::Serialize;
 
 /// A BSR as the UE sent it, with what the eNodeB cannot see (for measurement).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +43,7 @@ pub struct Block {
 }
 
 /// Counters of a UE's MAC.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct UeStats {
     /// Grants used, and their bytes.
     pub grants: u64,
