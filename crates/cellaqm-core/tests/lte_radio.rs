@@ -85,3 +85,25 @@ fn umts_keys_are_refused_with_the_lte_uplink() {
         "radio.lte: missing (required with bearer = \"lte_uplink\")"
     );
 }
+
+/// Without HARQ errors and with exact BSRs (`quantised_bsr = false`), the
+/// eNodeB's estimate of the head-of-line delay follows the truth: under
+/// R-AQM (a queue of a few hundred ms) within one BSR period (20 ms) for 95 %
+/// of the reports; under drop-tail (seconds of queue) within 1 % on average.
+/// Quantised, the Rel-8 levels stop at 150 000 B: under drop-tail's 1.25 MB
+/// queue the estimate then falls seconds short.
+#[test]
+fn the_estimate_follows_the_truth_with_exact_bsrs() {
+    let exact = |name: &str| {
+        let r = common::run_seed(&load(name, &["duration=40s", "radio.lte.quantised_bsr=false"]), 1);
+        let b = r.summary.bsr.expect("BSR summary");
+        assert!(b.reports > 1900, "{name}: {b:?}");
+        b
+    };
+    let b = exact("raqm.toml");
+    assert!(b.error_ms.p95_abs < 20.0 && b.error_ms.mean_abs < 20.0, "{b:?}");
+    let b = exact("drop-tail.toml");
+    assert!(b.mean_true_ms > 2000.0 && b.error_ms.mean_abs < 0.01 * b.mean_true_ms, "{b:?}");
+    let quantised = drop_tail().summary.bsr.as_ref().expect("BSR summary");
+    assert!(quantised.error_ms.mean < -1000.0, "{quantised:?}");
+}

@@ -23,9 +23,6 @@ const EDGES: [u64; 63] = [
     150000,
 ];
 
-/// The largest index, "BS > 150000".
-pub const MAX_INDEX: u8 = 63;
-
 /// The 6-bit Buffer Size index that reports `bytes` (Table 6.1.3.1-1).
 pub fn index(bytes: u64) -> u8 {
     // The first level whose upper edge is at or above `bytes`; beyond the last edge, 63.
@@ -38,23 +35,22 @@ pub fn reported_bytes(i: u8) -> u64 {
     EDGES[(i as usize).min(EDGES.len() - 1)]
 }
 
-/// The range of buffer sizes index `i` stands for: (exclusive lower, inclusive
-/// upper) edge, bytes; `None` upper for index 63, `None` lower for index 0 (BS = 0).
-pub fn level(i: u8) -> (Option<u64>, Option<u64>) {
-    let i = i as usize;
-    let lower = i.checked_sub(1).map(|k| EDGES[k]);
-    (lower, EDGES.get(i).copied())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The sizes index `i` stands for: (exclusive lower, inclusive upper)
+    /// edge; no upper edge for index 63, no lower one for index 0 (BS = 0).
+    fn level(i: u8) -> (Option<u64>, Option<u64>) {
+        let i = i as usize;
+        (i.checked_sub(1).map(|k| EDGES[k]), EDGES.get(i).copied())
+    }
 
     #[test]
     fn the_table_has_64_levels_that_grow() {
         assert_eq!(EDGES.len() + 1, 64);
         assert!(EDGES.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!((index(u64::MAX), MAX_INDEX), (63, 63));
+        assert_eq!(index(u64::MAX), 63);
     }
 
     /// Edges of several levels, hand-read from Table 6.1.3.1-1: each level

@@ -201,12 +201,6 @@ impl Ue {
         Block { first: now, outcome, pdu, bsr }
     }
 
-    /// When the UE next has something to do on its own: a discipline timer,
-    /// a BSR timer, or RLC data becoming due for retransmission.
-    pub fn next_timer(&self) -> Option<Time> {
-        [self.queue.next_timer(), self.bsr.next_timer(), self.rlc.next_retx()].into_iter().flatten().min()
-    }
-
     pub fn queue(&self) -> &AnyQueue {
         &self.queue
     }
