@@ -64,6 +64,22 @@ fn the_scenario_files_run() {
     }
 }
 
+/// Three UEs share the cell under proportional fair, one TTI each: the two
+/// drop-tail UEs get equal shares (within 1 %), the UE whose buffer T-AQM
+/// manages (a group) nearly as much (within 5 %: its TCP backs off at each
+/// drop, and its short queue sometimes has nothing to send) at a tenth of
+/// their delay; the cell stays busy.
+#[test]
+fn three_ues_share_the_cell_under_proportional_fair() {
+    let r = common::run_seed(&load("three-ues-pf.toml", &["duration=40s"]), 1);
+    let users = &r.users;
+    let (a, b, c) = (users[0].goodput_bps, users[1].goodput_bps, users[2].goodput_bps);
+    assert!((a - b).abs() < 0.01 * a && (a - c).abs() < 0.05 * a, "{a} {b} {c}");
+    assert!(r.summary.cells[0].tti_utilisation.unwrap() > 0.95, "{:?}", r.summary.cells[0]);
+    let mean = |u: usize| users[u].delay_up_ms.mean.expect("measured");
+    assert!(mean(2) < mean(0) / 10.0, "{} vs {}", mean(2), mean(0));
+}
+
 #[test]
 fn umts_keys_are_refused_with_the_lte_uplink() {
     let text = std::fs::read_to_string(
