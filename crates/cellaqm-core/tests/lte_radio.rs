@@ -78,6 +78,9 @@ fn three_ues_share_the_cell_under_proportional_fair() {
     assert!(r.summary.cells[0].tti_utilisation.unwrap() > 0.95, "{:?}", r.summary.cells[0]);
     let mean = |u: usize| users[u].delay_up_ms.mean.expect("measured");
     assert!(mean(2) < mean(0) / 10.0, "{} vs {}", mean(2), mean(0));
+    // Each user's row has its own UE buffer: T-AQM's holds a tenth of drop-tail's.
+    let queue = |u: usize| users[u].buffer.as_ref().expect("the UE's buffer").mean_queue_bytes;
+    assert!(queue(2) < queue(0) / 10.0 && queue(0) > 500_000.0, "{} vs {}", queue(2), queue(0));
 }
 
 #[test]

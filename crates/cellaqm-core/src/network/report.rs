@@ -115,7 +115,8 @@ impl Network {
         RunResult { summary, flows, users, downloads, packets: self.packets, trace: self.trace, occupancy }
     }
     /// One row per user: its flows' totals, its delays and drops, and with
-    /// `[radio]` its own PDCP buffer and bearer counters.
+    /// `[radio]` its own PDCP buffer and bearer counters (the LTE uplink: its
+    /// UE's buffer, in its one cell).
     fn user_summaries(&mut self, flows: &[FlowSummary], end: Time) -> Vec<UserSummary> {
         let duration_s = end.as_secs_f64();
         let n = self.users.max(1) as usize;
@@ -138,7 +139,9 @@ impl Network {
             };
             let [down, up] = &self.user_drops[i];
             (u.drops, u.drops_up) = (names(down), names(up));
-            if let Some(radio) = self.radio.as_mut().filter(|r| !r.is_lte()) {
+            if let Some((stats, marked)) = self.radio.as_mut().and_then(|r| r.ue_buffer_stats(i as u32, end)) {
+                u.buffer = Some(LinkSummary::new(&stats, up, marked, end)); // the LTE UE's buffer
+            } else if let Some(radio) = &mut self.radio {
                 u.cell = radio.cell_of(i as u32);
                 let marked = radio.pdcp(i as u32).queue().stats().marked;
                 let bearer = &mut radio.bearers_mut()[i];

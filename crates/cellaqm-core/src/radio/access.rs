@@ -28,9 +28,9 @@ use super::cell::{Cell, CellEvent, CellSummary};
 use super::config::{BearerKind, RadioConfig};
 use super::hsdpa::Hsdpa;
 use super::lte::{LteEvent, LteOut, LteStats, LteUplink};
+use super::tally::Tally;
 use crate::bsr::BsrSummary;
 use crate::link::LinkStats;
-use crate::metrics::Occupancy;
 use crate::packet::Packet;
 use crate::queue::{Dropped, Limits, QueueDisc};
 use crate::rng;
@@ -58,34 +58,6 @@ pub struct RadioOut {
     pub dropped: Vec<Dropped>,
     /// Events to schedule.
     pub schedule: Vec<(Time, RadioEvent)>,
-}
-
-/// The summed backlog of the users' PDCP buffers over time.
-#[derive(Debug, Default)]
-struct Tally {
-    bytes: u64,
-    packets: u64,
-    byte_ns: u128,
-    packet_ns: u128,
-    occupancy: Occupancy,
-    last: Time,
-}
-
-impl Tally {
-    /// Holds the current backlog up to `now`.
-    fn hold(&mut self, now: Time) {
-        let dt = now.since(self.last).0;
-        self.byte_ns += self.bytes as u128 * dt as u128;
-        self.packet_ns += self.packets as u128 * dt as u128;
-        self.occupancy.hold(self.bytes, self.packets, dt);
-        self.last = now;
-    }
-
-    /// One buffer went from `before` to `after` (bytes, packets).
-    fn change(&mut self, before: (u64, u64), after: (u64, u64)) {
-        self.bytes = self.bytes + after.0 - before.0;
-        self.packets = self.packets + after.1 - before.1;
-    }
 }
 
 /// A PDCP buffer's backlog (bytes, packets).
@@ -320,6 +292,11 @@ impl RadioAccess {
     /// User 0's BSR trace, if recorded.
     pub fn take_bsr_trace(&mut self) -> Option<crate::metrics::BsrTrace> {
         self.lte.as_mut().and_then(|l| l.far_end(0).take_trace())
+    }
+
+    /// User `ue`'s UE buffer seen as a link, and its ECN marks (with the LTE uplink).
+    pub fn ue_buffer_stats(&mut self, ue: u32, end: Time) -> Option<(LinkStats, u64)> {
+        self.lte.as_mut().map(|l| l.ue_link_stats(ue as usize, end))
     }
 
     /// Whether this is the LTE uplink (its managed buffers are the UEs').

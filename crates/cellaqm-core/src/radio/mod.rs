@@ -30,3 +30,4 @@ pub mod hsdpa;
 pub mod lte;
 pub mod pdcp;
 pub mod scheduler;
+mod tally;

@@ -32,8 +32,10 @@ use super::harq::{HarqStats, Outcome};
 use super::reassembly::Reassembly;
 use super::ue::{Block, Ue, UeStats};
 use crate::bsr::{BsrSummary, FarEnd, Verdict};
+use crate::link::LinkStats;
 use crate::packet::Packet;
 use crate::queue::{AnyQueue, DropCause, Dropped, QueueDisc};
+use crate::radio::tally::Tally;
 use crate::radio::CellSummary;
 use crate::rng::Rng;
 use crate::time::{Dur, Time};
@@ -94,6 +96,9 @@ pub struct LteUplink {
     down_at: Vec<Option<Time>>,
     grants: Vec<(usize, u64)>,
     delivered: Vec<Packet>,
+    /// Each UE's buffer over time, and the SDUs and bytes the eNodeB reassembled of it.
+    tallies: Vec<Tally>,
+    delivered_by: Vec<(u64, u64)>,
     /// The scheduler's name, for the cell's summary row.
     scheduler: &'static str,
     counts: LteStats,
@@ -140,6 +145,8 @@ impl LteUplink {
             down_at: vec![None; n],
             grants: Vec::new(),
             delivered: Vec::new(),
+            tallies: (0..n).map(|_| Tally::default()).collect(),
+            delivered_by: vec![(0, 0); n],
             scheduler: cfg.scheduler.name(),
             counts: LteStats::default(),
         }
@@ -147,8 +154,18 @@ impl LteUplink {
 
     /// An uplink packet leaves UE `u`'s IP layer.
     pub fn arrive_up(&mut self, now: Time, u: usize, pkt: Packet, out: &mut LteOut) {
-        self.ues[u].arrive(now, pkt, &mut out.dropped);
+        self.on_ue(now, u, |ue| ue.arrive(now, pkt, &mut out.dropped));
         self.want_tti(now, out);
+    }
+
+    /// Does `op` on UE `u` at `now`; its tally follows its buffer.
+    fn on_ue<R>(&mut self, now: Time, u: usize, op: impl FnOnce(&mut Ue) -> R) -> R {
+        let (ue, tally) = (&mut self.ues[u], &mut self.tallies[u]);
+        tally.hold(now);
+        let before = (ue.queue().bytes(), ue.queue().packets() as u64);
+        let r = op(ue);
+        tally.change(before, (ue.queue().bytes(), ue.queue().packets() as u64));
+        r
     }
 
     /// A downlink packet for UE `u` leaves the core.
@@ -233,7 +250,7 @@ impl LteUplink {
         self.counts.ttis_with_grants += !granted.is_empty() as u64;
         for &(u, bytes) in &granted {
             self.enb.used(u);
-            let block = self.ues[u].transmit(now, bytes, &mut out.dropped);
+            let block = self.on_ue(now, u, |ue| ue.transmit(now, bytes, &mut out.dropped));
             for (end, pkt) in &block.pdu.new_sdus {
                 self.rx[u].expect(*end, *pkt);
             }
@@ -244,8 +261,8 @@ impl LteUplink {
             self.flying.insert((done, self.sent), (u, block));
             self.sent += 1;
         }
-        for ue in &mut self.ues {
-            ue.on_timer(now, &mut out.dropped);
+        for u in 0..self.ues.len() {
+            self.on_ue(now, u, |ue| ue.on_timer(now, &mut out.dropped));
         }
         // 5. SRs at their opportunities.
         let tti_index = now.0 / self.tti.0;
@@ -266,6 +283,8 @@ impl LteUplink {
         for pkt in self.delivered.drain(..) {
             self.counts.sdus_delivered += 1;
             self.counts.bytes_delivered += pkt.size as u64;
+            self.delivered_by[u].0 += 1;
+            self.delivered_by[u].1 += pkt.size as u64;
             match self.far[u].deliver(now, &pkt) {
                 Verdict::Deliver => out.to_core.push(pkt),
                 Verdict::Drop => out.dropped.push(Dropped { pkt, cause: DropCause::Receiver }),
@@ -314,6 +333,23 @@ impl LteUplink {
             users_per_tti: Some(s.ue.grants as f64 / s.ttis_with_grants.max(1) as f64),
             harq_delayed: Some(s.harq.retransmissions),
         }
+    }
+
+    /// UE `u`'s buffer seen as a link, for its `users.csv` row (busy: the TTIs
+    /// of its grants), and its discipline's ECN marks.
+    pub fn ue_link_stats(&mut self, u: usize, end: Time) -> (LinkStats, u64) {
+        let tally = &mut self.tallies[u];
+        tally.hold(end);
+        let ue = &self.ues[u];
+        let stats = LinkStats {
+            busy: Dur(ue.stats().grants.saturating_mul(self.tti.0).min(end.0)),
+            packets_sent: self.delivered_by[u].0,
+            bytes_sent: self.delivered_by[u].1,
+            queue_byte_ns: tally.byte_ns,
+            queue_packet_ns: tally.packet_ns,
+            occupancy: Some(tally.occupancy.clone()),
+        };
+        (stats, ue.queue().stats().marked)
     }
 
     /// UE `u`'s eNodeB side of the BSRs (estimator, R-AQM).
