@@ -25,7 +25,8 @@
 //! per user: PDCP buffer, RLC AM, DCH or the cell's HSDPA, uplink DCH) takes
 //! the place of both the bottleneck and the uplink: a packet at those hops is
 //! handed to the bearer of its flow's user, and what the bearers deliver
-//! continues on the route.
+//! continues on the route. With `bearer = "lte_uplink"` that is the LTE
+//! uplink's UE of the user (uplink) or its ACK downlink ([`crate::radio::lte`]).
 //!
 //! A flow is a TCP connection between a client endpoint (at the user's UE)
 //! and a server endpoint, or a UDP stream ([`flows`]). Flows are created

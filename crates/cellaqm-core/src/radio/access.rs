@@ -19,6 +19,12 @@
 //! gets back delivered packets, drops and the events to schedule
 //! ([`RadioOut`]).
 //!
+//! With `bearer = "lte_uplink"` the network is instead the LTE uplink
+//! ([`LteUplink`]: one cell, its eNodeB scheduler, a UE per user), reached
+//! through the same calls, its events named [`RadioEvent::Lte`]; the UEs'
+//! buffers together stand for the run's `uplink`, and each user's row has
+//! its UE's buffer.
+//!
 //! The RNC's PDCP buffers together stand for the run's `bottleneck` in the
 //! summary: their summed backlog is tallied over time ([`Tally`]), each
 //! user's own in its bearer.
