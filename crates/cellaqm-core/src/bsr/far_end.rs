@@ -24,7 +24,7 @@ use super::Report;
 use super::{DelayEstimator, Raqm, ReceiverConfig, Verdict};
 use crate::metrics::{BsrTrace, Histogram};
 use crate::packet::Packet;
-use crate::time::Time;
+use crate::time::{Dur, Time};
 use serde::Serialize;
 
 /// How well the estimate followed the truth, over every BSR that arrived
@@ -92,25 +92,46 @@ impl FarEnd {
         self.trace = Some(BsrTrace::default());
     }
 
-    /// `pkt` arrives at `now` with `report` riding on it, if any: deliver it or drop it.
+    /// `pkt` arrives at `now` with `report` riding on it, if any: deliver it
+    /// or drop it. The carrier counts in the L of its own report.
     pub fn arrived(&mut self, now: Time, pkt: &Packet, report: Option<Report>) -> Verdict {
         self.received += pkt.size as u64;
         if let Some(r) = report {
-            let estimate = self.estimator.observe_at(now, r.queue_bytes, self.received);
-            if let Some(t) = &mut self.trace {
-                t.time_s.push(now.as_secs_f64());
-                t.queue_bytes.push(r.queue_bytes);
-                t.received_bytes.push(self.received);
-                t.estimate_s.push(estimate.as_secs_f64());
-                t.true_s.push(r.true_delay.as_secs_f64());
-            }
-            self.received = 0;
-            self.reported.record(r.queue_bytes);
-            self.estimates.record(estimate.0);
-            self.truths.record(r.true_delay.0);
-            self.error_sum += estimate.0 as i128 - r.true_delay.0 as i128;
-            self.abs_errors.record(estimate.0.abs_diff(r.true_delay.0));
+            self.observe(now, r.queue_bytes, r.true_delay);
         }
+        self.judge(now, pkt)
+    }
+
+    /// A BSR reporting `queue_bytes` (as the eNodeB reads it) arrives at
+    /// `now`, when the true head-of-line delay was `true_delay`: one
+    /// observation of the estimator, L being the bytes delivered since the
+    /// previous one. For a radio whose BSRs ride in MAC PDUs rather than with
+    /// packets ([`crate::radio::lte`]).
+    pub fn observe(&mut self, now: Time, queue_bytes: u64, true_delay: Dur) {
+        let estimate = self.estimator.observe_at(now, queue_bytes, self.received);
+        if let Some(t) = &mut self.trace {
+            t.time_s.push(now.as_secs_f64());
+            t.queue_bytes.push(queue_bytes);
+            t.received_bytes.push(self.received);
+            t.estimate_s.push(estimate.as_secs_f64());
+            t.true_s.push(true_delay.as_secs_f64());
+        }
+        self.received = 0;
+        self.reported.record(queue_bytes);
+        self.estimates.record(estimate.0);
+        self.truths.record(true_delay.0);
+        self.error_sum += estimate.0 as i128 - true_delay.0 as i128;
+        self.abs_errors.record(estimate.0.abs_diff(true_delay.0));
+    }
+
+    /// An SDU `pkt` is delivered in sequence at `now`: it counts in L (even
+    /// if the filter drops it, the spec's choice), then the filter judges it.
+    pub fn deliver(&mut self, now: Time, pkt: &Packet) -> Verdict {
+        self.received += pkt.size as u64;
+        self.judge(now, pkt)
+    }
+
+    fn judge(&mut self, now: Time, pkt: &Packet) -> Verdict {
         match &mut self.filter {
             Some(f) => f.on_deliver(now, pkt, &self.estimator),
             None => Verdict::Deliver,
@@ -145,7 +166,6 @@ mod tests {
     use super::*;
     use crate::bsr::RaqmParams;
     use crate::queue::testkit::pkt;
-    use crate::time::Dur;
     use crate::units::Bytes;
 
     fn ms(ms: u64) -> Time {

@@ -215,12 +215,15 @@ pub struct Summary {
     pub bottleneck: LinkSummary,
     pub uplink: LinkSummary,
     /// The uplink's Buffer Status Reports and how well the far end's delay
-    /// estimate followed the truth, with `uplink.bsr_period`.
+    /// estimate followed the truth, with `uplink.bsr_period` or the LTE uplink (user 0's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bsr: Option<crate::bsr::BsrSummary>,
     /// The radio bearers' counters summed over the users, with `[radio]`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub radio: Option<crate::radio::RadioSummary>,
+    /// The LTE uplink's counters (grants, BSRs, SRs, HARQ), with `bearer = "lte_uplink"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lte: Option<crate::radio::lte::LteStats>,
     /// One row per cell (a run has one): its users, goodput and shared channel.
     pub cells: Vec<crate::radio::CellSummary>,
     pub ledger: Ledger,

@@ -25,7 +25,8 @@
 //! per user: PDCP buffer, RLC AM, DCH or the cell's HSDPA, uplink DCH) takes
 //! the place of both the bottleneck and the uplink: a packet at those hops is
 //! handed to the bearer of its flow's user, and what the bearers deliver
-//! continues on the route.
+//! continues on the route. With `bearer = "lte_uplink"` that is the LTE
+//! uplink's UE of the user (uplink) or its ACK downlink ([`crate::radio::lte`]).
 //!
 //! A flow is a TCP connection between a client endpoint (at the user's UE)
 //! and a server endpoint, or a UDP stream ([`flows`]). Flows are created
@@ -223,6 +224,10 @@ impl Network {
         if let Some(bsr) = links[LinkId::Uplink as usize].bsr().filter(|_| opts.trace) {
             bsr.record_trace();
         }
+        let mut radio = s.radio.as_ref().map(|r| RadioAccess::new(r, s.traffic.users(), seed));
+        if let Some(r) = radio.as_mut().filter(|_| opts.trace) {
+            r.record_bsr_trace();
+        }
         let users = s.traffic.users();
         Network {
             scenario_name: s.name.clone(),
@@ -251,7 +256,7 @@ impl Network {
             udp_lost: 0,
             packets: opts.record_packets.then(PacketLog::default),
             trace: opts.trace.then(Trace::new),
-            radio: s.radio.as_ref().map(|r| RadioAccess::new(r, users, seed)),
+            radio,
             radio_out: RadioOut::default(),
             ack_delay: match &s.ack_delay {
                 None => Vec::new(),

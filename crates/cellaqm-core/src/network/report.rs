@@ -36,17 +36,16 @@ impl Network {
 
         // A link's counters and ECN marks; with `[radio]` the bottleneck is the users' PDCP buffers together.
         let link_stats = |net: &mut Network, id: LinkId| match (&mut net.radio, id) {
-            (Some(r), LinkId::Bottleneck) => {
-                let marked = (0..net.users.max(1)).map(|u| r.pdcp(u).queue().stats().marked).sum();
-                (r.link_stats(end), marked)
-            }
+            (Some(r), LinkId::Bottleneck) => r.link_stats(end),
+            (Some(r), LinkId::Uplink) if r.is_lte() => r.uplink_stats(end).expect("the LTE uplink"),
             _ => {
                 let link = &mut net.links[id as usize];
                 (link.stats(end), link.queue().stats().marked)
             }
         };
         let (bottleneck, uplink) = (link_stats(&mut self, LinkId::Bottleneck), link_stats(&mut self, LinkId::Uplink));
-        let radio = self.radio.as_mut().map(|r| r.summary(end));
+        let radio = self.radio.as_mut().and_then(|r| r.summary(end));
+        let lte = self.radio.as_ref().and_then(RadioAccess::lte_stats);
         let users = self.user_summaries(&flows, end);
         let cells = self.cell_summaries(&users, end);
         let mut occupancy = OccupancyLog::default();
@@ -57,12 +56,20 @@ impl Network {
             LinkSummary::new(&stats, &self.drops[id as usize], marked, end)
         };
         let (bottleneck, uplink) = (summarise(LinkId::Bottleneck, bottleneck), summarise(LinkId::Uplink, uplink));
-        let bsr = self.links[LinkId::Uplink as usize].bsr().map(|b| {
-            if let Some(t) = &mut self.trace {
-                t.bsr = b.take_trace().expect("recorded with the trace");
+        let bsr = match self.radio.as_mut().filter(|r| r.is_lte()) {
+            Some(r) => {
+                if let Some(t) = &mut self.trace {
+                    t.bsr = r.take_bsr_trace().expect("recorded with the trace");
+                }
+                r.bsr_summary()
             }
-            b.summary()
-        });
+            None => self.links[LinkId::Uplink as usize].bsr().map(|b| {
+                if let Some(t) = &mut self.trace {
+                    t.bsr = b.take_trace().expect("recorded with the trace");
+                }
+                b.summary()
+            }),
+        };
         let duration_s = end.as_secs_f64();
         let delivered_bytes: u64 = flows.iter().map(|f| f.bytes_delivered).sum();
         let udp_delivered = self.udp_delays.count();
@@ -97,6 +104,7 @@ impl Network {
             uplink,
             bsr,
             radio,
+            lte,
             cells,
             ledger: self.ledger,
             events,
@@ -107,7 +115,8 @@ impl Network {
         RunResult { summary, flows, users, downloads, packets: self.packets, trace: self.trace, occupancy }
     }
     /// One row per user: its flows' totals, its delays and drops, and with
-    /// `[radio]` its own PDCP buffer and bearer counters.
+    /// `[radio]` its own PDCP buffer and bearer counters (the LTE uplink: its
+    /// UE's buffer, in its one cell).
     fn user_summaries(&mut self, flows: &[FlowSummary], end: Time) -> Vec<UserSummary> {
         let duration_s = end.as_secs_f64();
         let n = self.users.max(1) as usize;
@@ -130,7 +139,9 @@ impl Network {
             };
             let [down, up] = &self.user_drops[i];
             (u.drops, u.drops_up) = (names(down), names(up));
-            if let Some(radio) = &mut self.radio {
+            if let Some((stats, marked)) = self.radio.as_mut().and_then(|r| r.ue_buffer_stats(i as u32, end)) {
+                u.buffer = Some(LinkSummary::new(&stats, up, marked, end)); // the LTE UE's buffer
+            } else if let Some(radio) = &mut self.radio {
                 u.cell = radio.cell_of(i as u32);
                 let marked = radio.pdcp(i as u32).queue().stats().marked;
                 let bearer = &mut radio.bearers_mut()[i];
@@ -141,7 +152,7 @@ impl Network {
         users
     }
 
-    /// One row per cell: its users' downlink goodput and its shared channel
+    /// One row per cell: its users' goodput (downlink; uplink on the LTE uplink) and its shared channel
     /// (a wired run is one cell whose users share the bottleneck).
     fn cell_summaries(&self, users: &[UserSummary], end: Time) -> Vec<CellSummary> {
         let mut cells = match &self.radio {
@@ -149,7 +160,10 @@ impl Network {
             None => vec![CellSummary { users: users.len() as u32, downlink: "wired", ..CellSummary::default() }],
         };
         for cell in &mut cells {
-            let bytes: u64 = users.iter().filter(|u| u.cell == cell.cell).map(|u| u.bytes_down).sum();
+            // The LTE uplink cell carries its users' uploads; every other cell their downloads.
+            let up = cell.downlink == "lte_uplink";
+            let bytes: u64 =
+                users.iter().filter(|u| u.cell == cell.cell).map(|u| if up { u.bytes_up } else { u.bytes_down }).sum();
             cell.goodput_bps = bytes as f64 * 8.0 / end.as_secs_f64();
         }
         cells

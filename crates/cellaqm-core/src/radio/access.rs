@@ -19,18 +19,26 @@
 //! gets back delivered packets, drops and the events to schedule
 //! ([`RadioOut`]).
 //!
+//! With `bearer = "lte_uplink"` the network is instead the LTE uplink
+//! ([`LteUplink`]: one cell, its eNodeB scheduler, a UE per user), reached
+//! through the same calls, its events named [`RadioEvent::Lte`]; the UEs'
+//! buffers together stand for the run's `uplink`, and each user's row has
+//! its UE's buffer.
+//!
 //! The RNC's PDCP buffers together stand for the run's `bottleneck` in the
 //! summary: their summed backlog is tallied over time ([`Tally`]), each
 //! user's own in its bearer.
 
-use super::bearer::{Bearer, RadioSummary, UeEvent};
+use super::bearer::{stream_name, Bearer, RadioSummary, UeEvent};
 use super::cell::{Cell, CellEvent, CellSummary};
 use super::config::{BearerKind, RadioConfig};
 use super::hsdpa::Hsdpa;
+use super::lte::{LteEvent, LteOut, LteStats, LteUplink};
+use super::tally::Tally;
+use crate::bsr::BsrSummary;
 use crate::link::LinkStats;
-use crate::metrics::Occupancy;
 use crate::packet::Packet;
-use crate::queue::Dropped;
+use crate::queue::{Dropped, Limits, QueueDisc};
 use crate::rng;
 use crate::time::{Dur, Time};
 
@@ -41,6 +49,8 @@ pub enum RadioEvent {
     Cell(u16, CellEvent),
     /// User `u`'s bearer.
     Ue(u16, UeEvent),
+    /// The LTE uplink's cell or one of its UEs' downlinks.
+    Lte(LteEvent),
 }
 
 /// What one call produced.
@@ -56,40 +66,15 @@ pub struct RadioOut {
     pub schedule: Vec<(Time, RadioEvent)>,
 }
 
-/// The summed backlog of the users' PDCP buffers over time.
-#[derive(Debug, Default)]
-struct Tally {
-    bytes: u64,
-    packets: u64,
-    byte_ns: u128,
-    packet_ns: u128,
-    occupancy: Occupancy,
-    last: Time,
-}
-
-impl Tally {
-    /// Holds the current backlog up to `now`.
-    fn hold(&mut self, now: Time) {
-        let dt = now.since(self.last).0;
-        self.byte_ns += self.bytes as u128 * dt as u128;
-        self.packet_ns += self.packets as u128 * dt as u128;
-        self.occupancy.hold(self.bytes, self.packets, dt);
-        self.last = now;
-    }
-
-    /// One buffer went from `before` to `after` (bytes, packets).
-    fn change(&mut self, before: (u64, u64), after: (u64, u64)) {
-        self.bytes = self.bytes + after.0 - before.0;
-        self.packets = self.packets + after.1 - before.1;
-    }
-}
-
 /// A PDCP buffer's backlog (bytes, packets).
 fn backlog(b: &Bearer) -> (u64, u64) {
     (b.pdcp().bytes(), b.pdcp().packets() as u64)
 }
 
 pub struct RadioAccess {
+    /// The LTE uplink ([`super::lte`]), in place of the cells and bearers below (then empty).
+    lte: Option<LteUplink>,
+    lte_out: LteOut,
     cells: Vec<Cell>,
     /// Each user's cell.
     cell_of: Vec<u16>,
@@ -104,7 +89,27 @@ impl RadioAccess {
     pub fn new(cfg: &RadioConfig, users: u32, seed: u64) -> RadioAccess {
         let users = users.max(1);
         let configs: Vec<_> = (0..users).map(|u| cfg.bearer(u)).collect();
+        if let (BearerKind::LteUplink, Some(lte)) = (cfg.bearer, &cfg.lte) {
+            let stream = |u: u32, part: &str| rng::stream(seed, &stream_name(u, part));
+            let queues = (0..users)
+                .map(|u| {
+                    let c = &configs[u as usize];
+                    c.uplink_queue.build(Limits { bytes: c.uplink_buffer.map(|b| b.0), packets: None }, stream(u, "ue"))
+                })
+                .collect();
+            let harq = (0..users).map(|u| stream(u, "harq")).collect();
+            return RadioAccess {
+                lte: Some(LteUplink::new(lte, queues, harq)),
+                lte_out: LteOut::default(),
+                cells: Vec::new(),
+                cell_of: vec![0; users as usize],
+                bearers: Vec::new(),
+                tally: Tally::default(),
+                served: Vec::new(),
+            };
+        }
         let shared = match cfg.bearer {
+            BearerKind::LteUplink => unreachable!("validated: [radio.lte] with bearer = \"lte_uplink\""),
             BearerKind::Dch => None,
             BearerKind::Hsdpa => {
                 let h = cfg.hsdpa.as_ref().expect("validated");
@@ -122,6 +127,8 @@ impl RadioAccess {
         // One cell serves every user (several cells come with the HS-DSCH system's layout).
         let members = (0..users as usize).collect();
         RadioAccess {
+            lte: None,
+            lte_out: LteOut::default(),
             cells: vec![Cell::new(0, users as usize, members, shared)],
             cell_of: vec![0; users as usize],
             bearers,
@@ -145,19 +152,41 @@ impl RadioAccess {
         self.tally.change(before, backlog(&self.bearers[u]));
     }
 
+    /// Does `op` on the LTE uplink at `now` and passes on what it produced;
+    /// the tally follows the UEs' buffers.
+    fn on_lte(&mut self, now: Time, out: &mut RadioOut, op: impl FnOnce(&mut LteUplink, &mut LteOut)) {
+        let lte = self.lte.as_mut().expect("an LTE uplink");
+        self.tally.hold(now);
+        let before = lte.backlog();
+        op(lte, &mut self.lte_out);
+        self.tally.change(before, lte.backlog());
+        let o = &mut self.lte_out;
+        out.to_ue.append(&mut o.to_ue);
+        out.to_core.append(&mut o.to_core);
+        out.dropped.append(&mut o.dropped);
+        out.schedule.extend(o.schedule.drain(..).map(|(at, ev)| (at, RadioEvent::Lte(ev))));
+    }
+
     /// A downlink packet of user `ue` reaches the RNC.
     pub fn arrive_down(&mut self, now: Time, ue: u32, pkt: Packet, out: &mut RadioOut) {
+        if self.lte.is_some() {
+            return self.on_lte(now, out, |l, o| l.arrive_down(now, ue as usize, pkt, o));
+        }
         self.on_bearer(now, ue as usize, out, |b, _, out| b.arrive_down(now, pkt, out));
     }
 
     /// An uplink packet leaves user `ue`'s IP layer.
     pub fn arrive_up(&mut self, now: Time, ue: u32, pkt: Packet, out: &mut RadioOut) {
+        if self.lte.is_some() {
+            return self.on_lte(now, out, |l, o| l.arrive_up(now, ue as usize, pkt, o));
+        }
         self.on_bearer(now, ue as usize, out, |b, _, out| b.arrive_up(now, pkt, out));
     }
 
     /// A scheduled event fires.
     pub fn handle(&mut self, now: Time, ev: RadioEvent, out: &mut RadioOut) {
         match ev {
+            RadioEvent::Lte(ev) => self.on_lte(now, out, |l, o| l.handle(now, ev, o)),
             RadioEvent::Ue(u, ev) => {
                 let u = u as usize;
                 self.tally.hold(now);
@@ -217,10 +246,11 @@ impl RadioAccess {
 
     /// Bytes of packets inside the bearers (waiting in a buffer or carried by RLC), both ways.
     pub fn bytes_held(&self) -> u64 {
-        self.bearers.iter().map(Bearer::bytes_held).sum()
+        self.bearers.iter().map(Bearer::bytes_held).sum::<u64>() + self.lte.as_ref().map_or(0, LteUplink::bytes_held)
     }
 
-    /// The users' PDCP buffers together: (bytes, packets).
+    /// The managed buffers together: the users' PDCP buffers, or with the
+    /// LTE uplink the UEs' buffers: (bytes, packets).
     pub fn backlog(&self) -> (u64, u64) {
         (self.tally.bytes, self.tally.packets)
     }
@@ -235,17 +265,75 @@ impl RadioAccess {
         &mut self.bearers
     }
 
-    /// The run's radio counters, summed over the users (the told rate is user 0's).
-    pub fn summary(&mut self, end: Time) -> RadioSummary {
+    /// The run's radio counters, summed over the users (the told rate is
+    /// user 0's); `None` for the LTE uplink (see [`RadioAccess::lte_stats`]).
+    pub fn summary(&mut self, end: Time) -> Option<RadioSummary> {
+        if self.lte.is_some() {
+            return None;
+        }
         let mut all = self.bearers[0].summary(end);
         for b in &mut self.bearers[1..] {
             all.add(&b.summary(end));
         }
-        all
+        Some(all)
     }
 
-    /// The PDCP buffers together, seen as one link, for the run's `bottleneck`.
-    pub fn link_stats(&mut self, end: Time) -> LinkStats {
+    /// The LTE uplink's counters, with it.
+    pub fn lte_stats(&self) -> Option<LteStats> {
+        self.lte.as_ref().map(LteUplink::stats)
+    }
+
+    /// The LTE uplink's BSRs as the eNodeB estimated from them (user 0's), with it.
+    pub fn bsr_summary(&self) -> Option<BsrSummary> {
+        self.lte.as_ref().map(LteUplink::bsr_summary)
+    }
+
+    /// Record the BSR trace of user 0 (with the LTE uplink).
+    pub fn record_bsr_trace(&mut self) {
+        if let Some(l) = &mut self.lte {
+            l.far_end(0).record_trace();
+        }
+    }
+
+    /// User 0's BSR trace, if recorded.
+    pub fn take_bsr_trace(&mut self) -> Option<crate::metrics::BsrTrace> {
+        self.lte.as_mut().and_then(|l| l.far_end(0).take_trace())
+    }
+
+    /// User `ue`'s UE buffer seen as a link, and its ECN marks (with the LTE uplink).
+    pub fn ue_buffer_stats(&mut self, ue: u32, end: Time) -> Option<(LinkStats, u64)> {
+        self.lte.as_mut().map(|l| l.ue_link_stats(ue as usize, end))
+    }
+
+    /// Whether this is the LTE uplink (its managed buffers are the UEs').
+    pub fn is_lte(&self) -> bool {
+        self.lte.is_some()
+    }
+
+    /// The UEs' buffers seen as one link (the run's `uplink`), with the LTE uplink.
+    pub fn uplink_stats(&mut self, end: Time) -> Option<(LinkStats, u64)> {
+        let lte = self.lte.as_ref()?;
+        self.tally.hold(end);
+        let s = lte.stats();
+        let stats = LinkStats {
+            busy: Dur(s.ttis_with_grants.saturating_mul(lte.tti().0).min(end.0)),
+            packets_sent: s.sdus_delivered,
+            bytes_sent: s.bytes_delivered,
+            queue_byte_ns: self.tally.byte_ns,
+            queue_packet_ns: self.tally.packet_ns,
+            occupancy: Some(self.tally.occupancy.clone()),
+        };
+        Some((stats, lte.marked()))
+    }
+
+    /// The PDCP buffers together, seen as one link, for the run's
+    /// `bottleneck`, and their ECN marks (with the LTE uplink: nothing; its
+    /// downlink is not managed).
+    pub fn link_stats(&mut self, end: Time) -> (LinkStats, u64) {
+        if self.lte.is_some() {
+            return (LinkStats::default(), 0);
+        }
+        let marked = self.bearers.iter().map(|b| b.pdcp().queue().stats().marked).sum();
         self.tally.hold(end);
         let mut all = LinkStats::default();
         for b in &mut self.bearers {
@@ -258,11 +346,14 @@ impl RadioAccess {
         all.queue_byte_ns = self.tally.byte_ns;
         all.queue_packet_ns = self.tally.packet_ns;
         all.occupancy = Some(self.tally.occupancy.clone());
-        all
+        (all, marked)
     }
 
     /// One row per cell for the summary.
     pub fn cell_summaries(&self, end: Time) -> Vec<CellSummary> {
+        if let Some(l) = &self.lte {
+            return vec![l.cell_summary(end)];
+        }
         self.cells.iter().map(|c| c.summary(end)).collect()
     }
 
@@ -296,6 +387,7 @@ mod tests {
             bearer: BearerKind::Dch,
             dch: Some(DchConfig { rate: Rate(kbps * 1e3), tti: Dur::from_millis(ms), ..DchConfig::default() }),
             hsdpa: None,
+            lte: None,
             uplink: DchConfig::default(),
             buffer: Some(Bytes(buffer)),
             buffer_packets: None,

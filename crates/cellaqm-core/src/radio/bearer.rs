@@ -132,7 +132,7 @@ pub struct Bearer {
 /// The random stream `part` of `user`'s bearer: user 0 keeps the single-user
 /// names (`radio.pdcp`), so that a one-user run draws as it always did;
 /// user `u` ≥ 1 draws from `radio.ue<u>.pdcp`.
-fn stream_name(user: u32, part: &str) -> String {
+pub(super) fn stream_name(user: u32, part: &str) -> String {
     match user {
         0 => format!("radio.{part}"),
         u => format!("radio.ue{u}.{part}"),

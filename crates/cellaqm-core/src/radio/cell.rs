@@ -32,11 +32,12 @@ pub struct CellSummary {
     pub cell: u32,
     /// Users attached to the cell.
     pub users: u32,
-    /// `"dch"` (dedicated channels), `"hsdpa"` or `"wired"` (the run's shared bottleneck link).
+    /// `"dch"` (dedicated channels), `"hsdpa"`, `"lte_uplink"` (the LTE uplink
+    /// of lte-uplink-raqm.md) or `"wired"` (the run's shared bottleneck link).
     pub downlink: &'static str,
     /// The shared channel's scheduler (`null` without one).
     pub scheduler: Option<&'static str>,
-    /// Downlink IP bytes delivered to the cell's users, per second of the run.
+    /// IP bytes delivered to the cell's users (on the LTE uplink: from them), per second of the run.
     pub goodput_bps: f64,
     /// Shared channel: TTIs that served a user, as a fraction of the run's TTIs.
     pub tti_utilisation: Option<f64>,

@@ -22,6 +22,7 @@
 
 use super::dch::DchConfig;
 use super::hsdpa::{HsdpaConfig, HsdpaUser};
+use super::lte::LteConfig;
 use super::pdcp::pdcp_discipline;
 use crate::queue::QueueConfig;
 use crate::rlc::RlcConfig;
@@ -36,13 +37,18 @@ pub enum BearerKind {
     Dch,
     /// HSDPA: the cell's shared HS-DSCH and its scheduler.
     Hsdpa,
+    /// The LTE uplink of lte-uplink-raqm.md (`[radio.lte]`): the managed
+    /// buffer is each UE's (`uplink_buffer`, `uplink_queue`); the downlink
+    /// only carries ACKs.
+    LteUplink,
 }
 
 /// `[radio]` in a scenario.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RadioConfig {
-    /// The downlink bearer: `"dch"` (section `[radio.dch]`) or `"hsdpa"` (`[radio.hsdpa]`).
+    /// The bearer: `"dch"` (section `[radio.dch]`), `"hsdpa"` (`[radio.hsdpa]`)
+    /// or `"lte_uplink"` (`[radio.lte]`).
     pub bearer: BearerKind,
     /// R99 DCH downlink (with `bearer = "dch"`), each user's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -50,6 +56,9 @@ pub struct RadioConfig {
     /// HSDPA downlink (with `bearer = "hsdpa"`), shared by the cell's users.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hsdpa: Option<HsdpaConfig>,
+    /// The LTE uplink (with `bearer = "lte_uplink"`): one cell, a UE per user.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lte: Option<LteConfig>,
     /// The uplink DCH carrying TCP ACKs and RLC STATUS (default: 64 kb/s, 20 ms TTI).
     #[serde(default)]
     pub uplink: DchConfig,
@@ -175,23 +184,37 @@ impl RadioConfig {
         if users > u16::MAX as u32 + 1 {
             return Err(format!("traffic: {users} users, but [{key}] serves at most 65536"));
         }
+        let given = |name: &str, on: bool, section: &str| match on {
+            true => Err(format!(
+                "{key}.{name}: given, but {key}.bearer is \"{}\" (use [{key}.{section}])",
+                self.bearer_name()
+            )),
+            false => Ok(()),
+        };
         match self.bearer {
             BearerKind::Dch => {
-                if self.hsdpa.is_some() {
-                    return Err(format!("{key}.hsdpa: given, but {key}.bearer is \"dch\" (use [{key}.dch])"));
-                }
+                given("hsdpa", self.hsdpa.is_some(), "dch")?;
+                given("lte", self.lte.is_some(), "dch")?;
                 if self.dch.is_none() {
                     return Err(format!("{key}.dch: missing (required with bearer = \"dch\")"));
                 }
             }
             BearerKind::Hsdpa => {
-                if self.dch.is_some() {
-                    return Err(format!("{key}.dch: given, but {key}.bearer is \"hsdpa\" (use [{key}.hsdpa])"));
-                }
+                given("dch", self.dch.is_some(), "hsdpa")?;
+                given("lte", self.lte.is_some(), "hsdpa")?;
                 match &self.hsdpa {
                     Some(h) => h.validate(&format!("{key}.hsdpa"))?,
                     None => return Err(format!("{key}.hsdpa: missing (required with bearer = \"hsdpa\")")),
                 }
+            }
+            BearerKind::LteUplink => {
+                given("dch", self.dch.is_some(), "lte")?;
+                given("hsdpa", self.hsdpa.is_some(), "lte")?;
+                match &self.lte {
+                    Some(l) => l.validate(&format!("{key}.lte"))?,
+                    None => return Err(format!("{key}.lte: missing (required with bearer = \"lte_uplink\")")),
+                }
+                self.refuse_umts_keys(key)?;
             }
         }
         self.validate_bearer(key, &self.with_group(&UserGroup::default()))?;
@@ -220,6 +243,19 @@ impl RadioConfig {
                     "{gkey}.channel_rate: only with {key}.bearer = \"hsdpa\" (a DCH user has its own rate: dch.rate)"
                 ));
             }
+            if self.bearer == BearerKind::LteUplink {
+                let umts = [
+                    ("buffer", g.buffer.is_some()),
+                    ("buffer_packets", g.buffer_packets.is_some()),
+                    ("queue", g.queue.is_some()),
+                    ("rlc", g.rlc.is_some()),
+                    ("uplink", g.uplink.is_some()),
+                    ("priority", g.priority.is_some()),
+                ];
+                if let Some((name, _)) = umts.iter().find(|k| k.1) {
+                    return Err(format!("{gkey}.{name}: not used with {key}.bearer = \"lte_uplink\""));
+                }
+            }
             if let (Some(rlc), BearerKind::Hsdpa) = (&g.rlc, self.bearer) {
                 if rlc.pdu_size != self.rlc.pdu_size {
                     return Err(format!(
@@ -233,6 +269,32 @@ impl RadioConfig {
         Ok(())
     }
 
+    /// The bearer's name in scenario files.
+    fn bearer_name(&self) -> &'static str {
+        match self.bearer {
+            BearerKind::Dch => "dch",
+            BearerKind::Hsdpa => "hsdpa",
+            BearerKind::LteUplink => "lte_uplink",
+        }
+    }
+
+    /// With the LTE uplink, the keys of the UMTS bearers (RNC PDCP buffer,
+    /// RLC AM, uplink DCH) have no meaning: refused when they differ from
+    /// their defaults.
+    fn refuse_umts_keys(&self, key: &str) -> Result<(), String> {
+        let keys = [
+            ("buffer", self.buffer.is_some()),
+            ("buffer_packets", self.buffer_packets.is_some()),
+            ("queue", self.queue != QueueConfig::default()),
+            ("rlc", self.rlc != RlcConfig::default()),
+            ("uplink", self.uplink != DchConfig::default()),
+        ];
+        match keys.iter().find(|k| k.1) {
+            Some((name, _)) => Err(format!("{key}.{name}: not used with bearer = \"lte_uplink\" (see [{key}.lte])")),
+            None => Ok(()),
+        }
+    }
+
     /// Checks one bearer; `key` names where its keys were given.
     fn validate_bearer(&self, key: &str, b: &BearerConfig) -> Result<(), String> {
         if let Some(d) = &b.dch {
@@ -244,7 +306,10 @@ impl RadioConfig {
         }
         for (name, queue) in [("queue", &b.queue), ("uplink_queue", &b.uplink_queue)] {
             queue.validate(&format!("{key}.{name}"))?;
-            pdcp_discipline(queue, &format!("{key}.{name}"))?;
+            // The LTE UE's buffer is left as a link's is, when the RLC takes a packet: any scheme.
+            if self.bearer != BearerKind::LteUplink {
+                pdcp_discipline(queue, &format!("{key}.{name}"))?;
+            }
         }
         b.rlc.validate(&format!("{key}.rlc"))
     }

@@ -9,7 +9,9 @@
 //! ([`dch`], with [`gilbert`] losses), the uplink DCH and the UE's buffer.
 //! [`config`] reads `[radio]`: the template of every user's bearer and the
 //! groups of users that differ. ACK delay control ([`ack_delay`]) holds TCP
-//! ACKs at the RNC on their way to the core. Models take `now` and return what to
+//! ACKs at the RNC on their way to the core. The LTE uplink of the LTE study
+//! ([`lte`]: BSRs, SR and grants, HARQ, in-sequence reassembly) is the other
+//! kind of radio, with the managed buffer in the UE. Models take `now` and return what to
 //! schedule; none reads a clock, and each draws from its own [`crate::rng`]
 //! stream.
 
@@ -27,5 +29,7 @@ pub mod config;
 pub mod dch;
 pub mod gilbert;
 pub mod hsdpa;
+pub mod lte;
 pub mod pdcp;
 pub mod scheduler;
+mod tally;

@@ -296,6 +296,12 @@ impl Scenario {
             }
         }
         if let Some(a) = &self.ack_delay {
+            if self.radio.as_ref().is_some_and(|r| r.bearer == crate::radio::BearerKind::LteUplink) {
+                return Err(
+                    "ack_delay: not with radio.bearer = \"lte_uplink\" (its downlink carries the ACKs unmanaged)"
+                        .into(),
+                );
+            }
             a.validate("ack_delay")?;
             for (at, user) in self.forward_buffer_owners() {
                 if self.forward_buffer_packets(user).is_none() {

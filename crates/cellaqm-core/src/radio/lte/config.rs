@@ -1,0 +1,270 @@
+//! `[radio.lte]`: the LTE uplink of lte-uplink-raqm.md, with `[radio] bearer =
+//! "lte_uplink"`. Each key's source is in its doc: the spec (the study or its
+//! stated choices), a 3GPP default, or *our choice*.
+//!
+//! ```toml
+//! [radio]
+//! bearer = "lte_uplink"
+//! uplink_buffer = "1.25MB"            # the UE's RLC transmission buffer
+//! uplink_queue = { scheme = "taqm" }  # its discipline
+//! [radio.lte]
+//! rate = "10Mbps"                     # the cell's uplink rate (high rate of a square wave)
+//! low_rate = "3Mbps"
+//! period = "2s"                       # square wave; or switch_at = "20s" for one down-switch
+//! receiver = { scheme = "raqm" }      # R-AQM at the eNodeB
+//! [radio.lte.harq]
+//! bler = 0.1
+//! ```
+
+use super::bsr::BsrTimers;
+use super::capacity::Capacity;
+use super::harq::HarqConfig;
+use crate::bsr::ReceiverConfig;
+use crate::radio::scheduler::SchedulerKind;
+use crate::time::{Dur, Time};
+use crate::units::{Bytes, Rate};
+use serde::{Deserialize, Serialize};
+
+/// `[radio.lte]`.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LteConfig {
+    /// The cell's uplink rate (the spec's bandwidth scenarios, 128 kb/s … 50 Mb/s);
+    /// with `low_rate`, the high rate.
+    pub rate: Rate,
+    /// The low rate of a square wave (`period`) or after a down-switch (`switch_at`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub low_rate: Option<Rate>,
+    /// Square wave: the dwell at each rate, high first (the spec).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub period: Option<Dur>,
+    /// Down-switch: when the rate drops to `low_rate` (the spec: 20 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switch_at: Option<Dur>,
+    /// TTI (LTE: 1 ms).
+    #[serde(default = "defaults::tti")]
+    pub tti: Dur,
+    /// From a grant to the transmission it allows (the spec's choice: 4 TTIs; TS 36.213 §8: n + 4 in FDD).
+    #[serde(default = "defaults::grant_delay")]
+    pub grant_delay: Dur,
+    /// Scheduling Request period (the spec's choice: an SR opportunity every 10 ms).
+    #[serde(default = "defaults::sr_period")]
+    pub sr_period: Dur,
+    /// The grant an SR gets: room for a BSR and some data (the spec's choice, its size *our choice*).
+    #[serde(default = "defaults::sr_grant")]
+    pub sr_grant: Bytes,
+    /// Least grant: at low rates the cell's bytes build up over TTIs until a
+    /// grant of this size is possible, so headers do not eat a tiny block (*our choice*).
+    #[serde(default = "defaults::min_grant")]
+    pub min_grant: Bytes,
+    /// periodicBSR-Timer (the spec: 20 ms, studied 10–100 ms).
+    #[serde(default = "defaults::bsr_period")]
+    pub bsr_period: Dur,
+    /// retxBSR-Timer (TS 36.331 default sf2560).
+    #[serde(default = "defaults::retx_bsr_timer")]
+    pub retx_bsr_timer: Dur,
+    /// The eNodeB reads BSRs as the standard's 64 levels (the spec's choice);
+    /// `false`: exact bytes (the spec's sensitivity).
+    #[serde(default = "defaults::yes")]
+    pub quantised_bsr: bool,
+    /// From HARQ giving a block up to its data being sent again by RLC AM (*our choice*).
+    #[serde(default = "defaults::status_delay")]
+    pub status_delay: Dur,
+    /// UEs granted in one TTI at most (*our choice*).
+    #[serde(default = "defaults::ues_per_tti")]
+    pub ues_per_tti: u32,
+    /// The eNodeB's uplink scheduler across the cell's UEs.
+    #[serde(default)]
+    pub scheduler: SchedulerKind,
+    /// The downlink carrying ACKs to the UEs: a fixed-rate, fixed-delay path
+    /// per UE, not a bottleneck (the spec's choice; rate and delay *our choice*).
+    #[serde(default = "defaults::down_rate")]
+    pub down_rate: Rate,
+    #[serde(default = "defaults::down_delay")]
+    pub down_delay: Dur,
+    #[serde(default)]
+    pub harq: HarqConfig,
+    /// A receiver-side filter at the eNodeB (R-AQM), fed by this radio's BSRs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receiver: Option<ReceiverConfig>,
+}
+
+mod defaults {
+    use crate::time::Dur;
+    use crate::units::{Bytes, Rate};
+    pub fn tti() -> Dur {
+        Dur::from_millis(1)
+    }
+    pub fn grant_delay() -> Dur {
+        Dur::from_millis(4)
+    }
+    pub fn sr_period() -> Dur {
+        Dur::from_millis(10)
+    }
+    pub fn sr_grant() -> Bytes {
+        Bytes(64)
+    }
+    pub fn min_grant() -> Bytes {
+        Bytes(125)
+    }
+    pub fn bsr_period() -> Dur {
+        Dur::from_millis(20)
+    }
+    pub fn retx_bsr_timer() -> Dur {
+        Dur::from_millis(2560)
+    }
+    pub fn yes() -> bool {
+        true
+    }
+    pub fn status_delay() -> Dur {
+        Dur::from_millis(40)
+    }
+    pub fn ues_per_tti() -> u32 {
+        4
+    }
+    pub fn down_rate() -> Rate {
+        Rate(50e6)
+    }
+    pub fn down_delay() -> Dur {
+        Dur::from_millis(2)
+    }
+}
+
+impl LteConfig {
+    /// The defaults around a fixed `rate`.
+    pub fn fixed(rate: Rate) -> LteConfig {
+        LteConfig {
+            rate,
+            low_rate: None,
+            period: None,
+            switch_at: None,
+            tti: defaults::tti(),
+            grant_delay: defaults::grant_delay(),
+            sr_period: defaults::sr_period(),
+            sr_grant: defaults::sr_grant(),
+            min_grant: defaults::min_grant(),
+            bsr_period: defaults::bsr_period(),
+            retx_bsr_timer: defaults::retx_bsr_timer(),
+            quantised_bsr: true,
+            status_delay: defaults::status_delay(),
+            ues_per_tti: defaults::ues_per_tti(),
+            scheduler: SchedulerKind::default(),
+            down_rate: defaults::down_rate(),
+            down_delay: defaults::down_delay(),
+            harq: HarqConfig::default(),
+            receiver: None,
+        }
+    }
+
+    /// The capacity over time.
+    pub fn capacity(&self) -> Capacity {
+        let (high_bps, low) = (self.rate.bps(), self.low_rate.map(|r| r.bps()));
+        match (low, self.period, self.switch_at) {
+            (Some(low_bps), Some(period), _) => Capacity::SquareWave { high_bps, low_bps, period },
+            (Some(low_bps), None, Some(at)) => Capacity::DownSwitch { high_bps, low_bps, at: Time::ZERO + at },
+            _ => Capacity::Fixed { bps: high_bps },
+        }
+    }
+
+    /// The BSR timers.
+    pub fn bsr_timers(&self) -> BsrTimers {
+        BsrTimers { periodic: Some(self.bsr_period), retx: self.retx_bsr_timer }
+    }
+
+    /// Checks ranges; errors name the key under `key` (normally `radio.lte`).
+    pub fn validate(&self, key: &str) -> Result<(), String> {
+        let rate_ok = |r: Rate| r.bps().is_finite() && r.bps() > 0.0;
+        if !rate_ok(self.rate) {
+            return Err(format!("{key}.rate: must be positive"));
+        }
+        match (self.low_rate, self.period, self.switch_at) {
+            (Some(r), _, _) if !rate_ok(r) => return Err(format!("{key}.low_rate: must be positive")),
+            (Some(_), Some(_), Some(_)) => {
+                return Err(format!("{key}.switch_at: give either period (square wave) or switch_at (down-switch)"))
+            }
+            (Some(_), None, None) => {
+                return Err(format!("{key}.low_rate: needs period (square wave) or switch_at (down-switch)"))
+            }
+            (None, Some(_), _) => return Err(format!("{key}.period: needs low_rate")),
+            (None, _, Some(_)) => return Err(format!("{key}.switch_at: needs low_rate")),
+            _ => {}
+        }
+        let positive = [
+            ("period", self.period.unwrap_or(self.tti)),
+            ("tti", self.tti),
+            ("sr_period", self.sr_period),
+            ("bsr_period", self.bsr_period),
+            ("retx_bsr_timer", self.retx_bsr_timer),
+        ];
+        for (name, d) in positive {
+            if d == Dur::ZERO {
+                return Err(format!("{key}.{name}: must be positive"));
+            }
+        }
+        for (name, d) in [("grant_delay", self.grant_delay), ("sr_period", self.sr_period)] {
+            if !d.0.is_multiple_of(self.tti.0) {
+                return Err(format!("{key}.{name}: must be a whole number of TTIs ({})", self.tti));
+            }
+        }
+        if self.grant_delay.0 / self.tti.0 > 8 {
+            return Err(format!("{key}.grant_delay: at most 8 TTIs (a HARQ round trip)"));
+        }
+        if !self.harq.rtt.0.is_multiple_of(self.tti.0) || self.harq.rtt < self.grant_delay {
+            return Err(format!("{key}.harq.rtt: must be a whole number of TTIs, at least grant_delay"));
+        }
+        if self.sr_grant.0 < 8 {
+            return Err(format!("{key}.sr_grant: at least 8 B (a BSR, MAC and RLC headers and a byte of data)"));
+        }
+        if self.ues_per_tti == 0 {
+            return Err(format!("{key}.ues_per_tti: must be at least 1"));
+        }
+        if !rate_ok(self.down_rate) {
+            return Err(format!("{key}.down_rate: must be positive"));
+        }
+        self.harq.validate(&format!("{key}.harq"))?;
+        if let Some(r) = &self.receiver {
+            r.validate(&format!("{key}.receiver"))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(extra: &str) -> Result<LteConfig, String> {
+        let text = format!("rate = \"10Mbps\"\n{extra}");
+        let c: LteConfig = toml::from_str(&text).map_err(|e| e.message().to_string())?;
+        c.validate("radio.lte").map(|_| c)
+    }
+
+    #[test]
+    fn defaults_and_capacities() {
+        let c = read("").unwrap();
+        assert_eq!(c, LteConfig::fixed(Rate(10e6)));
+        assert_eq!(c.capacity(), Capacity::Fixed { bps: 10e6 });
+        let c = read("low_rate = \"3Mbps\"\nperiod = \"2s\"").unwrap();
+        assert_eq!(c.capacity(), Capacity::SquareWave { high_bps: 10e6, low_bps: 3e6, period: Dur::from_secs(2) });
+        let c = read("low_rate = \"500kbps\"\nswitch_at = \"20s\"").unwrap();
+        assert_eq!(
+            c.capacity(),
+            Capacity::DownSwitch { high_bps: 10e6, low_bps: 0.5e6, at: Time::ZERO + Dur::from_secs(20) }
+        );
+    }
+
+    #[test]
+    fn errors_name_the_key() {
+        assert_eq!(read("period = \"2s\"").unwrap_err(), "radio.lte.period: needs low_rate");
+        assert_eq!(
+            read("low_rate = \"1Mbps\"").unwrap_err(),
+            "radio.lte.low_rate: needs period (square wave) or switch_at (down-switch)"
+        );
+        assert_eq!(
+            read("grant_delay = \"1500us\"").unwrap_err(),
+            "radio.lte.grant_delay: must be a whole number of TTIs (1ms)"
+        );
+        assert_eq!(read("[harq]\nmax_tx = 0").unwrap_err(), "radio.lte.harq.max_tx: must be at least 1");
+        assert!(read("bsr = 1").unwrap_err().starts_with("unknown field `bsr`"));
+    }
+}

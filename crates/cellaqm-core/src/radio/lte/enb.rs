@@ -1,0 +1,238 @@
+//! The eNodeB's uplink scheduler: grants transport blocks to the cell's UEs
+//! from what their BSRs and SRs tell it (lte-uplink-raqm.md's grant rule,
+//! the spec's choice, across several UEs):
+//!
+//! ```text
+//! each 1 ms TTI, for the TTI grant_delay ahead:
+//!     outstanding(u) = bytes of u's latest BSR − bytes granted to u since it arrived
+//!     wanting(u)     = outstanding(u) if > 0, else sr_grant if an SR of u is pending
+//!                      or if u's latest BSR reported data and no grant of u is in the pipeline
+//!     the scheduler picks up to ues_per_tti UEs with wanting > 0 (round robin, PF, …)
+//!     in that order: grant min(bytes left in the TTI, wanting(u))
+//! ```
+//!
+//! The TTI's bytes come from the cell's capacity ([`super::capacity`]); HARQ
+//! retransmissions due in that TTI take theirs first (non-adaptive: same
+//! size), and their UEs get no new grant. A grant smaller than `min_grant`
+//! that does not cover the UE's wanting is not made: the bytes are kept for
+//! the next TTI instead (*our choice*, so that a low-rate cell serves a UE
+//! every few TTIs with a block worth its headers). An SR from a UE that
+//! already has bytes outstanding or a grant in the pipeline is ignored
+//! (*our choice*). The small grant after a BSR that reported data is *our
+//! choice* too: data that reached a non-empty buffer triggers no BSR (TS 36.321
+//! §5.4.5), so once the reported bytes are granted, a UE with more data could
+//! only wait for retxBSR-Timer (2.56 s); the small grant carries its pending
+//! periodic BSR (or a padding BSR of 0 B when it has nothing left). The BSR's Buffer Size is read as its level's upper edge
+//! ([`super::buffer_size::reported_bytes`]) or, as an option, exactly.
+
+use super::capacity::Blocks;
+use crate::radio::scheduler::{AnyScheduler, RateAverage, Scheduler, UserView};
+use crate::time::{Dur, Time};
+
+/// What the eNodeB knows of one UE.
+#[derive(Clone, Debug)]
+struct UeState {
+    reported: u64,
+    granted: u64,
+    sr: bool,
+    /// Grants made and not yet used: TTIs of use.
+    pipeline: u32,
+    /// TTIs taken by HARQ retransmissions: (start, bytes).
+    retx: Vec<(Time, u64)>,
+    avg: RateAverage,
+}
+
+/// The cell's uplink scheduler.
+pub struct EnbScheduler {
+    scheduler: AnyScheduler,
+    ues: Vec<UeState>,
+    blocks: Blocks,
+    tti: Dur,
+    /// Bytes kept from earlier TTIs (see the module doc).
+    kept: u64,
+    min_grant: u64,
+    sr_grant: u64,
+    ues_per_tti: usize,
+    views: Vec<UserView>,
+    picked: Vec<usize>,
+}
+
+/// The PF average's window, TTIs (*our choice*: 100 ms).
+const PF_WINDOW: u32 = 100;
+
+impl EnbScheduler {
+    pub fn new(
+        scheduler: AnyScheduler,
+        ues: usize,
+        blocks: Blocks,
+        tti: Dur,
+        min_grant: u64,
+        sr_grant: u64,
+        ues_per_tti: usize,
+    ) -> EnbScheduler {
+        let state = UeState {
+            reported: 0,
+            granted: 0,
+            sr: false,
+            pipeline: 0,
+            retx: Vec::new(),
+            avg: RateAverage::new(PF_WINDOW),
+        };
+        EnbScheduler {
+            scheduler,
+            ues: vec![state; ues],
+            blocks,
+            tti,
+            kept: 0,
+            min_grant,
+            sr_grant,
+            ues_per_tti,
+            views: Vec::new(),
+            picked: Vec::new(),
+        }
+    }
+
+    /// An SR of UE `u` reached the eNodeB.
+    pub fn on_sr(&mut self, u: usize) {
+        let s = &mut self.ues[u];
+        if s.reported <= s.granted && s.pipeline == 0 {
+            s.sr = true;
+        }
+    }
+
+    /// A BSR of UE `u` reporting `bytes` (as read) reached the eNodeB.
+    pub fn on_bsr(&mut self, u: usize, bytes: u64) {
+        let s = &mut self.ues[u];
+        s.reported = bytes;
+        s.granted = 0;
+    }
+
+    /// UE `u` used a grant (one fewer in its pipeline).
+    pub fn used(&mut self, u: usize) {
+        self.ues[u].pipeline -= 1;
+    }
+
+    /// UE `u` retransmits a `bytes` block in the TTI starting at `at`.
+    pub fn reserve(&mut self, u: usize, at: Time, bytes: u64) {
+        self.ues[u].retx.push((at, bytes));
+    }
+
+    /// Whether a UE last reported data, has an SR, a grant in the pipeline, or a retransmission reserved.
+    pub fn busy(&self) -> bool {
+        self.ues.iter().any(|s| s.reported > 0 || s.sr || s.pipeline > 0 || !s.retx.is_empty())
+    }
+
+    /// The grants for the TTI starting at `t` (made `grant_delay` earlier),
+    /// in serving order: (UE, bytes) to `out` (cleared first).
+    pub fn grants(&mut self, t: Time, out: &mut Vec<(usize, u64)>) {
+        out.clear();
+        let rate = self.blocks.capacity().rate_at(t);
+        let mut bytes = self.kept + self.blocks.take(t);
+        let tti_index = t.0 / self.tti.0;
+        self.views.clear();
+        for s in &mut self.ues {
+            let mut retransmits = false;
+            s.retx.retain(|&(at, b)| {
+                if at == t {
+                    bytes = bytes.saturating_sub(b);
+                    retransmits = true;
+                }
+                at != t
+            });
+            let probe = s.sr || (s.reported > 0 && s.pipeline == 0);
+            let wanting = match s.reported.saturating_sub(s.granted) {
+                0 if probe => self.sr_grant,
+                o => o,
+            };
+            let backlog_bytes = if retransmits { 0 } else { wanting };
+            self.views.push(UserView { backlog_bytes, rate_bps: rate, avg_bps: s.avg.value(tti_index), priority: 0 });
+        }
+        self.scheduler.select(t, &self.views, self.ues_per_tti, &mut self.picked);
+        let mut starved = false;
+        for &u in &self.picked {
+            let wanting = self.views[u].backlog_bytes;
+            let g = bytes.min(wanting);
+            if g < wanting && g < self.min_grant {
+                starved = true;
+                break;
+            }
+            bytes -= g;
+            let s = &mut self.ues[u];
+            if s.reported > s.granted {
+                s.granted += g;
+            }
+            s.sr = false;
+            s.pipeline += 1;
+            s.avg.serve(tti_index, g as f64 * 8.0 / self.tti.as_secs_f64());
+            out.push((u, g));
+        }
+        self.kept = if starved { bytes } else { 0 };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::capacity::Capacity;
+    use super::*;
+    use crate::radio::scheduler::SchedulerKind;
+
+    fn ms(v: u64) -> Time {
+        Time::ZERO + Dur::from_millis(v)
+    }
+
+    fn enb(bps: f64, ues: usize, kind: SchedulerKind) -> EnbScheduler {
+        let tti = Dur::from_millis(1);
+        EnbScheduler::new(kind.build(), ues, Blocks::new(Capacity::Fixed { bps }, tti), tti, 125, 64, 4)
+    }
+
+    #[test]
+    fn grants_follow_the_reports_and_srs() {
+        let mut e = enb(10e6, 2, SchedulerKind::RoundRobin);
+        let mut g = Vec::new();
+        e.grants(ms(0), &mut g);
+        assert!(g.is_empty() && !e.busy());
+        // UE 1's SR: a 64-byte grant.
+        e.on_sr(1);
+        e.grants(ms(1), &mut g);
+        assert_eq!(g, [(1, 64)]);
+        e.on_sr(1); // a grant is in the pipeline: ignored
+        e.grants(ms(2), &mut g);
+        assert!(g.is_empty());
+        e.used(1);
+        // UE 1 reports 2000 B (read), UE 0 reports 300 B: round robin from UE 0 (after 1):
+        // 300 B to UE 0, the remaining 950 B to UE 1; then UE 1's last 1050 B.
+        e.on_bsr(1, 2000);
+        e.on_bsr(0, 300);
+        e.grants(ms(3), &mut g);
+        assert_eq!(g, [(0, 300), (1, 950)]);
+        e.grants(ms(4), &mut g);
+        assert_eq!(g, [(1, 1050)]);
+        e.grants(ms(5), &mut g);
+        assert!(g.is_empty());
+    }
+
+    #[test]
+    fn retransmissions_take_their_tti_first() {
+        let mut e = enb(10e6, 2, SchedulerKind::RoundRobin);
+        let mut g = Vec::new();
+        e.on_bsr(0, 10_000);
+        e.on_bsr(1, 10_000);
+        e.reserve(0, ms(8), 1000);
+        e.grants(ms(8), &mut g);
+        assert_eq!(g, [(1, 250)], "UE 0 retransmits 1000 B: no new grant, 250 B left for UE 1");
+    }
+
+    #[test]
+    fn a_low_rate_cell_keeps_its_bytes_for_a_grant_worth_its_headers() {
+        // 128 kb/s: 16 B per TTI; a 125-byte least grant every 8 TTIs (128 B).
+        let mut e = enb(128e3, 1, SchedulerKind::ProportionalFair);
+        e.on_bsr(0, 100_000);
+        let mut g = Vec::new();
+        let mut got = Vec::new();
+        for k in 0..24 {
+            e.grants(ms(k), &mut g);
+            got.extend(g.iter().map(|&(_, b)| (k, b)));
+        }
+        assert_eq!(got, [(7, 128), (15, 128), (23, 128)]);
+    }
+}
