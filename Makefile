@@ -25,7 +25,7 @@ BUILD_STAMP := $(VENV)/.cellaqm-build.stamp
 .DEFAULT_GOAL := help
 # One cargo build at a time: the targets share ./target.
 .NOTPARALLEL:
-.PHONY: help venv build run run-scenario reproduce bench-wcdma test lint test-rust test-python stubtest bench bench-call bench-sweep clean
+.PHONY: help venv build run run-scenario reproduce bench-wcdma test lint test-rust test-python stubtest bench bench-call bench-sweep bench-store clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -85,6 +85,9 @@ bench-call: build ## What a cellaqm.run call costs outside the simulation (a 1-m
 
 bench-sweep: build ## Sweep throughput 1 -> 2 jobs (threads vs processes) and the store's per-run overhead
 	$(BIN)/python bench/sweep_scaling.py
+
+bench-store: build ## Memory and time of reading a 100,000-run store back (built once under /tmp)
+	$(BIN)/python bench/store_memory.py
 
 clean: ## Remove build outputs, the venv and caches
 	cargo clean

@@ -34,11 +34,16 @@ impl Network {
             d.download = i as u32;
         }
 
-        // A link's counters and ECN marks; with `[radio]` the bottleneck is the users' PDCP buffers together.
+        // A link's counters and ECN marks; with `[radio]` the bottleneck is the users' PDCP
+        // buffers together, and the uplink their uplink DCHs and UE buffers together.
         let link_stats = |net: &mut Network, id: LinkId| match (&mut net.radio, id) {
             (Some(r), LinkId::Bottleneck) => {
                 let marked = (0..net.users.max(1)).map(|u| r.pdcp(u).queue().stats().marked).sum();
                 (r.link_stats(end), marked)
+            }
+            (Some(r), LinkId::Uplink) => {
+                let marked = r.bearers_mut().iter().map(|b| b.ue_buffer().queue().stats().marked).sum();
+                (r.uplink_stats(end), marked)
             }
             _ => {
                 let link = &mut net.links[id as usize];

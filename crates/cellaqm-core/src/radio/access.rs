@@ -261,6 +261,21 @@ impl RadioAccess {
         all
     }
 
+    /// The users' uplinks together (uplink DCHs and UE buffers), for the run's `uplink`.
+    pub fn uplink_stats(&mut self, end: Time) -> LinkStats {
+        let mut all = LinkStats::default();
+        for b in &mut self.bearers {
+            let s = b.uplink_stats(end);
+            all.busy += s.busy;
+            all.packets_sent += s.packets_sent;
+            all.bytes_sent += s.bytes_sent;
+            all.queue_byte_ns += s.queue_byte_ns;
+            all.queue_packet_ns += s.queue_packet_ns;
+        }
+        all.busy = all.busy.min(Dur(end.0));
+        all
+    }
+
     /// One row per cell for the summary.
     pub fn cell_summaries(&self, end: Time) -> Vec<CellSummary> {
         self.cells.iter().map(|c| c.summary(end)).collect()
