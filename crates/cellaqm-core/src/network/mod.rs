@@ -274,7 +274,7 @@ impl Network {
     /// Handles the events due by `end`; false if `control` was cancelled first.
     fn run_until(&mut self, end: Time, control: &Control) -> bool {
         while let Some((now, event)) = self.events.pop_until(end) {
-            if self.events.processed() % Control::EVERY == 0 {
+            if self.events.processed().is_multiple_of(Control::EVERY) {
                 if control.is_cancelled() {
                     return false;
                 }
