@@ -25,7 +25,7 @@ BUILD_STAMP := $(VENV)/.cellaqm-build.stamp
 .DEFAULT_GOAL := help
 # One cargo build at a time: the targets share ./target.
 .NOTPARALLEL:
-.PHONY: help venv build run run-scenario reproduce bench-wcdma test lint test-rust test-python stubtest bench bench-call bench-startup bench-many-flows bench-sweep clean
+.PHONY: help venv build run run-scenario reproduce bench-wcdma test lint test-rust test-python stubtest bench bench-call bench-startup bench-many-flows bench-sweep bench-store clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -91,6 +91,9 @@ bench-many-flows: build ## Many flows at low rates (RED 16 flows, FQ-CoDel 32 fl
 
 bench-sweep: build ## Sweep throughput 1 -> 2 jobs (threads vs processes) and the store's per-run overhead
 	$(BIN)/python bench/sweep_scaling.py
+
+bench-store: build ## Memory and time of reading a 100,000-run store back (built once under /tmp)
+	$(BIN)/python bench/store_memory.py
 
 clean: ## Remove build outputs, the venv and caches
 	cargo clean

@@ -185,6 +185,7 @@ def _run_local(
     window = max(4 * jobs, 8)
     pending: set[cf.Future[tuple[str, Optional[str]]]] = set()
     it: Any = iter(entries)
+    # Threads watch `abandon`; worker processes (which cannot share it) are terminated instead.
     stop = None if executor == "process" else abandon
     try:
         while True:

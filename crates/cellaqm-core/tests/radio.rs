@@ -158,3 +158,20 @@ fn the_ue_uplink_buffer_takes_a_queue_discipline() {
         "{refused}"
     );
 }
+
+/// The summary's `uplink` with `[radio]` is the bearers' uplink (the DCH and the
+/// UE buffer), not the unused wired uplink, which reported zeros.
+#[test]
+fn the_uplink_block_reports_the_radio_uplink() {
+    let s = run_seed(&wcdma("td", "hsdpa3600-file-rwnd60-100kB", "120s"), 1).summary;
+    let up = &s.uplink;
+    assert!(up.packets_sent > 1000 && up.bytes_sent >= 40 * up.packets_sent, "{up:?}");
+    // The used TTIs carried the delivered bytes (and RLC headers) at 64 kb/s.
+    let carried = up.bytes_sent as f64 * 8.0 / (64e3 * s.duration_s);
+    assert!(up.utilisation > carried && up.utilisation < 1.0, "{up:?}");
+    assert!(up.mean_queue_bytes > 0.0 && up.mean_queue_packets > 0.0, "{up:?}");
+    assert_eq!(up.queue_bytes.p95, None, "UE buffer percentiles are not tracked");
+    // Every uplink packet the RNC delivered reached the server: ACKs (and requests) only here.
+    let acks_and_requests = s.ledger.sent_bytes - s.ledger.dropped_bytes - s.ledger.in_flight_bytes;
+    assert!(up.bytes_sent < acks_and_requests, "{up:?}");
+}

@@ -34,10 +34,11 @@ impl Network {
             d.download = i as u32;
         }
 
-        // A link's counters and ECN marks; with `[radio]` the bottleneck is the users' PDCP buffers together.
+        // A link's counters and ECN marks; with `[radio]` the bottleneck is the users' PDCP
+        // buffers together, and the uplink their uplink DCHs and UE buffers together.
         let link_stats = |net: &mut Network, id: LinkId| match (&mut net.radio, id) {
             (Some(r), LinkId::Bottleneck) => r.link_stats(end),
-            (Some(r), LinkId::Uplink) if r.is_lte() => r.uplink_stats(end).expect("the LTE uplink"),
+            (Some(r), LinkId::Uplink) => r.uplink_stats(end),
             _ => {
                 let link = &mut net.links[id as usize];
                 (link.stats(end), link.queue().stats().marked)

@@ -310,20 +310,35 @@ impl RadioAccess {
         self.lte.is_some()
     }
 
-    /// The UEs' buffers seen as one link (the run's `uplink`), with the LTE uplink.
-    pub fn uplink_stats(&mut self, end: Time) -> Option<(LinkStats, u64)> {
-        let lte = self.lte.as_ref()?;
-        self.tally.hold(end);
-        let s = lte.stats();
-        let stats = LinkStats {
-            busy: Dur(s.ttis_with_grants.saturating_mul(lte.tti().0).min(end.0)),
-            packets_sent: s.sdus_delivered,
-            bytes_sent: s.bytes_delivered,
-            queue_byte_ns: self.tally.byte_ns,
-            queue_packet_ns: self.tally.packet_ns,
-            occupancy: Some(self.tally.occupancy.clone()),
-        };
-        Some((stats, lte.marked()))
+    /// The run's `uplink` and its ECN marks: with the LTE uplink the UEs'
+    /// buffers seen as one link; else the users' uplink DCHs and UE buffers
+    /// together (their occupancy is not tracked).
+    pub fn uplink_stats(&mut self, end: Time) -> (LinkStats, u64) {
+        if let Some(lte) = &self.lte {
+            self.tally.hold(end);
+            let s = lte.stats();
+            let stats = LinkStats {
+                busy: Dur(s.ttis_with_grants.saturating_mul(lte.tti().0).min(end.0)),
+                packets_sent: s.sdus_delivered,
+                bytes_sent: s.bytes_delivered,
+                queue_byte_ns: self.tally.byte_ns,
+                queue_packet_ns: self.tally.packet_ns,
+                occupancy: Some(self.tally.occupancy.clone()),
+            };
+            return (stats, lte.marked());
+        }
+        let marked = self.bearers.iter().map(|b| b.ue_buffer().queue().stats().marked).sum();
+        let mut all = LinkStats::default();
+        for b in &mut self.bearers {
+            let s = b.uplink_stats(end);
+            all.busy += s.busy;
+            all.packets_sent += s.packets_sent;
+            all.bytes_sent += s.bytes_sent;
+            all.queue_byte_ns += s.queue_byte_ns;
+            all.queue_packet_ns += s.queue_packet_ns;
+        }
+        all.busy = all.busy.min(Dur(end.0));
+        (all, marked)
     }
 
     /// The PDCP buffers together, seen as one link, for the run's

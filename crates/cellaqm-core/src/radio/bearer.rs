@@ -67,6 +67,12 @@ pub struct BearerStats {
     pub statuses: u64,
     /// Packets a discipline dropped or ECN-marked while RLC carried them (kept unmarked, see [`super::pdcp`]).
     pub spared: u64,
+    /// Uplink packets and bytes the RNC's RLC delivered towards the core.
+    pub packets_up: u64,
+    pub bytes_up: u64,
+    /// ∫ UE buffer bytes dt (byte·ns) and ∫ UE buffer packets dt (packet·ns).
+    pub ue_byte_ns: u128,
+    pub ue_packet_ns: u128,
 }
 
 /// The radio counters of `summary.json` (`summary["radio"]`, summed over the
@@ -175,13 +181,16 @@ impl Bearer {
         }
     }
 
-    /// Accumulates the PDCP backlog integrals and occupancy up to `now`.
+    /// Accumulates the PDCP backlog integrals and occupancy, and the UE buffer's
+    /// backlog integrals, up to `now`.
     fn account(&mut self, now: Time) {
         let dt = now.since(self.last_change).0;
         let (bytes, packets) = (self.pdcp.bytes(), self.pdcp.packets() as u64);
         self.stats.queue_byte_ns += bytes as u128 * dt as u128;
         self.stats.queue_packet_ns += packets as u128 * dt as u128;
         self.occupancy.hold(bytes, packets, dt);
+        self.stats.ue_byte_ns += self.ue_buffer.bytes() as u128 * dt as u128;
+        self.stats.ue_packet_ns += self.ue_buffer.packets() as u128 * dt as u128;
         self.last_change = now;
     }
 
@@ -193,6 +202,7 @@ impl Bearer {
 
     /// An uplink packet leaves the UE's IP layer.
     pub fn arrive_up(&mut self, now: Time, pkt: Packet, out: &mut RadioOut) {
+        self.account(now);
         self.ue_buffer.arrive(now, pkt, &mut out.dropped);
     }
 
@@ -324,7 +334,12 @@ impl Bearer {
         }
         for d in self.rnc.rx.drain() {
             match d {
-                Delivery::Delivered(id) => out.to_core.push(self.up_store.take(id).expect("a delivered SDU is stored")),
+                Delivery::Delivered(id) => {
+                    let pkt = self.up_store.take(id).expect("a delivered SDU is stored");
+                    self.stats.packets_up += 1;
+                    self.stats.bytes_up += pkt.size as u64;
+                    out.to_core.push(pkt);
+                }
                 Delivery::Discarded(id) => {
                     let pkt = self.up_store.take(id).expect("a discarded SDU is stored");
                     out.dropped.push(Dropped { pkt, cause: DropCause::LinkLoss });
@@ -415,6 +430,27 @@ impl Bearer {
             queue_packet_ns: s.queue_packet_ns,
             occupancy: Some(self.occupancy.clone()),
         }
+    }
+
+    /// The uplink seen as a link, for the run's `uplink` [`crate::metrics::LinkSummary`]:
+    /// busy = the uplink DCH's TTIs that carried PDUs, packets and bytes = what the
+    /// RNC delivered towards the core, the backlog = the UE buffer's (its time
+    /// percentiles are not tracked: `occupancy` is `None`).
+    pub fn uplink_stats(&mut self, end: Time) -> LinkStats {
+        let s = self.stats(end);
+        LinkStats {
+            busy: Dur(self.up.stats().ttis * self.up.tti().0).min(Dur(end.0)),
+            packets_sent: s.packets_up,
+            bytes_sent: s.bytes_up,
+            queue_byte_ns: s.ue_byte_ns,
+            queue_packet_ns: s.ue_packet_ns,
+            occupancy: None,
+        }
+    }
+
+    /// The UE's uplink buffer.
+    pub fn ue_buffer(&self) -> &Pdcp {
+        &self.ue_buffer
     }
 
     /// Counters up to `now` (closes the backlog integrals at `now`).
