@@ -71,6 +71,22 @@ fn backlog(b: &Bearer) -> (u64, u64) {
     (b.pdcp().bytes(), b.pdcp().packets() as u64)
 }
 
+/// Several buffers' links seen as one: counts and backlog integrals summed, the
+/// busy time summed but at most the run's `end` (occupancy left out: a sum of
+/// distributions is not the distribution of the sum).
+fn summed(links: impl Iterator<Item = LinkStats>, end: Time) -> LinkStats {
+    let mut all = LinkStats::default();
+    for s in links {
+        all.busy += s.busy;
+        all.packets_sent += s.packets_sent;
+        all.bytes_sent += s.bytes_sent;
+        all.queue_byte_ns += s.queue_byte_ns;
+        all.queue_packet_ns += s.queue_packet_ns;
+    }
+    all.busy = all.busy.min(Dur(end.0));
+    all
+}
+
 pub struct RadioAccess {
     /// The LTE uplink ([`super::lte`]), in place of the cells and bearers below (then empty).
     lte: Option<LteUplink>,
@@ -328,17 +344,7 @@ impl RadioAccess {
             return (stats, lte.marked());
         }
         let marked = self.bearers.iter().map(|b| b.ue_buffer().queue().stats().marked).sum();
-        let mut all = LinkStats::default();
-        for b in &mut self.bearers {
-            let s = b.uplink_stats(end);
-            all.busy += s.busy;
-            all.packets_sent += s.packets_sent;
-            all.bytes_sent += s.bytes_sent;
-            all.queue_byte_ns += s.queue_byte_ns;
-            all.queue_packet_ns += s.queue_packet_ns;
-        }
-        all.busy = all.busy.min(Dur(end.0));
-        (all, marked)
+        (summed(self.bearers.iter_mut().map(|b| b.uplink_stats(end)), end), marked)
     }
 
     /// The PDCP buffers together, seen as one link, for the run's
@@ -350,14 +356,7 @@ impl RadioAccess {
         }
         let marked = self.bearers.iter().map(|b| b.pdcp().queue().stats().marked).sum();
         self.tally.hold(end);
-        let mut all = LinkStats::default();
-        for b in &mut self.bearers {
-            let s = b.link_stats(end);
-            all.busy += s.busy;
-            all.packets_sent += s.packets_sent;
-            all.bytes_sent += s.bytes_sent;
-        }
-        all.busy = all.busy.min(Dur(end.0));
+        let mut all = summed(self.bearers.iter_mut().map(|b| b.link_stats(end)), end);
         all.queue_byte_ns = self.tally.byte_ns;
         all.queue_packet_ns = self.tally.packet_ns;
         all.occupancy = Some(self.tally.occupancy.clone());

@@ -145,6 +145,32 @@ pub(super) fn stream_name(user: u32, part: &str) -> String {
     }
 }
 
+/// Hands on what an RLC receiver let go: a delivered SDU's packet to `to`
+/// (counted in `count`: packets, bytes), a discarded one's to `dropped` as
+/// `link_loss` (the sender gave up after MaxDAT); both taken from `store`.
+fn hand_on(
+    deliveries: impl Iterator<Item = Delivery>,
+    store: &mut SduStore,
+    to: &mut Vec<Packet>,
+    dropped: &mut Vec<Dropped>,
+    count: (&mut u64, &mut u64),
+) {
+    for d in deliveries {
+        match d {
+            Delivery::Delivered(id) => {
+                let pkt = store.take(id).expect("a delivered SDU is stored");
+                *count.0 += 1;
+                *count.1 += pkt.size as u64;
+                to.push(pkt);
+            }
+            Delivery::Discarded(id) => {
+                let pkt = store.take(id).expect("a discarded SDU is stored");
+                dropped.push(Dropped { pkt, cause: DropCause::LinkLoss });
+            }
+        }
+    }
+}
+
 impl Bearer {
     /// The bearer of `user` as `cfg` describes it, for run seed `seed`; its
     /// PDCP discipline is first told `rate_bps` (a DCH: its rate; HSDPA: what
@@ -294,20 +320,8 @@ impl Bearer {
         for pdu in self.pdus.drain(..) {
             self.ue.receive(now, &pdu);
         }
-        for d in self.ue.rx.drain() {
-            match d {
-                Delivery::Delivered(id) => {
-                    let pkt = self.down_store.take(id).expect("a delivered SDU is stored");
-                    self.stats.packets_delivered += 1;
-                    self.stats.bytes_delivered += pkt.size as u64;
-                    out.to_ue.push(pkt);
-                }
-                Delivery::Discarded(id) => {
-                    let pkt = self.down_store.take(id).expect("a discarded SDU is stored");
-                    out.dropped.push(Dropped { pkt, cause: DropCause::LinkLoss });
-                }
-            }
-        }
+        let counts = (&mut self.stats.packets_delivered, &mut self.stats.bytes_delivered);
+        hand_on(self.ue.rx.drain(), &mut self.down_store, &mut out.to_ue, &mut out.dropped, counts);
     }
 
     fn up_tti(&mut self, now: Time, out: &mut RadioOut) {
@@ -332,20 +346,8 @@ impl Bearer {
         for pdu in self.pdus.drain(..) {
             self.rnc.receive(now, &pdu);
         }
-        for d in self.rnc.rx.drain() {
-            match d {
-                Delivery::Delivered(id) => {
-                    let pkt = self.up_store.take(id).expect("a delivered SDU is stored");
-                    self.stats.packets_up += 1;
-                    self.stats.bytes_up += pkt.size as u64;
-                    out.to_core.push(pkt);
-                }
-                Delivery::Discarded(id) => {
-                    let pkt = self.up_store.take(id).expect("a discarded SDU is stored");
-                    out.dropped.push(Dropped { pkt, cause: DropCause::LinkLoss });
-                }
-            }
-        }
+        let counts = (&mut self.stats.packets_up, &mut self.stats.bytes_up);
+        hand_on(self.rnc.rx.drain(), &mut self.up_store, &mut out.to_core, &mut out.dropped, counts);
     }
 
     /// Releases what the RLC senders let go from the PDCP and UE buffers.
