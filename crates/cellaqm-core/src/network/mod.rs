@@ -29,14 +29,14 @@
 //! uplink's UE of the user (uplink) or its ACK downlink ([`crate::radio::lte`]).
 //!
 //! A flow is a TCP connection between a client endpoint (at the user's UE)
-//! and a server endpoint, or a UDP stream ([`flows`]). Flows are created
+//! and a server endpoint, or a UDP stream (`flows.rs`). Flows are created
 //! during the run by the traffic sources ([`crate::traffic`]): the network
 //! only moves packets, drives the endpoints, and executes what the
-//! applications ask for ([`apps`]: open, send, close, notify me when bytes
+//! applications ask for (`apps.rs`: open, send, close, notify me when bytes
 //! arrived, wake me later, send a datagram). A packet that crosses a link goes
-//! on to the next link of its direction's route ([`topology`]); after the last
+//! on to the next link of its direction's route (`topology.rs`); after the last
 //! it is handed to the endpoint at that end. At the end of the run
-//! [`report`] sums it all up: the run, each flow, each user, each cell.
+//! `report.rs` sums it all up: the run, each flow, each user, each cell.
 
 mod apps;
 mod flows;

@@ -32,6 +32,29 @@ macro_rules! fifo_backlog {
     };
 }
 
+/// The rest of a counter-paced arrival scheme's `impl Scheme` (PDPC, TTLRED1:
+/// a `fifo`, a `position` for signals and overflows, and a [`pdpc::DropCounter`]
+/// `counter` that every queued packet counts down): overflow at `position`,
+/// enqueue counting down, dequeue from the head, the backlog.
+macro_rules! counted_fifo {
+    () => {
+        fn on_overflow(&mut self, pkt: Packet, limits: Limits, _ctx: &QueueCtx, tally: &mut Tally) -> Option<Packet> {
+            overflow(&mut self.fifo, pkt, self.position, limits, tally)
+        }
+
+        fn enqueue(&mut self, pkt: Packet, _ctx: &QueueCtx, _tally: &mut Tally) {
+            self.counter.queued();
+            self.fifo.push_back(pkt);
+        }
+
+        fn dequeue(&mut self, _ctx: &QueueCtx, _tally: &mut Tally) -> Option<Packet> {
+            self.fifo.pop_front()
+        }
+
+        fifo_backlog!();
+    };
+}
+
 mod at_head;
 pub mod catalogue;
 pub mod codel;

@@ -107,20 +107,7 @@ impl Scheme for Ttlred1 {
         }
     }
 
-    fn on_overflow(&mut self, pkt: Packet, limits: Limits, _ctx: &QueueCtx, tally: &mut Tally) -> Option<Packet> {
-        overflow(&mut self.fifo, pkt, self.position, limits, tally)
-    }
-
-    fn enqueue(&mut self, pkt: Packet, _ctx: &QueueCtx, _tally: &mut Tally) {
-        self.counter.queued();
-        self.fifo.push_back(pkt);
-    }
-
-    fn dequeue(&mut self, _ctx: &QueueCtx, _tally: &mut Tally) -> Option<Packet> {
-        self.fifo.pop_front()
-    }
-
-    fifo_backlog!();
+    counted_fifo!();
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@
 //! its UE's buffer.
 //!
 //! The RNC's PDCP buffers together stand for the run's `bottleneck` in the
-//! summary: their summed backlog is tallied over time ([`Tally`]), each
+//! summary: their summed backlog is tallied over time (`tally.rs`), each
 //! user's own in its bearer.
 
 use super::bearer::{stream_name, Bearer, RadioSummary, UeEvent};
