@@ -69,3 +69,23 @@ def test_group_errors_are_one_line_naming_the_group(cli):
     proc = cli("run", FOUR, "--set", "radio.groups=[{ users = 5 }]")
     assert proc.returncode == 2
     assert proc.stderr.strip() == "cellaqm: error: radio.groups[0]: users 0..4 but the traffic has 4 users (0..3)"
+
+
+def test_a_sweep_keeps_each_runs_users_for_cdfs_over_users(tmp_path, cli):
+    from cellaqm.store import Store
+
+    out = tmp_path / "cs"
+    df = cellaqm.sweep(ROOT / "sweeps" / "cell-schedulers.toml", out=out, progress=False)
+    users = Store(out).users(df["run_id"])
+    assert len(users) == len(df) == 9
+    assert all(list(u["user"]) == list(range(8)) for u in users.values())
+    # The weak channels (users 4..7) get less under max C/I than under round robin.
+    def weak(scheduler: str) -> float:
+        runs = df[df["radio.hsdpa.scheduler"] == scheduler]["run_id"]
+        return sum(users[r].loc[4:, "bytes_down"].sum() for r in runs)
+    assert weak("max_ci") < 0.8 * weak("round_robin")
+    proc = cli("plot", out, "--kind", "cdf", "--metric", "user_goodput_bps", "--hue", "radio.hsdpa.scheduler")
+    assert proc.returncode == 0, proc.stderr
+    assert (out / "plots" / "cdf-user_goodput_bps.png").exists()
+    proc = cli("plot", out, "--kind", "cdf", "--metric", "user_nonsense")
+    assert proc.returncode == 2 and "unknown per-user column 'nonsense'" in proc.stderr

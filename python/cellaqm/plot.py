@@ -127,10 +127,16 @@ def bar(
     return fig, notes
 
 
+#: A CDF over users: ``user_<column>`` of the runs' per-user rows (``user_goodput_bps``, ``user_delay_ms_p95``).
+USER_PREFIX = "user_"
+
+
 def detail_kind(metric: str) -> Optional[str]:
-    """The detail files a CDF of ``metric`` reads (``packets``, ``occupancy``), or None (the runs' rows)."""
+    """The detail files a CDF of ``metric`` reads (``packets``, ``occupancy``, ``users``), or None (the runs' rows)."""
     if metric == PACKET_DELAY:
         return "packets"
+    if metric.startswith(USER_PREFIX):
+        return "users"
     return "occupancy" if occupancy_metric(metric) else None
 
 
@@ -158,15 +164,18 @@ def cdf(
     packets: Optional[Mapping[str, pd.DataFrame]] = None,
     title: Optional[str] = None,
     occupancy: Optional[Mapping[str, pd.DataFrame]] = None,
+    users: Optional[Mapping[str, pd.DataFrame]] = None,
 ):
-    """Empirical CDF per level of ``hue``: of every packet's delay, of a buffer's occupancy, or of a metric across runs.
+    """Empirical CDF per level of ``hue``: of every packet's delay, of a buffer's occupancy, of a metric across users, or across runs.
 
     ``metric`` is :data:`PACKET_DELAY` (needs ``packets``: run id → packet
     DataFrame, see :meth:`cellaqm.store.Store.packets`), one of
     :func:`occupancy_metric` (needs ``occupancy``: run id → occupancy DataFrame,
     :meth:`cellaqm.store.Store.occupancy`; the CDF is the fraction of the
-    time of all the level's runs the buffer held at most that backlog) or a
-    metric column. Returns ``(figure, notes)``.
+    time of all the level's runs the buffer held at most that backlog),
+    ``user_<column>`` (needs ``users``: run id → per-user rows,
+    :meth:`cellaqm.store.Store.users`; every user of every run of the level
+    counts once: fairness) or a metric column. Returns ``(figure, notes)``.
     """
     plt = _pyplot()
     where = dict(where or {})
@@ -175,9 +184,11 @@ def cdf(
     if kind is None:
         metric = check_metric(df, metric)
     hue, _, notes = _pick(df, hue, None, two=False)
-    detail = {"packets": packets, "occupancy": occupancy}.get(kind or "")
+    detail = {"packets": packets, "occupancy": occupancy, "users": users}.get(kind or "")
     if kind is None:
         notes += missing_notes(df, metric)
+    elif not detail and kind == "users":
+        raise TableError("no per-user rows in this sweep: they are kept for runs with several users")
     elif not detail:
         raise TableError(f"no {'packet' if kind == 'packets' else 'occupancy'} detail in this sweep: "
                          "run it with packets = true (sweep file) or cellaqm sweep --packets")
@@ -191,6 +202,12 @@ def cdf(
             tables = [detail[r] for r in part["run_id"] if r in detail]
             if kind == "packets":
                 values = np.concatenate([t["delay_s"].to_numpy(dtype=float) * 1e3 for t in tables] or [np.array([])])
+            elif kind == "users":
+                column = metric[len(USER_PREFIX):]
+                missing = [t for t in tables if column not in t.columns]
+                if missing:
+                    raise TableError(f"unknown per-user column {column!r} (columns: {', '.join(missing[0].columns)})")
+                values = np.concatenate([t[column].to_numpy(dtype=float) for t in tables] or [np.array([])])
             else:
                 buffer_unit = occupancy_metric(metric)
                 assert buffer_unit is not None
@@ -208,9 +225,10 @@ def cdf(
     else:
         observed = np.concatenate([c[1] for c in curves])
         # An occupancy's unit follows its largest backlog (the buffer may be empty most of the time).
-        sized = [observed.max()] if kind else observed
-        _, _, scale = metric_unit(metric, sized)
-        xlabel = axis_label(metric, sized)
+        sized = [observed.max()] if kind == "occupancy" else observed
+        named = metric[len(USER_PREFIX):] if kind == "users" else metric
+        _, _, scale = metric_unit(named, sized)
+        xlabel = ("per user: " if kind == "users" else "") + axis_label(named, sized)
     fig, ax = plt.subplots(figsize=(5.5, 3.6), layout="constrained")
     for lv, values, weights in curves:
         xs, ys = _ecdf(values * scale, weights)
@@ -219,6 +237,7 @@ def cdf(
     ylabel, what = {
         "packets": ("fraction of packets", "CDF over all delivered packets of all runs"),
         "occupancy": ("fraction of time", "time-weighted CDF over all runs"),
+        "users": ("fraction of users", "CDF over the users of all runs"),
     }.get(kind or "", ("fraction of runs", "CDF over runs"))
     ax.set_ylabel(ylabel)
     ax.set_ylim(0, 1.02)

@@ -25,7 +25,7 @@ import pandas as pd
 
 from cellaqm import _core
 from cellaqm.result import core_column
-from cellaqm.store import DETAIL_KINDS, Store, build_row, columns_table
+from cellaqm.store import DETAIL_KINDS, USERS, Store, build_row, columns_table, users_table
 from cellaqm.sweepfile import SweepLike, SweepPlan, load_plan
 
 BACKENDS = ("local", "ray")
@@ -48,14 +48,17 @@ def execute(task: Mapping[str, Any], abandon: Optional[threading.Event] = None) 
 
     Returns ``run_id``, ``summary`` (a dict; or ``error``), ``run_wall_s`` and,
     when ``packets`` (the detail) is asked for, ``packets`` and ``occupancy``
-    (column name → numpy array or list of str; else None).
+    (column name → numpy array or list of str; else None), and for a run with
+    several users ``users`` (one dict per user; else None).
     """
     start = time.perf_counter()
-    out: dict[str, Any] = {"run_id": task["run_id"], "packets": None, "occupancy": None}
+    out: dict[str, Any] = {"run_id": task["run_id"], "packets": None, "occupancy": None, "users": None}
     try:
         raw = _core.run(task["scenario_json"], "json", int(task["seed"]), [], bool(task["packets"]),
                         progress=None if abandon is None else lambda _s, _d: _check(abandon))
         out["summary"] = raw["summary"]
+        if len(raw.get("users", [])) > 1:
+            out["users"] = raw["users"]  # one row per user, kept for runs with several
         if raw.get("packets") is not None:
             out["packets"] = {name: core_column(value) for name, value in raw["packets"].items()}
             out["occupancy"] = {name: core_column(value) for name, value in raw["occupancy"].items()}
@@ -79,6 +82,8 @@ def store_outcome(store: Store, entry: Mapping[str, Any], outcome: Mapping[str, 
     try:
         row = build_row(entry, outcome["summary"], outcome["run_wall_s"], version)
         detail = {kind: columns_table(outcome[kind]) for kind in DETAIL_KINDS if outcome.get(kind) is not None}
+        if outcome.get("users"):
+            detail[USERS] = users_table(outcome["users"])
         store.write_run(row, detail)
     except OSError:
         raise  # the store cannot be written: stop the sweep

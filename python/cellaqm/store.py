@@ -7,6 +7,7 @@ Layout of a sweep directory ``DIR``::
     DIR/runs/<run_id>.parquet   one row per finished run (factors, rep, seed, metrics, wall time, version)
     DIR/detail/<run_id>.packets.parquet     delivered packets of the run (sweeps with packets = true)
     DIR/detail/<run_id>.occupancy.parquet   its buffers' occupancy distributions (same sweeps)
+    DIR/detail/<run_id>.users.parquet       one row per user (runs with several users)
     DIR/failed/<run_id>.json    a run that failed: its levels, seed and error
     DIR/results.parquet         all finished runs of the plan in one file, written when a sweep ends
 
@@ -43,6 +44,8 @@ RESULTS = "results.parquet"
 #: The detail files of a run (sweeps with packets = true): delivered packets
 #: (:attr:`cellaqm.RunResult.packets`) and occupancy distributions (:attr:`cellaqm.RunResult.occupancy`).
 DETAIL_KINDS = ("packets", "occupancy")
+#: The detail file of a run with several users: one row per user (:attr:`cellaqm.RunResult.users`), always kept.
+USERS = "users"
 
 #: Columns that measure the host, not the simulation (they differ between identical runs).
 WALL_COLUMNS = ("wall_s", "sim_seconds_per_wall_second", "events_per_second", "run_wall_s")
@@ -315,6 +318,10 @@ class Store:
         """Occupancy distributions of the given runs that have them (:attr:`cellaqm.RunResult.occupancy`)."""
         return self.detail(run_ids, "occupancy")
 
+    def users(self, run_ids: Iterable[str]) -> dict[str, pd.DataFrame]:
+        """One row per user of the given runs that have several users (:attr:`cellaqm.RunResult.users`)."""
+        return self.detail(run_ids, USERS)
+
 
 def _readable(path: Path) -> bool:
     """Whether ``path``'s Parquet footer can be read."""
@@ -359,6 +366,13 @@ def read_rows(paths: Iterable[Path]) -> pd.DataFrame:
             batches.append(pa.concat_tables(tables, promote_options="permissive").combine_chunks())
             del tables
     return pa.concat_tables(batches, promote_options="permissive").to_pandas()
+
+
+def users_table(records: list[dict[str, Any]]) -> pa.Table:
+    """The per-user rows of a run (:func:`cellaqm.result.users_frame`) as a pyarrow table."""
+    from cellaqm.result import users_frame
+
+    return pa.Table.from_pandas(users_frame(records), preserve_index=False)
 
 
 def columns_table(columns: Mapping[str, Any]) -> pa.Table:
