@@ -353,17 +353,15 @@ impl Bearer {
     /// Releases what the RLC senders let go from the PDCP and UE buffers.
     pub fn release(&mut self, now: Time, out: &mut RadioOut) {
         self.released.extend(self.rnc.tx.drain_released());
-        if !self.released.is_empty() {
-            self.account(now); // the PDCP backlog changes
-        }
-        for r in self.released.drain(..) {
-            let (Release::Confirmed(id) | Release::Discarded(id)) = r;
-            self.pdcp.release(now, id, &mut out.dropped);
-        }
+        let down = self.released.len();
         self.released.extend(self.ue.tx.drain_released());
-        for r in self.released.drain(..) {
+        if !self.released.is_empty() {
+            self.account(now); // a buffer's backlog changes
+        }
+        for (i, r) in self.released.drain(..).enumerate() {
             let (Release::Confirmed(id) | Release::Discarded(id)) = r;
-            self.ue_buffer.release(now, id, &mut out.dropped);
+            let buffer = if i < down { &mut self.pdcp } else { &mut self.ue_buffer };
+            buffer.release(now, id, &mut out.dropped);
         }
     }
 
