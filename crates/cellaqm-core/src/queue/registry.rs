@@ -170,7 +170,10 @@ pub const SCHEMES: &[Registration] = &[
         name: "pdcp_discard",
         read: |t| params(t).map(QueueConfig::PdcpDiscard),
         rule: "at departure, discard heads that waited longer than delay_threshold (age)",
-        params: &[("delay_threshold", "time", "discard timer: a head older than this at departure is discarded")],
+        params: &[
+            ("delay_threshold", "time", "discard timer: a head older than this at departure is discarded"),
+            ("overflow", "tail | front", "a full buffer drops the arrival (tail) or its oldest packets (front, DFF)"),
+        ],
     },
     Registration {
         name: "taqm",
@@ -182,6 +185,7 @@ pub const SCHEMES: &[Registration] = &[
             ("min_inter_drop", "time", "minInterDropTime: least time between two min_age drops"),
             ("lower_drop_threshold", "packets", "never drop with this many packets queued or fewer"),
             ("max_age", "time", "maxAgeThreshold: a head older than this is dropped regardless"),
+            ("overflow", "tail | front", "a full buffer drops the arrival (tail) or its oldest packets (front, DFF)"),
         ],
     },
 ];
