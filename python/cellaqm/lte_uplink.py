@@ -1,5 +1,6 @@
 """``cellaqm reproduce lte-uplink-raqm``: the chapter-7 experiments of Tan (2009),
-"Active Queue Management for LTE uplink in eNodeB" (spec: lte-uplink-raqm.md).
+"Active Queue Management for LTE uplink in eNodeB" (spec: lte-uplink-raqm.md),
+on the shared experiment machinery of :mod:`cellaqm.study`.
 
 One UE uploads files over the LTE uplink radio model (docs/lte-uplink.md: 1 ms
 TTIs, SR and grants, quantised BSRs, HARQ, in-sequence reassembly); its
@@ -22,7 +23,9 @@ import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Optional
+
+from cellaqm.study import Experiment, Run, Study, bars_figure, figure, lines_figure, save, scale
 
 #: The page that explains the model, the parameters and the experiments.
 DOC = "docs/lte-uplink.md"
@@ -181,31 +184,18 @@ def scenario(bw: Bandwidth, scheme: str, work: Workload, *, bler: float = 0.0, b
 # --------------------------------------------------------------------------- runs and their measures
 
 
-@dataclass
-class Run:
-    """One simulation of an experiment: its labels (table columns) and scenario."""
-
-    labels: dict[str, Any]
-    doc: dict[str, Any]
-    seed: int = 1
-    small: bool = False
-    trace: bool = False
-    occupancy: bool = False
-    out: dict[str, Any] = field(default_factory=dict)
-
-
 def measure(run: Run) -> Run:
     """Simulates ``run`` and keeps the study's measures (and its series when asked)."""
     from cellaqm import run as simulate
 
     t0 = time.perf_counter()
-    res = simulate(run.doc, seed=run.seed, trace=run.trace)
+    res = simulate(run.doc, seed=run.seed, trace=run.options.get("trace", False))
     s = res.summary
     d = res.downloads
     up = d[d["kind"] == "upload"]
     done = up[up["completion_s"].notna()]
     out: dict[str, Any] = {"files": len(up), "files_done": len(done), "rtos": float(s["rtos"])}
-    if run.small:
+    if run.options.get("small"):
         # Workloads with idle times: the mean over files of size / transfer time;
         # with a huge flow beside them, over the small files only (source 1).
         smalls = done[done["source"] == done["source"].max()]
@@ -219,6 +209,7 @@ def measure(run: Run) -> Run:
         out["throughput_bps"] = float(s["delivered_bytes"]) * 8 / (float(s["duration_s"]) - float(up["request_s"].min()))
     else:
         out["throughput_bps"] = math.nan
+    out["throughput_mbps"] = out["throughput_bps"] / 1e6
     delay = s.get("delay_up_ms") or {}
     out["delay_mean_ms"] = math.nan if delay.get("mean") is None else float(delay["mean"])
     out["delay_max_ms"] = math.nan if delay.get("max") is None else float(delay["max"])
@@ -227,10 +218,10 @@ def measure(run: Run) -> Run:
     out["error_mean_ms"] = float(err.get("mean") or math.nan)
     out["error_abs_ms"] = float(err.get("mean_abs") or math.nan)
     out["error_p95_ms"] = float(err.get("p95_abs") or math.nan)
-    if run.trace:
+    if run.options.get("trace"):
         t = res.trace
         out["trace"] = {name: t[name] for name in ("bsr", "queue", "cwnd", "drops")}
-    if run.occupancy:
+    if run.options.get("occupancy"):
         occ = res.occupancy
         out["occupancy"] = occ[(occ["buffer"] == "uplink") & (occ["unit"] == "bytes")][["value", "time_s"]]
     out["wall_s"] = time.perf_counter() - t0
@@ -239,19 +230,6 @@ def measure(run: Run) -> Run:
 
 
 # --------------------------------------------------------------------------- experiments
-
-
-@dataclass
-class Experiment:
-    name: str
-    title: str
-    #: The runs for (quick, reps).
-    runs: Callable[[bool, int], list[Run]]
-    #: Columns the table groups by (the rest are replications), and the measures it shows.
-    group: tuple[str, ...]
-    measures: tuple[str, ...]
-    figure: Callable[[list[Run], list[dict[str, Any]], Path], None]
-    note: str = ""
 
 
 MEASURE_LABELS = {
@@ -272,13 +250,12 @@ def _reps(bw: Bandwidth, work: Workload, bler: float, reps: int) -> range:
     return range(1, (reps if random else 1) + 1)
 
 
-def _grid(cases: list[tuple[dict[str, Any], Bandwidth, str, Workload, dict[str, Any]]], reps: int,
-          **flags: bool) -> list[Run]:
+def _grid(cases: list[tuple[dict[str, Any], Bandwidth, str, Workload, dict[str, Any]]], reps: int) -> list[Run]:
     """Runs for (labels, bandwidth, scheme, workload, scenario options), replicated where random."""
     out = []
     for labels, bw, scheme, work, opts in cases:
         for seed in _reps(bw, work, opts.get("bler", 0.0), reps):
-            out.append(Run(dict(labels), scenario(bw, scheme, work, **opts), seed, small=work.small, **flags))
+            out.append(Run(dict(labels), scenario(bw, scheme, work, **opts), seed, {"small": work.small}))
     return out
 
 
@@ -293,7 +270,7 @@ def estimator_runs(quick: bool, reps: int) -> list[Run]:
              for bler in (0.0, 0.1, 0.3, 0.5)]
     runs = _grid(cases, reps)
     for r in runs:
-        r.trace = r.seed == 1
+        r.options["trace"] = r.seed == 1
     return runs
 
 
@@ -366,7 +343,7 @@ def schemes_small_runs(quick: bool, reps: int) -> list[Run]:
 def pdcp_trace_runs(quick: bool, reps: int) -> list[Run]:
     """Fig. 7.14: PDCP discard at 3 Mb/s with small files: cwnd, buffer and drops over the first seconds."""
     work = small_files(3 if quick else 10)
-    return [Run({"scheme": "PDCP discard"}, scenario(fixed(3e6), "pdcp", work), 1, small=True, trace=True)]
+    return [Run({"scheme": "PDCP discard"}, scenario(fixed(3e6), "pdcp", work), 1, {"small": True, "trace": True})]
 
 
 def down_switch_runs(quick: bool, reps: int) -> list[Run]:
@@ -377,7 +354,7 @@ def down_switch_runs(quick: bool, reps: int) -> list[Run]:
     for s in ("taqm", "raqm", "combined", "dff"):
         doc = scenario(bw, s, work)
         doc["duration"] = "40s" if quick else "60s"
-        runs.append(Run({"scheme": SCHEMES[s].label}, doc, 1, trace=True))
+        runs.append(Run({"scheme": SCHEMES[s].label}, doc, 1, {"trace": True}))
     return runs
 
 
@@ -399,7 +376,7 @@ def realistic_runs(quick: bool, reps: int) -> list[Run]:
              for v in (0.83, 30.0) for s in FOUR]
     runs = _grid(cases, reps)
     for r in runs:
-        r.occupancy = r.seed == 1
+        r.options["occupancy"] = r.seed == 1
     return runs
 
 
@@ -451,184 +428,13 @@ def tcp_sensitivity_runs(quick: bool, reps: int) -> list[Run]:
     return _grid(cases, reps)
 
 
-# --------------------------------------------------------------------------- tables
-
-
-def mean_ci(values: list[float]) -> tuple[float, float]:
-    from cellaqm.stats import mean_ci as _mean_ci
-
-    vals = [v for v in values if not math.isnan(v)]
-    if not vals:
-        return math.nan, math.nan
-    mean, half, _n, _sd = _mean_ci(vals, 0.95)
-    return mean, half
-
-
-def table(runs: list[Run], group: tuple[str, ...], measures: tuple[str, ...]) -> list[dict[str, Any]]:
-    """One row per group (in run order): each measure's mean and 95% CI half width over the replications."""
-    order: dict[tuple[Any, ...], list[Run]] = {}
-    for r in runs:
-        order.setdefault(tuple(r.labels[g] for g in group), []).append(r)
-    rows = []
-    for key, rs in order.items():
-        row: dict[str, Any] = dict(zip(group, key))
-        row["runs"] = len(rs)
-        for m in measures:
-            if m == "throughput_mbps":
-                vals = [r.out["throughput_bps"] / 1e6 for r in rs]
-            elif m == "scaled":
-                continue  # filled in by scale()
-            else:
-                vals = [float(r.out[m]) for r in rs]
-            row[m], row[m + "_ci"] = mean_ci(vals)
-        rows.append(row)
-    return rows
-
-
-def scale(rows: list[dict[str, Any]], by: str, reference: Callable[[dict[str, Any]], bool]) -> None:
-    """Scaled throughput: each row's throughput ÷ that of the reference row with the same ``by`` (the unlimited buffer)."""
-    refs = {r[by]: r["throughput_mbps"] for r in rows if reference(r)}
-    for r in rows:
-        ref = refs.get(r[by], math.nan)
-        r["scaled"] = r["throughput_mbps"] / ref if ref else math.nan
-        r["scaled_ci"] = r["throughput_mbps_ci"] / ref if ref else math.nan
-
-
-def _fmt(x: Any, measure: str = "") -> str:
-    """A cell: measures at their precision (RTOs to 0.1, delays to 1 ms, rates to 3 significant digits)."""
-    if not isinstance(x, float):
-        return str(x)
-    if math.isnan(x):
-        return "—"
-    if measure.startswith("rtos") or measure.startswith("files"):
-        return f"{x:.1f}"
-    if measure.startswith("delay") or measure.startswith("error"):
-        return f"{x:,.0f}" if abs(x) >= 10 else f"{x:.1f}"
-    if measure.startswith("scaled"):
-        return f"{x:.3f}"
-    return f"{x:.3g}" if abs(x) < 1000 else f"{x:,.0f}"
-
-
-def columns(rows: list[dict[str, Any]], group: tuple[str, ...], measures: tuple[str, ...]) -> list[str]:
-    return [*group, "runs"] + [c for m in measures for c in (m, m + "_ci") if rows and m in rows[0]]
-
-
-def markdown(exp: Experiment, rows: list[dict[str, Any]]) -> str:
-    cols = columns(rows, exp.group, exp.measures)
-    names = [MEASURE_LABELS.get(c, "± 95% CI" if c.endswith("_ci") else c) for c in cols]
-    lines = [f"## {exp.title}", "", f"`{exp.name}`" + (f": {exp.note}" if exp.note else ""), "",
-             "| " + " | ".join(names) + " |", "|" + "---|" * len(cols)]
-    for r in rows:
-        lines.append("| " + " | ".join(_fmt(r.get(c, ""), c) for c in cols) + " |")
-    return "\n".join(lines) + "\n"
-
-
-def print_table(exp: Experiment, rows: list[dict[str, Any]]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    measures = [m for m in exp.measures if rows and m in rows[0]]
-    t = Table(title=f"{exp.title} ({exp.name})")
-    for c in exp.group:
-        t.add_column(c.replace("[", "\\["), justify="left", no_wrap=True)
-    t.add_column("runs", justify="right")
-    for m in measures:
-        t.add_column(MEASURE_LABELS.get(m, m).replace("[", "\\["), justify="right", no_wrap=True)
-    first = exp.group[0]
-    prev = None
-    for r in rows:
-        if prev is not None and r[first] != prev:
-            t.add_section()
-        prev = r[first]
-        cells = [_fmt(r[c], "delay" if isinstance(r[c], float) else "") for c in exp.group] + [str(r["runs"])]
-        cells += [_fmt(r[m], m) + ("" if math.isnan(r[m + "_ci"]) else f" ± {_fmt(r[m + '_ci'], m)}") for m in measures]
-        t.add_row(*cells)
-    if exp.note:
-        t.caption = exp.note
-    Console(width=max(Console().width, 140)).print(t)
-
-
-def write_csv(rows: list[dict[str, Any]], cols: list[str], path: Path) -> None:
-    import csv
-
-    with path.open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=cols, extrasaction="ignore")
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items()})
-
-
 # --------------------------------------------------------------------------- figures
-
-
-def _figure(ncols: int, width: float = 5.0, height: float = 3.6) -> tuple[Any, Any]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, ncols, figsize=(width * ncols, height), squeeze=False)
-    return fig, axes[0]
-
-
-def _save(fig: Any, path: Path) -> None:
-    import matplotlib.pyplot as plt
-
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-
-
-def lines_figure(x: str, series: str, measures: tuple[str, ...], logx: bool = False) -> Callable[..., None]:
-    """Each measure against ``x``, one line per ``series`` value, with CI bars."""
-
-    def draw(runs: list[Run], rows: list[dict[str, Any]], path: Path) -> None:
-        fig, axes = _figure(len(measures))
-        for ax, m in zip(axes, measures):
-            for name in dict.fromkeys(r[series] for r in rows):
-                pts = [r for r in rows if r[series] == name and isinstance(r[x], (int, float))]
-                ax.errorbar([r[x] for r in pts], [r[m] for r in pts],
-                            yerr=[0 if math.isnan(r[m + "_ci"]) else r[m + "_ci"] for r in pts],
-                            marker="o", capsize=2, label=str(name))
-            ax.set_xlabel(x)
-            ax.set_ylabel(MEASURE_LABELS.get(m, m))
-            if logx:
-                ax.set_xscale("log")
-            ax.grid(alpha=0.3)
-        axes[0].legend(fontsize=7)
-        _save(fig, path)
-
-    return draw
-
-
-def bars_figure(x: str, series: str, measures: tuple[str, ...]) -> Callable[..., None]:
-    """Grouped bars: ``x`` groups, one bar per ``series`` value, one panel per measure."""
-
-    def draw(runs: list[Run], rows: list[dict[str, Any]], path: Path) -> None:
-        fig, axes = _figure(len(measures), width=max(5.0, 0.9 * len({r[x] for r in rows}) + 2))
-        xs = list(dict.fromkeys(r[x] for r in rows))
-        names = list(dict.fromkeys(r[series] for r in rows))
-        w = 0.8 / max(1, len(names))
-        for ax, m in zip(axes, measures):
-            for i, name in enumerate(names):
-                pts = {r[x]: r for r in rows if r[series] == name}
-                ys = [pts[v][m] if v in pts else math.nan for v in xs]
-                es = [0 if v not in pts or math.isnan(pts[v][m + "_ci"]) else pts[v][m + "_ci"] for v in xs]
-                ax.bar([j + i * w for j in range(len(xs))], ys, w, yerr=es, capsize=2, label=str(name))
-            ax.set_xticks([j + w * (len(names) - 1) / 2 for j in range(len(xs))])
-            ax.set_xticklabels([str(v) for v in xs], rotation=30, ha="right", fontsize=7)
-            ax.set_ylabel(MEASURE_LABELS.get(m, m))
-            ax.grid(alpha=0.3, axis="y")
-        axes[0].legend(fontsize=7)
-        _save(fig, path)
-
-    return draw
 
 
 def estimator_figure(runs: list[Run], rows: list[dict[str, Any]], path: Path) -> None:
     """Fig. 7.1: at each BSR reception, the estimate and the true head-of-line delay (first 20 s)."""
     traced = [r for r in runs if "trace" in r.out]
-    fig, axes = _figure(len(traced), width=4.2)
+    fig, axes = figure(len(traced), width=4.2)
     for ax, r in zip(axes, traced):
         b = r.out["trace"]["bsr"]
         b = b[b["time_s"] <= 20]
@@ -639,12 +445,12 @@ def estimator_figure(runs: list[Run], rows: list[dict[str, Any]], path: Path) ->
         ax.set_ylabel("head-of-line delay [ms]")
         ax.grid(alpha=0.3)
     axes[0].legend(fontsize=7)
-    _save(fig, path)
+    save(fig, path)
 
 
 def occupancy_over_time(runs: list[Run], rows: list[dict[str, Any]], path: Path) -> None:
     """Figs. 7.15–7.17 and 7.14: the UE buffer over time, one panel per run (and cwnd where traced)."""
-    fig, axes = _figure(len(runs), width=4.2)
+    fig, axes = figure(len(runs), width=4.2)
     for ax, r in zip(axes, runs):
         q = r.out["trace"]["queue"]
         ax.step(q["time_s"], q["bytes"] / 1e3, where="post", lw=0.8, label="UE buffer [kB]")
@@ -659,14 +465,14 @@ def occupancy_over_time(runs: list[Run], rows: list[dict[str, Any]], path: Path)
         ax.set_ylabel("kB")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
-    _save(fig, path)
+    save(fig, path)
 
 
 def realistic_figure(runs: list[Run], rows: list[dict[str, Any]], path: Path) -> None:
     """Fig. 7.23: CDF of the UE buffer occupancy at 0.83 m/s; beside it throughput and delay per scheme."""
     import numpy as np
 
-    fig, axes = _figure(2)
+    fig, axes = figure(2)
     ax = axes[0]
     for r in runs:
         if "occupancy" in r.out and r.labels["bandwidth"].endswith("0.83 m/s"):
@@ -687,7 +493,13 @@ def realistic_figure(runs: list[Run], rows: list[dict[str, Any]], path: Path) ->
     ax.set_ylabel("mean delay [ms]")
     ax.grid(alpha=0.3)
     ax.legend(fontsize=6)
-    _save(fig, path)
+    save(fig, path)
+
+
+def scaled(rows: list[dict[str, Any]]) -> None:
+    """Scaled throughput (the spec): ÷ the throughput of the unlimited buffer at the same bandwidth."""
+    scale(rows, "bandwidth", "throughput_mbps", lambda r: r.get("scheme") == SCHEMES["none"].label
+          or r.get("lowerDropThreshold [kbit]") == "reference")
 
 
 THROUGHPUT_RTOS = ("throughput_mbps", "rtos")
@@ -699,24 +511,24 @@ EXPERIMENTS: list[Experiment] = [
                estimator_figure, "5 Mb/s, DFF 375 kB, one 20 MB upload"),
     Experiment("min-age", "R-AQM minAgeThreshold (§7.2.1, Figs. 7.2–7.8, Tables 7.1–7.2)", min_age_runs,
                ("bandwidth", "minAgeThreshold [s]"), (*THROUGHPUT_RTOS, "delay_mean_ms"),
-               lines_figure("minAgeThreshold [s]", "bandwidth", THROUGHPUT_RTOS),
+               lines_figure("minAgeThreshold [s]", "bandwidth", THROUGHPUT_RTOS, MEASURE_LABELS),
                "minInterDropTime 0.3 s, no lowerDropThreshold, 10 × 10 MB"),
     Experiment("min-inter-drop", "R-AQM minInterDropTime (§7.2.2, Table 7.3, Figs. 7.9–7.10)", min_inter_drop_runs,
                ("bandwidth", "minInterDropTime [s]"), (*THROUGHPUT_RTOS, "delay_mean_ms"),
-               lines_figure("minInterDropTime [s]", "bandwidth", THROUGHPUT_RTOS),
+               lines_figure("minInterDropTime [s]", "bandwidth", THROUGHPUT_RTOS, MEASURE_LABELS),
                "minAgeThreshold 0.2 s, no lowerDropThreshold, 10 × 10 MB"),
     Experiment("lower-drop", "R-AQM lowerDropThreshold (§7.2.3, Fig. 7.11, Table 7.4)", lower_drop_runs,
                ("bandwidth", "lowerDropThreshold [kbit]"), ("throughput_mbps", "scaled", "rtos", "delay_mean_ms"),
-               lines_figure("lowerDropThreshold [kbit]", "bandwidth", ("scaled", "rtos", "delay_mean_ms")),
-               "minAge 0.2 s, minInterDrop 0.6 s, 5 × 2 MB; scaled = ÷ the unlimited buffer's throughput"),
+               lines_figure("lowerDropThreshold [kbit]", "bandwidth", ("scaled", "rtos", "delay_mean_ms"), MEASURE_LABELS),
+               "minAge 0.2 s, minInterDrop 0.6 s, 5 × 2 MB; scaled = ÷ the unlimited buffer's throughput", scaled),
     Experiment("schemes-fixed", "Schemes at fixed rates, one 100 MB upload (§7.3.1, Fig. 7.12, Table 7.5)",
                schemes_fixed_runs, ("bandwidth", "scheme"), ("throughput_mbps", "scaled", *THROUGHPUT_DELAY[1:], "rtos"),
-               bars_figure("bandwidth", "scheme", ("scaled", "delay_mean_ms", "delay_max_ms")),
-               "scaled = ÷ the unlimited buffer's throughput"),
+               bars_figure("bandwidth", "scheme", ("scaled", "delay_mean_ms", "delay_max_ms"), MEASURE_LABELS),
+               "scaled = ÷ the unlimited buffer's throughput", scaled),
     Experiment("schemes-small", "Schemes at fixed rates, 50 small files (Fig. 7.13, Table 7.6)", schemes_small_runs,
                ("bandwidth", "scheme"), ("throughput_mbps", "scaled", *THROUGHPUT_DELAY[1:], "rtos"),
-               bars_figure("bandwidth", "scheme", ("scaled", "delay_mean_ms", "delay_max_ms")),
-               "exponential sizes, mean 300 kB; idle 5 s + 5 s·Beta(3, 2); throughput = mean over files"),
+               bars_figure("bandwidth", "scheme", ("scaled", "delay_mean_ms", "delay_max_ms"), MEASURE_LABELS),
+               "exponential sizes, mean 300 kB; idle 5 s + 5 s·Beta(3, 2); throughput = mean over files", scaled),
     Experiment("pdcp-trace", "PDCP discard at 3 Mb/s with small files (Fig. 7.14)", pdcp_trace_runs, ("scheme",),
                (*THROUGHPUT_DELAY, "rtos"), occupancy_over_time, "cwnd, UE buffer and drops over the first 20 s"),
     Experiment("down-switch", "UE buffer after a 10 → 0.5 Mb/s down-switch at 20 s (Figs. 7.15–7.17)",
@@ -724,81 +536,35 @@ EXPERIMENTS: list[Experiment] = [
                "one 100 MB upload; the figure shows the UE buffer over time"),
     Experiment("square-waves", "Schemes on square-wave rates, 10 × 10 MB (§7.3.2, Figs. 7.18–7.20)",
                square_wave_runs, ("bandwidth", "scheme"), (*THROUGHPUT_DELAY, "rtos"),
-               bars_figure("bandwidth", "scheme", THROUGHPUT_DELAY)),
+               bars_figure("bandwidth", "scheme", THROUGHPUT_DELAY, MEASURE_LABELS)),
     Experiment("realistic", "Schemes in the realistic network (§7.3.3, Figs. 7.21–7.23, Table 7.7)", realistic_runs,
                ("bandwidth", "scheme"), (*THROUGHPUT_DELAY, "rtos"), realistic_figure,
                "HARQ block errors 10%; 10 × 10 MB"),
     Experiment("fairness", "Small files beside a 300 MB upload (§7.3.4, Fig. 7.24)", fairness_runs,
                ("bandwidth", "scheme"), ("throughput_mbps", "delay_mean_ms", "rtos"),
-               bars_figure("bandwidth", "scheme", ("throughput_mbps",)),
+               bars_figure("bandwidth", "scheme", ("throughput_mbps",), MEASURE_LABELS),
                "throughput = the small files' mean (size ÷ transfer time)"),
     Experiment("bsr-period", "BSR period (§7.3.5, Figs. 7.25–7.26, Tables 7.8–7.9)", bsr_period_runs,
                ("bandwidth", "BSR period [ms]", "scheme"), ("throughput_mbps", "delay_mean_ms", "rtos"),
-               lines_figure("BSR period [ms]", "scheme", ("throughput_mbps", "delay_mean_ms")),
+               lines_figure("BSR period [ms]", "scheme", ("throughput_mbps", "delay_mean_ms"), MEASURE_LABELS),
                "one 100 MB upload; the figure pools both rates (see the table)"),
     Experiment("taqm-raqm", "T-AQM, R-AQM and both (§7.3.6, Table 7.10, Figs. 7.27–7.28)", taqm_raqm_runs,
                ("bandwidth", "scheme"), (*THROUGHPUT_DELAY, "rtos"),
-               bars_figure("bandwidth", "scheme", THROUGHPUT_DELAY), "one 100 MB upload"),
+               bars_figure("bandwidth", "scheme", THROUGHPUT_DELAY, MEASURE_LABELS), "one 100 MB upload"),
     Experiment("tcp-sensitivity", "TCP settings the thesis leaves open (one 100 MB upload)", tcp_sensitivity_runs,
                ("bandwidth", "scheme", "TCP"), (*THROUGHPUT_DELAY, "rtos"),
-               bars_figure("TCP", "scheme", ("throughput_mbps", "delay_mean_ms")),
+               bars_figure("TCP", "scheme", ("throughput_mbps", "delay_mean_ms"), MEASURE_LABELS),
                "baseline = our choices: IW 2, MSS 1460 B, an ACK per segment, min RTO 200 ms; each other row "
                "changes one of them; the figure pools both rates (see the table)"),
 ]
 
-BY_NAME = {e.name: e for e in EXPERIMENTS}
-
-
-def rows_of(exp: Experiment, runs: list[Run]) -> list[dict[str, Any]]:
-    rows = table(runs, exp.group, exp.measures)
-    if "scaled" in exp.measures:
-        scale(rows, "bandwidth", lambda r: r.get("scheme") == SCHEMES["none"].label
-              or r.get("lowerDropThreshold [kbit]") == "reference")
-    return rows
+STUDY = Study("lte-uplink-raqm", "LTE uplink AQM (Tan 2009)", DOC, EXPERIMENTS, measure, MEASURE_LABELS)
 
 
 # --------------------------------------------------------------------------- command line
 
 
 def command(args: Any, jobs: int, out: Path) -> int:
-    from cellaqm.cli import OutputError, UsageError
-    from cellaqm.reproduce import run_parallel
+    from cellaqm import study
 
-    if args.demo or args.duration is not None:
-        raise UsageError("lte-uplink-raqm: --demo and --duration do not apply (each experiment sets its run lengths)")
-    names = [n.strip() for n in (args.only or ",".join(BY_NAME)).split(",") if n.strip()]
-    unknown = [n for n in names if n not in BY_NAME]
-    if unknown:
-        raise UsageError(f"--only: unknown experiment {unknown[0]!r} (one of {', '.join(BY_NAME)})")
-    reps = args.reps if args.reps is not None else (1 if args.quick else 5)
-    chosen = [BY_NAME[n] for n in names]
-    plan = [(e, e.runs(args.quick, reps)) for e in chosen]
-    total = sum(len(rs) for _, rs in plan)
-    mode = "quick" if args.quick else "full"
-    print(f"lte-uplink-raqm ({mode}): {len(plan)} experiments, {total} runs, {reps} replication(s) where random, "
-          f"{jobs} jobs; model and parameters: {DOC}")
-    t0 = time.perf_counter()
-    report = [f"# LTE uplink AQM (Tan 2009), cellaqm reproduce lte-uplink-raqm ({mode})", "",
-              f"Model, parameters and simplifications: {DOC}.", ""]
-    written: list[Path] = []
-    slowest: Optional[Run] = None
-    for exp, runs in plan:
-        run_parallel(measure, runs, exp.name, jobs, progress=not args.quiet)  # fills each run's `out`
-        done = runs  # in the experiment's order
-        rows = rows_of(exp, done)
-        print_table(exp, rows)
-        slowest = max([*done, *([slowest] if slowest else [])], key=lambda r: r.out["wall_s"])
-        try:
-            write_csv(rows, columns(rows, exp.group, exp.measures), out / f"{exp.name}.csv")
-            exp.figure(done, rows, out / f"{exp.name}.png")
-            report += [markdown(exp, rows), f"![{exp.name}]({exp.name}.png)", ""]
-            (out / "report.md").write_text("\n".join(report))
-        except OSError as exc:
-            raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
-        written += [out / f"{exp.name}.csv", out / f"{exp.name}.png"]
-    wall = time.perf_counter() - t0
-    assert slowest is not None
-    print(f"{total} runs in {wall:.1f} s wall on {jobs} jobs; slowest run {slowest.out['wall_s']:.2f} s "
-          f"({slowest.doc['description']}, seed {slowest.seed})")
-    print(f"wrote {out / 'report.md'} and a CSV table and PNG figure per experiment in {out}")
-    return 0
+    return study.command(STUDY, args, jobs, out)
