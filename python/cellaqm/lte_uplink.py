@@ -559,12 +559,3 @@ EXPERIMENTS: list[Experiment] = [
 ]
 
 STUDY = Study("lte-uplink-raqm", "LTE uplink AQM (Tan 2009)", DOC, EXPERIMENTS, measure, MEASURE_LABELS)
-
-
-# --------------------------------------------------------------------------- command line
-
-
-def command(args: Any, jobs: int, out: Path) -> int:
-    from cellaqm import study
-
-    return study.command(STUDY, args, jobs, out)

@@ -403,7 +403,7 @@ def print_comparison(rows: list[dict[str, Any]], line: str) -> None:
 
 # --------------------------------------------------------------------------- command line
 
-EXPERIMENTS = ("wcdma-rnc-aqm", "lte-uplink-raqm")
+EXPERIMENTS = ("wcdma-rnc-aqm", "lte-uplink-raqm", "hsdsch-buffer-mgmt")
 
 
 def _positive(kind: type) -> Any:
@@ -435,7 +435,10 @@ def add_parser(commands: Any) -> None:
             "parameters; R-AQM, T-AQM, PDCP discard, DFF and combined AQM at fixed, square-wave\n"
             "and realistic rates; BSR period; fairness; estimator error; TCP sensitivity), a\n"
             "table (CSV) and a figure (PNG) each, and report.md; 5 replications where random\n"
-            "(--quick: smaller files, fewer points, 1 replication; --only NAME[,NAME] picks)."
+            "(--quick: smaller files, fewer points, 1 replication; --only NAME[,NAME] picks).\n\n"
+            "hsdsch-buffer-mgmt: the HS-DSCH study's buffer schemes (DT, DF, RED and PDPC n,\n"
+            "in packets, as ns-2.27 ran them): scenario 1, one buffer before a 384 kb/s wired\n"
+            "link, drops, transfer time and queuing delay against the buffer size."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -445,9 +448,8 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--duration", type=_positive(float), metavar="S", help="simulated seconds per run (overrides the preset)")
     p.add_argument("--reps", type=_positive(int), metavar="N", help="replications (overrides the preset)")
     p.add_argument("--out", metavar="DIR", help="where to write the tables and figures (default: results/EXPERIMENT)")
-    p.add_argument("--only", metavar="NAMES", help="lte-uplink-raqm: only these experiments (comma-separated; "
-                   "estimator, min-age, min-inter-drop, lower-drop, schemes-fixed, schemes-small, pdcp-trace, "
-                   "down-switch, square-waves, realistic, fairness, bsr-period, taqm-raqm, tcp-sensitivity)")
+    p.add_argument("--only", metavar="NAMES", help="lte-uplink-raqm, hsdsch-buffer-mgmt: only these experiments "
+                   "(comma-separated; the list is in the study's docs page and in the error for a wrong name)")
     p.add_argument("--jobs", type=_positive(int), metavar="N", help="parallel runs (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -462,10 +464,11 @@ def command(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)  # before the runs: a bad --out fails at once
     except OSError as exc:
         raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
-    if args.experiment == "lte-uplink-raqm":
-        from cellaqm import lte_uplink
+    if args.experiment != "wcdma-rnc-aqm":
+        from cellaqm import hsdsch, lte_uplink, study
 
-        return lte_uplink.command(args, jobs, out)
+        return study.command({"lte-uplink-raqm": lte_uplink.STUDY, "hsdsch-buffer-mgmt": hsdsch.STUDY}[args.experiment],
+                             args, jobs, out)
     if args.only is not None:
         raise UsageError("--only applies to lte-uplink-raqm")
     duration, reps, cases = 1200.0, 6, HEADLINE

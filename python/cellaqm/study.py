@@ -108,6 +108,8 @@ def fmt(x: Any, measure: str = "") -> str:
         return str(x)
     if math.isnan(x):
         return "—"
+    if abs(x) < 1e-9:
+        return "0"
     if measure.startswith(("rtos", "files", "drops", "sessions")):
         return f"{x:.1f}"
     if measure.startswith(("delay", "error")) or measure.endswith("_ms"):
