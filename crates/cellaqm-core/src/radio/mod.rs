@@ -28,6 +28,7 @@ pub mod bearer;
 pub mod cell;
 pub mod config;
 pub mod dch;
+pub mod dsch;
 pub mod fading;
 pub mod gilbert;
 pub mod hsdpa;
