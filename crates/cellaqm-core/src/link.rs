@@ -53,7 +53,8 @@ use std::collections::VecDeque;
 /// Time-integrated counters of a link.
 #[derive(Clone, Debug, Default)]
 pub struct LinkStats {
-    /// Time the transmitter was busy.
+    /// Time the transmitter was busy; on a trace, the run's time × the share
+    /// of the delivery opportunities' bytes used ([`Transmitter::share_used`]).
     pub busy: Dur,
     /// Packets and bytes transmitted.
     pub packets_sent: u64,
@@ -339,6 +340,15 @@ impl Link {
 
     /// Counters up to `now` (closes the backlog integrals at `now`).
     pub fn stats(&mut self, now: Time) -> LinkStats {
+        let mut s = self.counted(now);
+        if let Some(share) = self.transmitter.share_used(now, s.bytes_sent) {
+            s.busy = Dur((now.0 as f64 * share).round() as u64);
+        }
+        s
+    }
+
+    /// [`Link::stats`] as the transmissions count them.
+    fn counted(&mut self, now: Time) -> LinkStats {
         self.account(now);
         let mut s = self.stats.clone();
         if self.is_managed() {

@@ -37,14 +37,17 @@ fn saturate(rate: &str, packet: u32, per_ms: u32, buffer: &str, duration: &str, 
     run_seed(&s, 1)
 }
 
-/// Opportunities of `trace` (looped) at times in (0, end_ms] ms.
-fn opportunities_until(trace: &str, end_ms: u64) -> u64 {
+/// Opportunities of `trace` (looped) at times in (from_ms, end_ms] ms.
+fn opportunities_in(trace: &str, from_ms: i64, end_ms: u64) -> u64 {
     let ms: Vec<u64> = trace.lines().map(|l| l.trim().parse().unwrap()).collect();
     let period = *ms.last().unwrap();
-    (0..=end_ms / period)
-        .flat_map(|pass| ms.iter().map(move |t| pass * period + t))
-        .filter(|&t| 0 < t && t <= end_ms)
-        .count() as u64
+    let times = (0..=end_ms / period).flat_map(|pass| ms.iter().map(move |t| pass * period + t));
+    times.filter(|&t| from_ms < t as i64 && t <= end_ms).count() as u64
+}
+
+/// Opportunities of `trace` (looped) at times in (0, end_ms] ms.
+fn opportunities_until(trace: &str, end_ms: u64) -> u64 {
+    opportunities_in(trace, 0, end_ms)
 }
 
 #[test]
@@ -62,6 +65,10 @@ fn a_saturating_source_uses_every_opportunity_of_a_real_trace() {
         let b = &r.summary.bottleneck;
         assert_eq!(b.packets_sent, want, "{buffer}");
         assert_eq!(b.bytes_sent, want * 1500);
+        // The utilisation is the share of the opportunities' bytes used: all but those at 0 ms.
+        let offered = opportunities_in(&text, -1, 20_000);
+        assert!(offered > want);
+        assert!((b.utilisation - want as f64 / offered as f64).abs() < 1e-9, "{} {want} {offered}", b.utilisation);
     }
 }
 

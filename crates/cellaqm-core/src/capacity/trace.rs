@@ -9,13 +9,16 @@
 //! al., NSDI 2013; Netravali et al., "Mahimahi", USENIX ATC 2015).
 //!
 //! How packets use the opportunities (Mahimahi's `LinkQueue::rationalize`,
-//! restated): an opportunity at time s carries up to [`OPPORTUNITY_BYTES`]
+//! src/packet/link_queue.cc, restated): an opportunity at time s carries up to [`OPPORTUNITY_BYTES`]
 //! from the head of the queue, byte by byte in FIFO order. Smaller packets
 //! share it (three 500-byte packets leave at one opportunity); a packet larger
 //! than what is left of it takes the rest and continues in the next
 //! opportunities, and leaves at the opportunity that carries its last byte.
 //! Bytes of an opportunity that find the queue empty are lost: capacity is not
-//! saved for later. A packet can use an opportunity at or after its arrival.
+//! saved for later. A packet can use an opportunity at or after its arrival
+//! (Mahimahi reads its clock in whole milliseconds and burns the
+//! opportunities up to now before it queues an arriving packet, so there a
+//! packet stamped with millisecond t starts at t + 1 ms at the earliest).
 //! (Mahimahi's opportunity is 1504 bytes, its TUN device's largest packet;
 //! ours is the 1500 bytes of the trace's definition, one full-sized packet
 //! of `tcp.mss` 1460 B + 40 B of headers.)
@@ -81,6 +84,13 @@ impl Trace {
     /// The mean capacity over a period, b/s: every opportunity's bytes over the period.
     pub fn mean_bps(&self) -> f64 {
         self.len() as f64 * OPPORTUNITY_BYTES as f64 * 8.0 / self.period.as_secs_f64()
+    }
+
+    /// How many opportunities come at or before `t` (looping).
+    pub fn until(&self, t: Time) -> u64 {
+        let (pass, offset) = (t.0 / self.period.0, t.0 % self.period.0);
+        let within = self.opportunities.partition_point(|&ms| Dur::from_millis(ms as u64).0 <= offset);
+        pass * self.len() as u64 + within as u64
     }
 
     /// The time of opportunity `i` of pass `pass`.
@@ -193,6 +203,10 @@ mod tests {
         assert_eq!((t.len(), t.period()), (4, Dur::from_millis(10)));
         // 4 opportunities of 1500 B every 10 ms: 4.8 Mb/s.
         assert_eq!(t.mean_bps(), 4.8e6);
+        // At or before 0, 5, 9.9, 10, 12 and 25 ms: the last of a pass at 10 ms is counted once.
+        let until: Vec<u64> =
+            [0, 5_000, 9_900, 10_000, 12_000, 25_000].iter().map(|&us| t.until(Time(us * 1_000))).collect();
+        assert_eq!(until, [0, 3, 3, 4, 5, 11]);
         let mut o = Opportunities::new(Arc::new(t));
         // Full-sized packets back to back take one opportunity each: 2, 5, 5, 10, then 12, 15, 15, 20, 22.
         let mut times = Vec::new();

@@ -6,7 +6,7 @@
 //! first delivery opportunity with bytes left and ends at the one that carries
 //! its last byte ([`super::trace`]).
 
-use super::trace::Opportunities;
+use super::trace::{Opportunities, OPPORTUNITY_BYTES};
 use super::{LinkRate, Schedule};
 use crate::time::{Dur, Time};
 
@@ -52,6 +52,21 @@ impl Transmitter {
         match self {
             Transmitter::Trace { opportunities, .. } => opportunities.ready(now),
             _ => now,
+        }
+    }
+
+    /// On a trace, the share of the bytes of the opportunities up to `now`
+    /// that carried packets, of which `bytes_sent` have been sent: the
+    /// link's utilisation (the time a packet spends spread over several
+    /// opportunities is no measure of it). `None` on a rate or schedule,
+    /// where the utilisation is the time spent transmitting.
+    pub fn share_used(&self, now: Time, bytes_sent: u64) -> Option<f64> {
+        match self {
+            Transmitter::Trace { opportunities, .. } => {
+                let offered = opportunities.trace().until(now) * OPPORTUNITY_BYTES as u64;
+                Some(bytes_sent as f64 / offered.max(1) as f64)
+            }
+            _ => None,
         }
     }
 

@@ -17,11 +17,11 @@
 //! ```
 
 use super::bsr::BsrTimers;
-use super::capacity::Capacity;
 use super::harq::HarqConfig;
 use crate::bsr::ReceiverConfig;
+use crate::capacity::Schedule;
 use crate::radio::scheduler::SchedulerKind;
-use crate::time::{Dur, Time};
+use crate::time::Dur;
 use crate::units::{Bytes, Rate};
 use serde::{Deserialize, Serialize};
 
@@ -157,12 +157,12 @@ impl LteConfig {
     }
 
     /// The capacity over time.
-    pub fn capacity(&self) -> Capacity {
+    pub fn capacity(&self) -> Schedule {
         let (high_bps, low) = (self.rate.bps(), self.low_rate.map(|r| r.bps()));
         match (low, self.period, self.switch_at) {
-            (Some(low_bps), Some(period), _) => Capacity::SquareWave { high_bps, low_bps, period },
-            (Some(low_bps), None, Some(at)) => Capacity::DownSwitch { high_bps, low_bps, at: Time::ZERO + at },
-            _ => Capacity::Fixed { bps: high_bps },
+            (Some(low_bps), Some(period), _) => Schedule::square_wave(high_bps, low_bps, period),
+            (Some(low_bps), None, Some(at)) => Schedule::down_switch(high_bps, low_bps, at),
+            _ => Schedule::fixed(high_bps),
         }
     }
 
@@ -243,14 +243,11 @@ mod tests {
     fn defaults_and_capacities() {
         let c = read("").unwrap();
         assert_eq!(c, LteConfig::fixed(Rate(10e6)));
-        assert_eq!(c.capacity(), Capacity::Fixed { bps: 10e6 });
+        assert_eq!(c.capacity(), Schedule::fixed(10e6));
         let c = read("low_rate = \"3Mbps\"\nperiod = \"2s\"").unwrap();
-        assert_eq!(c.capacity(), Capacity::SquareWave { high_bps: 10e6, low_bps: 3e6, period: Dur::from_secs(2) });
+        assert_eq!(c.capacity(), Schedule::square_wave(10e6, 3e6, Dur::from_secs(2)));
         let c = read("low_rate = \"500kbps\"\nswitch_at = \"20s\"").unwrap();
-        assert_eq!(
-            c.capacity(),
-            Capacity::DownSwitch { high_bps: 10e6, low_bps: 0.5e6, at: Time::ZERO + Dur::from_secs(20) }
-        );
+        assert_eq!(c.capacity(), Schedule::down_switch(10e6, 0.5e6, Dur::from_secs(20)));
     }
 
     #[test]

@@ -172,8 +172,8 @@ impl EnbScheduler {
 
 #[cfg(test)]
 mod tests {
-    use super::super::capacity::Capacity;
     use super::*;
+    use crate::capacity::Schedule;
     use crate::radio::scheduler::SchedulerKind;
 
     fn ms(v: u64) -> Time {
@@ -182,7 +182,7 @@ mod tests {
 
     fn enb(bps: f64, ues: usize, kind: SchedulerKind) -> EnbScheduler {
         let tti = Dur::from_millis(1);
-        EnbScheduler::new(kind.build(), ues, Blocks::new(Capacity::Fixed { bps }, tti), tti, 125, 64, 4)
+        EnbScheduler::new(kind.build(), ues, Blocks::new(Schedule::fixed(bps), tti), tti, 125, 64, 4)
     }
 
     #[test]
