@@ -23,8 +23,12 @@ def run(
     record_packets: bool = False,
     trace: bool = False,
     progress: Optional[Callable[[float, float], object]] = None,
+    dir: Optional[str] = None,
 ) -> dict[str, Any]:
     """Run one scenario.
+
+    ``dir``: the directory relative trace paths (``rate = { trace = "f" }``)
+    are relative to (the scenario file's); ``None``: the current directory.
 
     The run goes on in a thread of its own while the calling thread checks
     Python's signals every 0.1 s: Ctrl-C (``KeyboardInterrupt``) stops it and
@@ -44,8 +48,9 @@ def validate(
     scenario_text: str,
     fmt: str = "toml",
     sets: list[str] = ...,
+    dir: Optional[str] = None,
 ) -> None:
-    """Parse and validate a scenario without running it.
+    """Parse and validate a scenario without running it (``dir`` as for ``run``).
 
     Raises ``ScenarioError`` exactly when ``run`` would refuse the same
     arguments.

@@ -45,6 +45,14 @@ def read_scenario(scenario: ScenarioLike) -> tuple[str, str]:
     )
 
 
+def scenario_dir(scenario: ScenarioLike) -> Optional[str]:
+    """The directory a scenario's relative trace paths are relative to: the
+    file's own; ``None`` (the current directory) for a dict."""
+    if isinstance(scenario, Mapping):
+        return None
+    return str(Path(scenario).parent)
+
+
 def _bad_value(value: Any, path: str) -> Optional[str]:
     """``"KEY.PATH: reason"`` for the first value JSON cannot carry (None, NaN, ±inf, other types), else None."""
     if isinstance(value, Mapping):
@@ -139,5 +147,6 @@ def run(
             override is invalid. The message is one line naming the key.
     """
     text, fmt = read_scenario(scenario)
-    raw = _core.run(text, fmt, check_seed(seed), check_sets(sets), bool(packets), bool(trace), progress)
+    raw = _core.run(text, fmt, check_seed(seed), check_sets(sets), bool(packets), bool(trace), progress,
+                    scenario_dir(scenario))
     return RunResult.from_core(raw)

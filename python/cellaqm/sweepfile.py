@@ -4,6 +4,7 @@ A sweep file is TOML (or the same structure as a dict)::
 
     name = "buffer-sizes"              # optional, default: the file's stem
     base = "../scenarios/default.toml" # scenario file, relative to the sweep file (or an inline table)
+                                       # (a link's rate = { trace = "f" }: f relative to the file that names it)
     replications = 10                  # runs per factor combination
     seed = 1                           # base seed (default: the base scenario's `seed`, else 1)
     independent = false                # false: common random numbers, replication r uses seed + r
@@ -205,9 +206,26 @@ def read_sweep(sweep: SweepLike) -> tuple[dict[str, Any], str, Path]:
     raise TypeError(f"sweep must be a path or a dict, not {type(sweep).__name__}")
 
 
+def anchor_traces(doc: dict[str, Any], where: Path) -> dict[str, Any]:
+    """``doc`` with each link's relative trace path (``rate = { trace = "f" }``) joined to ``where``.
+
+    A trace is relative to the file that names it; the runs' scenarios are
+    JSON documents that may run anywhere (other processes, Ray workers), so
+    they carry absolute paths.
+    """
+    for link in ("core", "bottleneck", "uplink"):
+        table = doc.get(link)
+        rate = table.get("rate") if isinstance(table, Mapping) else None
+        trace = rate.get("trace") if isinstance(rate, Mapping) else None
+        if isinstance(trace, str) and not Path(trace).is_absolute():
+            doc = copy.deepcopy(doc)
+            doc[link]["rate"]["trace"] = str((where / trace).absolute())
+    return doc
+
+
 def _read_base(base: Any, where: Path) -> tuple[dict[str, Any], str]:
     if isinstance(base, Mapping):
-        return copy.deepcopy(dict(base)), "<inline base>"
+        return anchor_traces(copy.deepcopy(dict(base)), where), "<inline base>"
     if not isinstance(base, str) or not base:
         raise SweepError("base: expected the path of a scenario file (or an inline table)")
     path = Path(base)
@@ -221,7 +239,7 @@ def _read_base(base: Any, where: Path) -> tuple[dict[str, Any], str]:
         doc = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
         raise SweepError(f"base: {path}: not valid TOML/JSON: {exc}") from None
-    return doc, str(path)
+    return anchor_traces(doc, path.parent) if isinstance(doc, dict) else doc, str(path)
 
 
 # --------------------------------------------------------------------------- factors
@@ -441,7 +459,7 @@ def _plan(spec: dict[str, Any], source: str, where: Path, packets: Optional[bool
     for path, value in _flat_paths(fixed, "", set()):
         what = f"set {path} = {level_label(value)}"
         try:
-            base_doc = set_path(base_doc, path, _jsonable(value, f"set {path}"))
+            base_doc = anchor_traces(set_path(base_doc, path, _jsonable(value, f"set {path}")), where)
         except SweepError as exc:
             raise SweepError(f"{what}: {exc}") from None
         _validate(base_doc, what)
@@ -470,7 +488,7 @@ def _plan(spec: dict[str, Any], source: str, where: Path, packets: Optional[bool
     for f in factors:
         for lv in f.levels:
             try:
-                doc = _resolve(base_doc, [lv])
+                doc = _resolve(base_doc, [lv], where)
             except SweepError as exc:
                 raise SweepError(f"factor {f.name}, level {lv.label!r}: {exc}") from None
             _validate(doc, f"factor {f.name}, level {lv.label!r}")
@@ -490,7 +508,7 @@ def _plan(spec: dict[str, Any], source: str, where: Path, packets: Optional[bool
     seen: dict[str, RunSpec] = {}
     index = 0
     for combo in itertools.product(*(f.levels for f in factors)):
-        doc = _resolve(base_doc, combo)
+        doc = _resolve(base_doc, combo, where)
         labels = {f.name: lv.label for f, lv in zip(factors, combo)}
         if len(factors) > 1:
             _validate(doc, "combination " + ", ".join(f"{k}={v}" for k, v in labels.items()))
@@ -515,13 +533,13 @@ def _plan(spec: dict[str, Any], source: str, where: Path, packets: Optional[bool
     return plan
 
 
-def _resolve(base: dict[str, Any], levels: Sequence[Level]) -> dict[str, Any]:
-    """``base`` with every ``(path, value)`` of ``levels`` set."""
+def _resolve(base: dict[str, Any], levels: Sequence[Level], where: Path) -> dict[str, Any]:
+    """``base`` with every ``(path, value)`` of ``levels`` set (a level's trace relative to ``where``)."""
     doc = base
     for lv in levels:
         for path, value in lv.values:
             doc = set_path(doc, path, value)
-    return doc
+    return anchor_traces(doc, where)
 
 
 def _is_json(value: Any) -> bool:

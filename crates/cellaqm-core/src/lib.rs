@@ -17,13 +17,15 @@
 //!
 //! Layers, one module each: [`engine`] (event queue), [`time`], [`rng`]
 //! (per-component streams), [`packet`], [`tcp`], [`queue`] (one file per
-//! scheme), [`link`], [`rlc`] (acknowledged mode), [`radio`] (cells with
+//! scheme), [`capacity`] (fixed rates, schedules, Mahimahi traces), [`link`],
+//! [`rlc`] (acknowledged mode), [`radio`] (cells with
 //! their shared channel and scheduler, bearers with each user's chain),
 //! [`bsr`] (Buffer Status Reports on the uplink and the R-AQM filter at its
 //! far end), [`traffic`], [`scenario`] (configuration and validation),
 //! [`metrics`], and [`network`], which wires them into a run.
 
 pub mod bsr;
+pub mod capacity;
 pub mod engine;
 pub mod link;
 pub mod metrics;

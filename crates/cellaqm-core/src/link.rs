@@ -1,5 +1,7 @@
-//! A point-to-point link: a buffer, a transmitter of fixed rate, and a
-//! propagation delay, with optional random loss.
+//! A point-to-point link: a buffer, a transmitter, and a propagation delay,
+//! with optional random loss. The transmitter's capacity is a fixed rate, a
+//! schedule of rates or a Mahimahi trace ([`crate::capacity`]); on a trace a
+//! packet waits in the buffer until a delivery opportunity.
 //!
 //! The link is passive: [`Link::arrive`] and [`Link::transmission_done`] take
 //! `now` and return the events the network must schedule ([`Wake`]). A packet
@@ -12,13 +14,15 @@
 //! A link whose buffer is *managed* (a limit, a queue discipline other than
 //! tail drop, a queue the network observes, Buffer Status Reports or a
 //! receiver-side filter, [`crate::bsr`]) is served event by event: each
-//! transmission end is an event at which the discipline picks the next packet.
+//! transmission end is an event at which the discipline picks the next packet
+//! (on a trace, when the transmitter is idle until the next opportunity, an
+//! event at that opportunity: the discipline picks then, not before).
 //! The packet being transmitted already waits at the tail of the delay line
 //! (its arrival time is known once it starts), but it only becomes the head
 //! whose arrival is scheduled when its transmission ends.
 //! An unmanaged link is a plain unlimited FIFO, and there each packet's service
 //! follows at once from the Lindley recursion, start = max(arrival, previous
-//! departure): it is computed on arrival and the link needs no transmission
+//! departure) (on a trace, the first opportunity at or after that): it is computed on arrival and the link needs no transmission
 //! events. Both keep each packet's service start in the delay line, so their
 //! statistics at any time are the same.
 //!
@@ -36,6 +40,7 @@
 
 use crate::bsr::Bsr;
 use crate::bsr::Verdict;
+use crate::capacity::Transmitter;
 use crate::metrics::Occupancy;
 use crate::packet::Packet;
 use crate::queue::{AnyQueue, DropCause, Dropped, Limits, QueueConfig, QueueCtx, QueueDisc};
@@ -48,7 +53,8 @@ use std::collections::VecDeque;
 /// Time-integrated counters of a link.
 #[derive(Clone, Debug, Default)]
 pub struct LinkStats {
-    /// Time the transmitter was busy.
+    /// Time the transmitter was busy; on a trace, the run's time × the share
+    /// of the delivery opportunities' bytes used ([`Transmitter::share_used`]).
     pub busy: Dur,
     /// Packets and bytes transmitted.
     pub packets_sent: u64,
@@ -63,22 +69,22 @@ pub struct LinkStats {
 }
 
 pub struct Link {
-    rate_bps: f64,
+    transmitter: Transmitter,
     delay: Dur,
     loss: f64,
     rng: Rng,
     queue: AnyQueue,
     /// Managed link: the last packet of the delay line is being transmitted.
     transmitting: bool,
+    /// Managed link on a trace: idle with packets queued until the next
+    /// opportunity, whose event is pending.
+    waiting: bool,
     /// Unmanaged link: when the transmitter is free of the packets accepted so
     /// far (`None` for a managed link).
     free_at: Option<Time>,
     /// Packets sent or being sent, in order, with their arrival time at the far
     /// end and the start of their transmission.
     delay_line: VecDeque<Flight>,
-    /// The serialisation time of the last packet size seen: most packets of a
-    /// link have one of a few sizes, and the division is dearer than the test.
-    last_transmission: (u32, Dur),
     stats: LinkStats,
     /// Time of the last change of the queue backlog (for the integrals).
     last_change: Time,
@@ -127,15 +133,15 @@ impl Link {
         let queue = cfg.queue.build(limits, rng::stream(seed, &format!("{name}.queue")));
         let rng = rng::stream(seed, &format!("{name}.loss"));
         Link {
-            rate_bps: cfg.rate.bps(),
+            transmitter: Transmitter::new(&cfg.rate),
             delay: cfg.delay,
             loss: cfg.loss,
             rng,
             queue,
             transmitting: false,
+            waiting: false,
             free_at: (!managed).then_some(Time::ZERO),
             delay_line: VecDeque::new(),
-            last_transmission: (0, Dur::ZERO),
             stats: LinkStats { occupancy: managed.then(Occupancy::default), ..LinkStats::default() },
             last_change: Time::ZERO,
             bsr: cfg.bsr_period.map(|period| Bsr::new(period, cfg.receiver.as_ref())),
@@ -157,15 +163,7 @@ impl Link {
     }
 
     fn ctx(&self, now: Time) -> QueueCtx {
-        QueueCtx { now, rate_bps: self.rate_bps }
-    }
-
-    /// How long a packet of `size` bytes takes to serialise.
-    fn transmission(&mut self, size: u32) -> Dur {
-        if self.last_transmission.0 != size {
-            self.last_transmission = (size, Dur::transmission(size as u64, self.rate_bps));
-        }
-        self.last_transmission.1
+        QueueCtx { now, rate_bps: self.transmitter.rate_at(now) }
     }
 
     /// Accumulates the backlog integrals up to `now`; call before every backlog change.
@@ -189,8 +187,8 @@ impl Link {
     pub fn arrive(&mut self, now: Time, pkt: &Packet, dropped: &mut Vec<Dropped>) -> Wake {
         if let Some(free_at) = self.free_at {
             // Unmanaged: the Lindley recursion gives the packet's service now.
-            let started = free_at.max(now);
-            let done = started + self.transmission(pkt.size);
+            let started = self.transmitter.ready(free_at.max(now));
+            let done = self.transmitter.finish(started, pkt.size);
             let wait = started.since(now).0 as u128;
             self.free_at = Some(done);
             self.stats.busy += done.since(started);
@@ -221,17 +219,26 @@ impl Link {
     }
 
     /// Takes the next packet from the queue into the transmitter, if it is
-    /// idle; returns when its transmission ends.
+    /// idle; returns when its transmission ends, or, if the transmitter cannot
+    /// send before a later opportunity, when that comes.
     fn start_next(&mut self, now: Time, dropped: &mut Vec<Dropped>) -> Option<Time> {
-        if self.transmitting {
+        if self.transmitting || self.waiting {
             self.tell_bsr(now, dropped, None);
             return None;
+        }
+        if self.queue.packets() > 0 {
+            let ready = self.transmitter.ready(now);
+            if ready > now {
+                self.waiting = true;
+                self.tell_bsr(now, dropped, None);
+                return Some(ready);
+            }
         }
         let ctx = self.ctx(now);
         let pkt = self.queue.dequeue(&ctx, dropped);
         self.tell_bsr(now, dropped, pkt.as_ref());
         let pkt = pkt?;
-        let done = now + self.transmission(pkt.size);
+        let done = self.transmitter.finish(now, pkt.size);
         self.delay_line.push_back(Flight { arrival: done + self.delay, started: now, entered: now, pkt });
         self.transmitting = true;
         Some(done)
@@ -246,8 +253,14 @@ impl Link {
     }
 
     /// The transmission in progress on a managed link ends; the packet starts
-    /// propagating and the next one, if any, starts transmission.
+    /// propagating and the next one, if any, starts transmission. (Or the
+    /// opportunity an idle transmitter waited for comes: the next packet starts.)
     pub fn transmission_done(&mut self, now: Time, dropped: &mut Vec<Dropped>) -> Wake {
+        if self.waiting {
+            self.waiting = false;
+            self.account(now);
+            return Wake { transmission_done: self.start_next(now, dropped), ..Wake::default() };
+        }
         debug_assert!(self.transmitting, "transmission_done without a packet in service");
         self.transmitting = false;
         let sent = self.delay_line.back().expect("the packet in service is in the delay line");
@@ -327,6 +340,15 @@ impl Link {
 
     /// Counters up to `now` (closes the backlog integrals at `now`).
     pub fn stats(&mut self, now: Time) -> LinkStats {
+        let mut s = self.counted(now);
+        if let Some(share) = self.transmitter.share_used(now, s.bytes_sent) {
+            s.busy = Dur((now.0 as f64 * share).round() as u64);
+        }
+        s
+    }
+
+    /// [`Link::stats`] as the transmissions count them.
+    fn counted(&mut self, now: Time) -> LinkStats {
         self.account(now);
         let mut s = self.stats.clone();
         if self.is_managed() {
@@ -457,6 +479,23 @@ mod tests {
         (far, stats, held)
     }
 
+    const SQUARE_WAVE: &str = "{ steps = [[\"0s\", \"2Mbps\"], [\"3ms\", \"384kbps\"]], repeat = \"10ms\" }";
+    const TRACE: &str = "{ trace = \"link-test.trace\" }";
+
+    /// A link rate from its TOML; the trace is a file of opportunities at 1, 1, 1, 2, 9 and 20 ms.
+    fn rate_of(toml: &str) -> crate::capacity::LinkRate {
+        #[derive(serde::Deserialize)]
+        struct Holder {
+            rate: crate::capacity::LinkRate,
+        }
+        let dir = std::env::temp_dir().join(format!("cellaqm-link-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("link-test.trace"), "1\n1\n1\n2\n9\n20\n").unwrap();
+        let mut rate = toml::from_str::<Holder>(&format!("rate = {toml}")).unwrap().rate;
+        rate.load(&dir).unwrap();
+        rate
+    }
+
     proptest! {
         /// A cut-through link hands its packets to the next one as the events
         /// at its far end would: the same arrivals at the end of the chain, and
@@ -466,8 +505,8 @@ mod tests {
             gaps in proptest::collection::vec((0u64..3_000, 40u32..1_500), 1..60),
             probe_us in 0u64..100_000,
         ) {
-            let first = LinkConfig { rate: Rate(1e6), delay: Dur::from_millis(7), ..LinkConfig::default() };
-            let second = LinkConfig { rate: Rate(3e6), delay: Dur::from_millis(3), ..LinkConfig::default() };
+            let first = LinkConfig { rate: Rate(1e6).into(), delay: Dur::from_millis(7), ..LinkConfig::default() };
+            let second = LinkConfig { rate: Rate(3e6).into(), delay: Dur::from_millis(3), ..LinkConfig::default() };
             let mut t = 0;
             let arrivals: Vec<(u64, u32)> = gaps.iter().map(|&(gap, size)| { t += gap; (t, size) }).collect();
             let probe = Time(probe_us * 1_000);
@@ -495,8 +534,11 @@ mod tests {
             gaps in proptest::collection::vec((0u64..3_000, 40u32..1_500), 1..60),
             probe_us in 0u64..100_000,
             loss in prop_oneof![Just(0.0), 0.0..0.5],
+            capacity in 0..3usize,
         ) {
-            let cfg = LinkConfig { rate: Rate(1e6), delay: Dur::from_millis(7), loss, ..LinkConfig::default() };
+            // A fixed rate, a square wave, or a trace (bursts, gaps, partial opportunities).
+            let rate = [rate_of("\"1Mbps\""), rate_of(SQUARE_WAVE), rate_of(TRACE)][capacity].clone();
+            let cfg = LinkConfig { rate, delay: Dur::from_millis(7), loss, ..LinkConfig::default() };
             let mut t = 0;
             let arrivals: Vec<(u64, u32)> = gaps.iter().map(|&(gap, size)| { t += gap; (t, size) }).collect();
             let probe = Time(probe_us * 1_000);

@@ -152,10 +152,13 @@ fn run_interruptible(
     })
 }
 
-fn parse(scenario_text: &str, fmt: &str, sets: &[String]) -> PyResult<Scenario> {
+/// `dir`: the directory relative trace paths are relative to (the scenario
+/// file's); `None`, the current directory.
+fn parse(scenario_text: &str, fmt: &str, sets: &[String], dir: Option<&str>) -> PyResult<Scenario> {
+    let dir = std::path::Path::new(dir.unwrap_or(""));
     let parsed = match fmt {
-        "toml" => Scenario::from_toml_str(scenario_text, sets),
-        "json" => Scenario::from_json_str(scenario_text, sets),
+        "toml" => Scenario::from_toml_str_in(scenario_text, sets, dir),
+        "json" => Scenario::from_json_str_in(scenario_text, sets, dir),
         other => return Err(PyValueError::new_err(format!("fmt must be \"toml\" or \"json\", not {other:?}"))),
     };
     parsed.map_err(|e| ScenarioError::new_err(e.to_string()))
@@ -166,9 +169,9 @@ fn parse(scenario_text: &str, fmt: &str, sets: &[String]) -> PyResult<Scenario> 
 /// Raises `ScenarioError` (one line naming the key) exactly when `run` would
 /// refuse the same arguments; returns None otherwise.
 #[pyfunction]
-#[pyo3(signature = (scenario_text, fmt = "toml", sets = Vec::new()))]
-fn validate(scenario_text: &str, fmt: &str, sets: Vec<String>) -> PyResult<()> {
-    parse(scenario_text, fmt, &sets).map(|_| ())
+#[pyo3(signature = (scenario_text, fmt = "toml", sets = Vec::new(), dir = None))]
+fn validate(scenario_text: &str, fmt: &str, sets: Vec<String>, dir: Option<&str>) -> PyResult<()> {
+    parse(scenario_text, fmt, &sets, dir).map(|_| ())
 }
 
 /// Set one key path in a scenario document, exactly as `--set` does.
@@ -186,7 +189,9 @@ fn set_path(doc_json: &str, path: &str, value_json: &str) -> PyResult<String> {
 ///
 /// `scenario_text` is a TOML document (`fmt="toml"`) or a JSON object
 /// (`fmt="json"`); `sets` are `key.path=value` overrides applied on top;
-/// `seed=None` uses the scenario's own seed. Returns a dict with
+/// `seed=None` uses the scenario's own seed; `dir` is the directory relative
+/// trace paths (`rate = { trace = "f" }`) are relative to (the scenario
+/// file's; `None`: the current directory). Returns a dict with
 /// `summary` (dict, the structure of `summary.json`), `flows`, `users` and `downloads` (lists of
 /// dicts, one per flow, user and download; built directly, not through JSON text, which was a third of a call's time outside
 /// the run), `seed` (int), `packets`
@@ -201,7 +206,7 @@ fn set_path(doc_json: &str, path: &str, value_json: &str) -> PyResult<String> {
 /// from a signal handler stops the run and is raised. `progress`, if given,
 /// is called as `progress(simulated_s, duration_s)` at each check.
 #[pyfunction]
-#[pyo3(signature = (scenario_text, fmt = "toml", seed = None, sets = Vec::new(), record_packets = false, trace = false, progress = None))]
+#[pyo3(signature = (scenario_text, fmt = "toml", seed = None, sets = Vec::new(), record_packets = false, trace = false, progress = None, dir = None))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -212,8 +217,9 @@ fn run<'py>(
     record_packets: bool,
     trace: bool,
     progress: Option<Bound<'py, PyAny>>,
+    dir: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let scenario = parse(scenario_text, fmt, &sets)?;
+    let scenario = parse(scenario_text, fmt, &sets, dir)?;
     let seed = seed.unwrap_or(scenario.seed);
     let opts = RunOptions { record_packets, trace };
     let result = run_interruptible(py, &scenario, seed, &opts, progress)?;

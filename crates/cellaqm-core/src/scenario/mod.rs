@@ -10,6 +10,10 @@
 //! assert!(err.to_string().starts_with("bottleneck.rtae: unknown key"), "{err}");
 //! ```
 //!
+//! A link's `rate` may name a Mahimahi trace file ([`crate::capacity`]); a
+//! relative path is relative to the scenario file's directory (the `dir` of
+//! [`Scenario::from_toml_str_in`]; the current directory for text without a file).
+//!
 //! `sets` are command-line overrides `key.path=value`; the value is read as a
 //! TOML value when it parses as one (`3`, `true`, `0.01`), else as a string
 //! (`384kbps`).
@@ -21,6 +25,7 @@ pub(crate) use messages::{describe, nested_error};
 pub use overrides::set_path_json;
 
 use crate::bsr::ReceiverConfig;
+use crate::capacity::LinkRate;
 use crate::queue::QueueConfig;
 use crate::tcp::TcpConfig;
 use crate::time::Dur;
@@ -28,6 +33,7 @@ use crate::traffic::TrafficConfig;
 use crate::units::{Bytes, Rate};
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::path::Path;
 
 /// A scenario could not be read: the message names the key and the expected form.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -90,8 +96,8 @@ fn default_seed() -> u64 {
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct LinkConfig {
-    /// Transmission rate.
-    pub rate: Rate,
+    /// Transmission rate: fixed, a schedule of steps, or a Mahimahi trace.
+    pub rate: LinkRate,
     /// One-way propagation delay.
     pub delay: Dur,
     /// Buffer limit in bytes (IP packet sizes); absent: no byte limit.
@@ -161,7 +167,7 @@ impl LinkConfig {
 impl Default for LinkConfig {
     fn default() -> Self {
         LinkConfig {
-            rate: Rate(100e6),
+            rate: LinkRate::Fixed(Rate(100e6)),
             delay: Dur::ZERO,
             buffer: None,
             buffer_packets: None,
@@ -174,15 +180,27 @@ impl Default for LinkConfig {
 }
 
 impl Scenario {
-    /// Reads a scenario from TOML text, applying `key.path=value` overrides.
+    /// Reads a scenario from TOML text, applying `key.path=value` overrides;
+    /// trace files are relative to the current directory.
     pub fn from_toml_str(text: &str, sets: &[String]) -> Result<Scenario, ScenarioError> {
+        Scenario::from_toml_str_in(text, sets, Path::new(""))
+    }
+
+    /// As [`Scenario::from_toml_str`], for the text of a file in `dir`: trace
+    /// files are relative to `dir`.
+    pub fn from_toml_str_in(text: &str, sets: &[String], dir: &Path) -> Result<Scenario, ScenarioError> {
         let value: toml::Value =
             text.parse().map_err(|e: toml::de::Error| ScenarioError(messages::toml_syntax(text, &e)))?;
-        Scenario::from_value(value, sets)
+        Scenario::from_value(value, sets, dir)
     }
 
     /// Reads a scenario from a JSON object of the same structure as the TOML.
     pub fn from_json_str(text: &str, sets: &[String]) -> Result<Scenario, ScenarioError> {
+        Scenario::from_json_str_in(text, sets, Path::new(""))
+    }
+
+    /// As [`Scenario::from_json_str`], with trace files relative to `dir`.
+    pub fn from_json_str_in(text: &str, sets: &[String], dir: &Path) -> Result<Scenario, ScenarioError> {
         let value: toml::Value =
             serde_json::from_str(text).map_err(|e| ScenarioError(format!("not a valid scenario object: {e}")))?;
         if !value.is_table() {
@@ -191,17 +209,17 @@ impl Scenario {
                 value.type_str()
             )));
         }
-        Scenario::from_value(value, sets)
+        Scenario::from_value(value, sets, dir)
     }
 
-    /// Reads a scenario file (TOML).
-    pub fn from_file(path: &std::path::Path, sets: &[String]) -> Result<Scenario, ScenarioError> {
+    /// Reads a scenario file (TOML); trace files are relative to its directory.
+    pub fn from_file(path: &Path, sets: &[String]) -> Result<Scenario, ScenarioError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| ScenarioError(format!("{}: cannot read: {e}", path.display())))?;
-        Scenario::from_toml_str(&text, sets)
+        Scenario::from_toml_str_in(&text, sets, path.parent().unwrap_or(Path::new("")))
     }
 
-    fn from_value(mut value: toml::Value, sets: &[String]) -> Result<Scenario, ScenarioError> {
+    fn from_value(mut value: toml::Value, sets: &[String], dir: &Path) -> Result<Scenario, ScenarioError> {
         for set in sets {
             overrides::apply(&mut value, set).map_err(ScenarioError)?;
         }
@@ -226,6 +244,11 @@ impl Scenario {
         let traffic = traffic.ok_or_else(|| ScenarioError("traffic: missing (required)".into()))?;
         scenario.traffic = TrafficConfig::from_value(traffic).map_err(ScenarioError)?;
         scenario.validate().map_err(ScenarioError)?;
+        for (key, link) in
+            [("core", &mut scenario.core), ("bottleneck", &mut scenario.bottleneck), ("uplink", &mut scenario.uplink)]
+        {
+            link.rate.load(dir).map_err(|e| ScenarioError(format!("{key}.rate.trace: {e}")))?;
+        }
         Ok(scenario)
     }
 
@@ -339,8 +362,8 @@ mod tests {
     #[test]
     fn minimal_scenario_takes_defaults() {
         let s = Scenario::from_toml_str(MINIMAL, &[]).unwrap();
-        assert_eq!(s.bottleneck.rate, Rate(384_000.0));
-        assert_eq!(s.core.rate, Rate(100e6));
+        assert_eq!(s.bottleneck.rate, LinkRate::Fixed(Rate(384_000.0)));
+        assert_eq!(s.core.rate, LinkRate::Fixed(Rate(100e6)));
         assert_eq!(s.seed, 1);
     }
 
@@ -487,6 +510,6 @@ mod tests {
         let sets = vec!["tcp.initial_window=2".to_string(), "bottleneck.rate=3.6Mbps".to_string()];
         let s = Scenario::from_toml_str(MINIMAL, &sets).unwrap();
         assert_eq!(s.tcp.initial_window, 2);
-        assert_eq!(s.bottleneck.rate, Rate(3.6e6));
+        assert_eq!(s.bottleneck.rate, LinkRate::Fixed(Rate(3.6e6)));
     }
 }

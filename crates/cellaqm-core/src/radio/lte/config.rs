@@ -23,8 +23,9 @@ use super::capacity::{Blocks, Capacity};
 use super::channel::{Channel, ChannelConfig};
 use super::harq::HarqConfig;
 use crate::bsr::ReceiverConfig;
+use crate::capacity::Schedule;
 use crate::radio::scheduler::SchedulerKind;
-use crate::time::{Dur, Time};
+use crate::time::Dur;
 use crate::units::{Bytes, Rate};
 use serde::{Deserialize, Serialize};
 
@@ -191,11 +192,11 @@ impl LteConfig {
             return Capacity::Channel(Box::new(Channel::new(c, rng)));
         }
         let (high_bps, low) = (self.nominal_bps(), self.low_rate.map(|r| r.bps()));
-        match (low, self.period, self.switch_at) {
-            (Some(low_bps), Some(period), _) => Capacity::SquareWave { high_bps, low_bps, period },
-            (Some(low_bps), None, Some(at)) => Capacity::DownSwitch { high_bps, low_bps, at: Time::ZERO + at },
-            _ => Capacity::Fixed { bps: high_bps },
-        }
+        Capacity::Schedule(match (low, self.period, self.switch_at) {
+            (Some(low_bps), Some(period), _) => Schedule::square_wave(high_bps, low_bps, period),
+            (Some(low_bps), None, Some(at)) => Schedule::down_switch(high_bps, low_bps, at),
+            _ => Schedule::fixed(high_bps),
+        })
     }
 
     /// The BSR timers.
@@ -296,13 +297,13 @@ mod tests {
         let capacity = |c: &LteConfig| format!("{:?}", c.capacity(stream(1, "channel")));
         let c = read("").unwrap();
         assert_eq!(c, LteConfig::fixed(Rate(10e6)));
-        assert_eq!(capacity(&c), format!("{:?}", Capacity::Fixed { bps: 10e6 }));
+        assert_eq!(capacity(&c), format!("{:?}", Capacity::Schedule(Schedule::fixed(10e6))));
         let c = read("low_rate = \"3Mbps\"\nperiod = \"2s\"").unwrap();
-        let wave = Capacity::SquareWave { high_bps: 10e6, low_bps: 3e6, period: Dur::from_secs(2) };
-        assert_eq!(capacity(&c), format!("{wave:?}"));
+        let wave = Schedule::square_wave(10e6, 3e6, Dur::from_secs(2));
+        assert_eq!(capacity(&c), format!("{:?}", Capacity::Schedule(wave)));
         let c = read("low_rate = \"500kbps\"\nswitch_at = \"20s\"").unwrap();
-        let switch = Capacity::DownSwitch { high_bps: 10e6, low_bps: 0.5e6, at: Time::ZERO + Dur::from_secs(20) };
-        assert_eq!(capacity(&c), format!("{switch:?}"));
+        let switch = Schedule::down_switch(10e6, 0.5e6, Dur::from_secs(20));
+        assert_eq!(capacity(&c), format!("{:?}", Capacity::Schedule(switch)));
         let c: LteConfig = toml::from_str("[channel]\nspeed = \"30m/s\"").unwrap();
         c.validate("radio.lte").unwrap();
         assert!(matches!(c.capacity(stream(1, "channel")), Capacity::Channel(_)));

@@ -191,6 +191,7 @@ impl EnbScheduler {
 mod tests {
     use super::super::capacity::Capacity;
     use super::*;
+    use crate::capacity::Schedule;
     use crate::radio::scheduler::SchedulerKind;
 
     fn ms(v: u64) -> Time {
@@ -199,7 +200,15 @@ mod tests {
 
     fn enb(bps: f64, ues: usize, kind: SchedulerKind) -> EnbScheduler {
         let tti = Dur::from_millis(1);
-        EnbScheduler::new(kind.build(), ues, Blocks::new(Capacity::Fixed { bps }, tti), tti, 125, 64, 4)
+        EnbScheduler::new(
+            kind.build(),
+            ues,
+            Blocks::new(Capacity::Schedule(Schedule::fixed(bps)), tti),
+            tti,
+            125,
+            64,
+            4,
+        )
     }
 
     #[test]
