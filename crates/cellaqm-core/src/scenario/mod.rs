@@ -14,6 +14,7 @@
 //! TOML value when it parses as one (`3`, `true`, `0.01`), else as a string
 //! (`384kbps`).
 
+pub mod catalogue;
 mod messages;
 mod overrides;
 

@@ -18,7 +18,7 @@
 //! (RTO estimator), `congestion` (controller interface) with `reno`,
 //! `receiver` (receive half: reassembly, ACKs, SACK blocks) and `ranges`.
 
-mod config;
+pub mod config;
 mod congestion;
 mod endpoint;
 mod prr;
