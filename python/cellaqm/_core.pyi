@@ -23,6 +23,7 @@ def run(
     record_packets: bool = False,
     trace: bool = False,
     progress: Optional[Callable[[float, float], object]] = None,
+    pcap: Optional[str] = None,
 ) -> dict[str, Any]:
     """Run one scenario.
 
@@ -37,7 +38,23 @@ def run(
     ``(numpy dtype str, bytes)``), ``trace`` (None, or a dict of tables ``cwnd``, ``queue``,
     ``drops``, ``delivered``, ``bsr``, each mapping column name to ``(numpy dtype str, bytes)`` or, for
     text columns, a list of str) and ``occupancy`` (the buffers' occupancy distributions:
-    ``buffer`` and ``unit`` as lists of str, ``value`` and ``time_s`` as ``(numpy dtype str, bytes)``).
+    ``buffer`` and ``unit`` as lists of str, ``value`` and ``time_s`` as ``(numpy dtype str, bytes)``)
+    and ``pcap`` (None, or the paths of ``server.pcap``, ``bottleneck.pcap`` and ``client.pcap``
+    written into the directory ``pcap``; ``OSError`` if they cannot be written).
+    """
+
+def scenario_catalogue() -> dict[str, Any]:
+    """What a scenario can name besides the queue schemes (``cellaqm list traffic|tcp|links``).
+
+    A dict with ``traffic`` (models: ``name``, ``does``, ``required``, ``keys``), ``tcp`` (keys:
+    ``name``, ``default``, ``takes``, ``meaning``) and ``links`` (``name``, ``section``,
+    ``what``). A key's ``default`` is as a scenario writes it, None for a required key.
+    """
+
+def resolve(scenario_text: str, fmt: str = "toml", sets: list[str] = ...) -> str:
+    """The scenario as the run reads it, every default filled in, as JSON text.
+
+    Raises ``ScenarioError`` exactly when ``validate`` does.
     """
 
 def validate(

@@ -396,7 +396,24 @@ def print_comparison(rows: list[dict[str, Any]], line: str) -> None:
 
 # --------------------------------------------------------------------------- command line
 
-EXPERIMENTS = ("wcdma-rnc-aqm",)
+@dataclass(frozen=True)
+class Study:
+    """A ``cellaqm reproduce`` target, as ``cellaqm list studies`` shows it."""
+
+    name: str
+    description: str
+    #: Wall time of the full run and of ``--quick`` (docs/wcdma.md).
+    runtime: str
+
+
+#: Every ``reproduce`` target.
+STUDIES = (
+    Study("wcdma-rnc-aqm",
+          "Lakkakorpi & Cuny (WCNC 2006): p95 delay and goodput of TD, RED, ARED, PDPC, TTLRED1, TTLRED2 "
+          "in the RNC's PDCP buffer, 8 WCDMA bearer x traffic rows + HSDPA 3.6M 2.5 MB",
+          "about 15 s on 2 cores (1200 s x 6 replications); --quick a few seconds (200 s x 2)"),
+)
+EXPERIMENTS = tuple(s.name for s in STUDIES)
 
 
 def _positive(kind: type) -> Any:
