@@ -22,9 +22,12 @@ BASE = 'duration = "1s"\n[bottleneck]\nrate = "1Mbps"\n'
 def test_every_listed_traffic_model_parses_and_no_other() -> None:
     for model in entries("traffic"):
         _core.validate(f'{BASE}[traffic]\nmodel = "{model["name"]}"\n{model["required"]}\n')
-        keys = {k["name"] for k in model["keys"]}
+        keys = {k["name"]: k for k in model["keys"]}
         resolved = json.loads(_core.resolve(f'{BASE}[traffic]\nmodel = "{model["name"]}"\n{model["required"]}\n'))
-        assert keys == set(resolved["traffic"]) - {"model"}, model["name"]
+        resolved = {k: v for k, v in resolved["traffic"].items() if k != "model"}
+        assert set(resolved) <= set(keys), model["name"]
+        for name, key in keys.items():  # the defaults are what the run uses; the others are optional
+            assert key["default"] == (None if key["required"] else resolved.get(name)), (model["name"], name)
     with pytest.raises(cellaqm.ScenarioError) as err:
         _core.validate(f'{BASE}[traffic]\nmodel = "nope"\n')
     names = ", ".join(m["name"] for m in entries("traffic"))

@@ -5,7 +5,7 @@ Checked against the built module by `make stubtest` (mypy.stubtest).
 
 from typing import Any, Callable, Literal, Optional, final
 
-__all__ = ["__version__", "ScenarioError", "run", "validate", "set_path", "Queue", "DelayEstimator", "Raqm", "queue_catalogue"]
+__all__ = ["__version__", "ScenarioError", "run", "resolve", "validate", "set_path", "scenario_catalogue", "Queue", "DelayEstimator", "Raqm", "queue_catalogue"]
 
 __version__: str
 
@@ -47,8 +47,9 @@ def scenario_catalogue() -> dict[str, Any]:
     """What a scenario can name besides the queue schemes (``cellaqm list traffic|tcp|links``).
 
     A dict with ``traffic`` (models: ``name``, ``does``, ``required``, ``keys``), ``tcp`` (keys:
-    ``name``, ``default``, ``takes``, ``meaning``) and ``links`` (``name``, ``section``,
-    ``what``). A key's ``default`` is as a scenario writes it, None for a required key.
+    ``name``, ``default``, ``required``, ``takes``, ``meaning``) and ``links`` (``name``,
+    ``section``, ``what``). A key's ``default`` is as a scenario writes it, None for a
+    required key or an optional one absent by default.
     """
 
 def resolve(scenario_text: str, fmt: str = "toml", sets: list[str] = ...) -> str:

@@ -18,10 +18,15 @@ from typing import Any
 WHAT = ("queues", "traffic", "tcp", "links", "studies")
 
 
-def _value(value: Any) -> str:
-    """A default as a scenario file writes it (TOML-like), ``required`` for none."""
-    if value is None:
+def _default(key: dict[str, Any]) -> str:
+    """A key's default as a scenario file writes it; ``required``, or ``absent`` for an optional key."""
+    if key.get("required"):
         return "required"
+    return "absent" if key["default"] is None else _value(key["default"])
+
+
+def _value(value: Any) -> str:
+    """A value as a scenario file writes it (TOML-like)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
@@ -70,12 +75,12 @@ def command(args: Any) -> int:
         for m in items:
             table.add_row(f"[bold cyan]{m['name']}[/bold cyan]", "", f"[italic]{escape(m['does'])}[/italic]")
             for k in m["keys"]:
-                table.add_row("", k["name"], escape(_value(k["default"])))
+                table.add_row("", k["name"], escape(_default(k)))
     elif args.what == "tcp":
         for head, wrap in (("key", False), ("default", False), ("takes", True), ("meaning", True)):
             table.add_column(head, no_wrap=not wrap, ratio=2 if head == "meaning" else None)
         for k in items:
-            table.add_row(f"[bold cyan]{k['name']}[/bold cyan]", escape(_value(k["default"])), escape(k["takes"]),
+            table.add_row(f"[bold cyan]{k['name']}[/bold cyan]", escape(_default(k)), escape(k["takes"]),
                           escape(k["meaning"]))
     elif args.what == "links":
         for head in ("link", "section", "what"):
@@ -90,8 +95,8 @@ def command(args: Any) -> int:
             table.add_row(f"[bold cyan]{s['name']}[/bold cyan]", escape(s["runtime"]), escape(s["description"]))
     console.print(table)
     if args.what == "traffic":
-        console.print("A model's required keys have no default; [traffic] also takes name and first_user "
-                      "(docs/scenario.md).")
+        console.print(r"required: no default; absent: optional, off unless given. \[traffic] also takes "
+                      "name and first_user (docs/scenario.md).")
     return 0
 
 

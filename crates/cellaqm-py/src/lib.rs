@@ -192,8 +192,8 @@ fn set_path(doc_json: &str, path: &str, value_json: &str) -> PyResult<String> {
 
 /// What a scenario can name besides the queue schemes (`cellaqm list traffic|tcp|links`):
 /// a dict with `traffic` (models: `name`, `does`, `required`, `keys`), `tcp` (keys: `name`,
-/// `default`, `takes`, `meaning`) and `links` (`name`, `section`, `what`). A key's `default` is
-/// as a scenario writes it, None for a required key.
+/// `default`, `required`, `takes`, `meaning`) and `links` (`name`, `section`, `what`). A key's
+/// `default` is as a scenario writes it, None for a required key or an optional one absent by default.
 #[pyfunction]
 fn scenario_catalogue(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     Ok(pythonize::pythonize(py, &cellaqm_core::scenario::catalogue::catalogue())?)

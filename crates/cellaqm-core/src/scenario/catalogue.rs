@@ -2,7 +2,8 @@
 //! [`crate::queue::catalogue`]): the traffic models with their keys and
 //! defaults, the `[tcp]` keys, and the kinds of radio bearer, for
 //! `cellaqm list` (with the wired link a scenario has without `[radio]`). Each list is read from the registry the scenario parser
-//! itself uses ([`crate::traffic::MODELS`], [`TcpConfig::default`] with
+//! itself uses ([`crate::traffic::MODELS`] with each model's keys read off its
+//! `Deserialize` by [`super::keys::of`], [`TcpConfig::default`] with
 //! [`crate::tcp::config::KEYS`], [`BearerKind::ALL`]), so it cannot drift
 //! from what parses; the tests check the lists against the parser both ways.
 
@@ -16,8 +17,11 @@ use serde_json::Value;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Key {
     pub name: String,
-    /// As a scenario writes it (`"1460B"`, `30`, `"newreno"`); `None` for a required key.
+    /// As a scenario writes it (`"1460B"`, `30`, `"newreno"`); `None` for a required key
+    /// and for an optional one that is absent unless given (e.g. a generator's `stop`).
     pub default: Option<Value>,
+    /// The scenario must give it.
+    pub required: bool,
     /// What it takes (`[tcp]` keys only).
     #[serde(skip_serializing_if = "str::is_empty")]
     pub takes: &'static str,
@@ -74,13 +78,13 @@ fn traffic_model(m: &Model) -> TrafficModel {
     table.insert("model".into(), toml::Value::String(m.name.into()));
     let source = crate::traffic::TrafficConfig::from_value(toml::Value::Table(table))
         .expect("a model parses with its required keys");
-    let keys = keys_of(source.sources[0].config.to_json())
-        .into_iter()
-        .map(|(name, value)| Key {
-            default: (!required.contains_key(&name)).then_some(value),
-            name,
-            takes: "",
-            meaning: "",
+    let defaults = keys_of(source.sources[0].config.to_json());
+    let keys = (m.keys)()
+        .iter()
+        .map(|&name| {
+            let required = required.contains_key(name);
+            let default = defaults.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+            Key { name: name.into(), default: default.filter(|_| !required), required, takes: "", meaning: "" }
         })
         .collect();
     TrafficModel { name: m.name, does: m.does, required: m.required, keys }
@@ -96,6 +100,7 @@ pub fn catalogue() -> Catalogue {
             Key {
                 name: name.into(),
                 default: Some(default.expect("a listed [tcp] key is TcpConfig's")),
+                required: false,
                 takes,
                 meaning,
             }
@@ -138,9 +143,27 @@ mod tests {
         for m in &c.traffic {
             parse(&format!("[traffic]\nmodel = \"{}\"\n{}", m.name, m.required)).unwrap();
             assert!(!m.keys.is_empty(), "{}", m.name);
-            for k in m.keys.iter().filter(|k| k.default.is_none()) {
-                assert!(m.required.contains(&k.name), "{}.{} has no default but is not required", m.name, k.name);
+            for k in &m.keys {
+                assert_eq!(k.required, m.required.contains(&format!("{} =", k.name)), "{}.{}", m.name, k.name);
+                // Every listed key is accepted: its default, or the example, or (an optional
+                // key absent by default) refused only for its value, not as an unknown key.
+                let value = match &k.default {
+                    Some(v) => toml::Value::try_from(v.clone()).unwrap().to_string(),
+                    None if k.required => continue,
+                    None => "[]".into(),
+                };
+                let err = parse(&format!("[traffic]\nmodel = \"{}\"\n{}\n{} = {value}", m.name, m.required, k.name));
+                assert!(
+                    err.as_ref().map_or_else(|e| !e.contains("unknown key"), |_| true),
+                    "{}.{}: {err:?}",
+                    m.name,
+                    k.name
+                );
             }
+            // And no other key: an unknown one's error lists exactly the listed keys.
+            let err = parse(&format!("[traffic]\nmodel = \"{}\"\n{}\nnope = 1", m.name, m.required)).unwrap_err();
+            let names: Vec<String> = m.keys.iter().map(|k| format!("`{}`", k.name)).collect();
+            assert!(err.contains(&names.join(", ")), "{}: {err}", m.name);
         }
         // Any other name is refused, and the message lists exactly the catalogue.
         let err = parse("[traffic]\nmodel = \"nope\"").unwrap_err();
@@ -160,8 +183,8 @@ mod tests {
     fn tcp_keys_are_the_configs_both_ways() {
         let mut listed: Vec<String> = catalogue().tcp.into_iter().map(|k| k.name).collect();
         listed.sort();
-        let parsed: Vec<String> =
-            keys_of(serde_json::to_value(TcpConfig::default()).unwrap()).into_iter().map(|(k, _)| k).collect();
+        let mut parsed: Vec<String> = crate::scenario::keys::of::<TcpConfig>().iter().map(|k| k.to_string()).collect();
+        parsed.sort();
         assert_eq!(listed, parsed);
         // Each default parses back as the key's value; each listed choice parses; the enums
         // have no other choices (serde names them all in its error for an unknown one).

@@ -15,6 +15,7 @@
 //! (`384kbps`).
 
 pub mod catalogue;
+pub mod keys;
 mod messages;
 mod overrides;
 

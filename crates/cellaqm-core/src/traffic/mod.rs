@@ -38,6 +38,7 @@ pub use distributions::{Count, Dist, Size};
 use crate::metrics::{Download, TrafficLog};
 use crate::packet::{Dir, FlowId};
 use crate::rng::{self, Rng};
+use crate::scenario::keys;
 use crate::time::{Dur, Time};
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
@@ -210,6 +211,8 @@ pub struct Model {
     pub required: &'static str,
     /// Reads the model's keys (all but `model`, `name`, `first_user`) under `key`.
     parse: fn(toml::Table, &str) -> Result<SourceConfig, String>,
+    /// The keys its configuration accepts ([`crate::scenario::keys::of`]).
+    pub keys: fn() -> &'static [&'static str],
 }
 
 /// Every traffic model, in the order of the table above.
@@ -219,48 +222,56 @@ pub const MODELS: &[Model] = &[
         does: "the server of each flow sends without end (FTP-like greedy source)",
         required: "",
         parse: |t, key| de(t, key).map(SourceConfig::Bulk),
+        keys: keys::of::<bulk::BulkConfig>,
     },
     Model {
         name: "file",
         does: "the server of each flow sends `size` bytes once, then closes",
         required: "size = \"1MB\"",
         parse: |t, key| de(t, key).map(SourceConfig::File),
+        keys: keys::of::<bulk::FileConfig>,
     },
     Model {
         name: "web",
         does: "HTTP/1.0 pages: main object, then inlines on parallel connections; reading time between pages",
         required: "",
         parse: |t, key| de(t, key).map(SourceConfig::Web),
+        keys: keys::of::<http::WebConfig>,
     },
     Model {
         name: "file_download",
         does: "HTTP/1.1: one persistent connection, pipelined requests, reading time between files",
         required: "",
         parse: |t, key| de(t, key).map(SourceConfig::FileDownload),
+        keys: keys::of::<file_download::FileDownloadConfig>,
     },
     Model {
         name: "upload",
         does: "the client uploads files, one connection each, idle time between them or all at random start times",
         required: "size = \"1MB\"",
         parse: |t, key| de(t, key).map(SourceConfig::Upload),
+        keys: keys::of::<upload::UploadConfig>,
     },
     Model {
         name: "sessions",
         does: "a session generator over a pool of users: transfers to a random idle user, lost if none is idle",
         required: "users = 60\ninterarrival = \"0.3s\"\nsize = \"250kB\"",
         parse: |t, key| de(t, key).map(SourceConfig::Sessions),
+        keys: keys::of::<sessions::SessionsConfig>,
     },
     Model {
         name: "etsi_web",
         does: "ETSI UMTS 30.03 web model: sessions of packet calls of Pareto-sized datagrams",
         required: "",
         parse: |t, key| de(t, key).map(SourceConfig::EtsiWeb),
+        keys: keys::of::<etsi_web::EtsiWebConfig>,
     },
     Model {
         name: "cbr",
         does: "constant bit rate over UDP (64 kb/s conversational)",
         required: "",
         parse: |t, key| de(t, key).map(SourceConfig::Cbr),
+        keys: keys::of::<cbr::CbrConfig>,
     },
 ];
 
