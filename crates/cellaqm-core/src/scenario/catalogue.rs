@@ -1,8 +1,8 @@
 //! Everything a scenario can name besides the queue schemes (those are
 //! [`crate::queue::catalogue`]): the traffic models with their keys and
-//! defaults, the `[tcp]` keys, and the kinds of radio bearer, for
-//! `cellaqm list` (with the wired link a scenario has without `[radio]`). Each list is read from the registry the scenario parser
-//! itself uses ([`crate::traffic::MODELS`] with each model's keys read off its
+//! defaults, the `[tcp]` keys, and the kinds of link (the wired one a scenario
+//! has without `[radio]`, and the radio bearers), for `cellaqm list`. Each list
+//! is read from the registry the scenario parser itself uses ([`crate::traffic::MODELS`] with each model's keys read off its
 //! `Deserialize` by [`super::keys::of`], [`TcpConfig::default`] with
 //! [`crate::tcp::config::KEYS`], [`BearerKind::ALL`]), so it cannot drift
 //! from what parses; the tests check the lists against the parser both ways.
