@@ -26,7 +26,7 @@ BUILD_STAMP := $(VENV)/.cellaqm-build.stamp
 .DEFAULT_GOAL := help
 # One cargo build at a time: the targets share ./target.
 .NOTPARALLEL:
-.PHONY: help venv build run run-scenario reproduce bench-wcdma test lint test-rust test-python stubtest bench bench-call bench-startup bench-many-flows bench-sweep bench-store clean
+.PHONY: help venv build run run-scenario reproduce reproduce-lte reproduce-hsdsch bench-wcdma test lint test-rust test-python stubtest bench bench-call bench-startup bench-many-flows bench-sweep bench-store clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -55,6 +55,12 @@ run-scenario: build ## Build, then simulate scenarios/default.toml (override wit
 
 reproduce: build ## The WCDMA RNC AQM study's headline table (1200 s x 6 replications; QUICK=1 for 200 s x 2)
 	$(BIN)/cellaqm reproduce wcdma-rnc-aqm $(if $(QUICK),--quick) --out results/wcdma-rnc-aqm
+
+reproduce-lte: build ## The LTE uplink study's 14 chapter-7 experiments, tables and figures (about 2 min on 2 cores; QUICK=1 for CI's)
+	$(BIN)/cellaqm reproduce lte-uplink-raqm $(if $(QUICK),--quick) --out results/lte-uplink-raqm
+
+reproduce-hsdsch: build ## The HS-DSCH study's experiments built so far (scenario 1; QUICK=1 for CI's)
+	$(BIN)/cellaqm reproduce hsdsch-buffer-mgmt $(if $(QUICK),--quick) --out results/hsdsch-buffer-mgmt
 
 bench-wcdma: ## Time the full WCDMA headline experiment in the core (release, all cores)
 	cargo run --release -q -p cellaqm-bench --bin wcdma-reproduce

@@ -65,6 +65,42 @@ def test_trace_agrees_with_the_summary(traced: cellaqm.RunResult) -> None:
     assert fresh["seq"].is_monotonic_increasing and fresh["seq"].iloc[0] == 1
 
 
+def test_cubic_trace_records_w_max_and_k(traced: cellaqm.RunResult, tmp_path: Path) -> None:
+    """Reno leaves W_max and K empty; with tcp.congestion = "cubic" the first reduction sets
+    ssthresh to 0.7 of the flight (at most the window) and W_max to the window, and K is
+    ∛((W_max − cwnd_epoch)/0.4 segments) once congestion avoidance starts (RFC 9438 §4.2, §4.6)."""
+    from conftest import SCENARIO_TOML
+
+    reno = traced.trace["cwnd"]
+    assert reno["w_max_bytes"].isna().all() and reno["k_s"].isna().all()
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO_TOML, encoding="utf-8")
+    # SACK: NewReno's one repair per RTT would keep this flow in recovery (no K) for most of the run.
+    cw = cellaqm.run(path, sets=[*SETS, 'tcp.congestion="cubic"', 'tcp.recovery="sack"'], trace=True).trace["cwnd"]
+    cut = cw["ssthresh_bytes"].notna().idxmax()
+    assert cw["w_max_bytes"].iloc[:cut].isna().all()
+    w_max, ssthresh = cw["w_max_bytes"][cut], cw["ssthresh_bytes"][cut]
+    assert w_max == cw["cwnd_bytes"].iloc[:cut].max()
+    assert ssthresh <= 0.7 * w_max + 1 and ssthresh >= 0.6 * w_max
+    # Each congestion avoidance stage: K from W_max and cwnd_epoch, the window before its first ACK
+    # (K = 0 and W_max = cwnd_epoch for the stage after a timeout, RFC 9438 §4.8).
+    starts = cw.index[cw["k_s"].notna() & cw["k_s"].shift().isna()]
+    assert len(starts) >= 2
+    for i in starts:
+        epoch = cw["cwnd_bytes"][i - 1]
+        expected = (max(cw["w_max_bytes"][i] - epoch, 0) / 1460 / 0.4) ** (1 / 3)
+        assert cw["k_s"][i] == pytest.approx(expected, abs=1e-3), i  # the columns drop fractions of a byte
+
+
+def test_congestion_key_is_checked(tmp_path: Path) -> None:
+    from conftest import SCENARIO_TOML
+
+    path = tmp_path / "s.toml"
+    path.write_text(SCENARIO_TOML, encoding="utf-8")
+    with pytest.raises(cellaqm.ScenarioError, match="tcp.congestion"):
+        cellaqm.run(path, sets=['tcp.congestion="bic"'])
+
+
 def test_no_trace_unless_asked_and_the_same_run(traced: cellaqm.RunResult, scenario_file: Path) -> None:
     plain = cellaqm.run(scenario_file, sets=SETS)
     assert not plain.has_trace

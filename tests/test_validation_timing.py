@@ -72,3 +72,18 @@ def test_repetitions_must_give_the_same_results(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(compare, "run_ns3", fake_ns3([0.0] * n, [1.0, 2.0] * n))
     with pytest.raises(RuntimeError, match="repeated runs differ"):
         compare.run_seed(Path("ns3"), ROW, 1)
+
+
+def test_cubic_rows_name_cubic_in_both_simulators() -> None:
+    """The CUBIC rows run cellaqm's `congestion = "cubic"` and ns-3's `--congestion=cubic`; the
+    other rows keep Reno / NewReno (the key is absent from their rows and their records)."""
+    rows = compare.cubic_rows(full=False)
+    assert len(rows) == 2 and all(compare.is_cubic(r) for r in rows)
+    assert compare.scenario(rows[0], 1)["tcp"]["congestion"] == "cubic"
+    assert "--congestion=cubic" in compare.ns3_args(rows[0], 1)
+    reno = compare.matrix(False, ["tail_drop"])
+    assert [r for r in reno if compare.is_cubic(r)] == rows
+    plain = [r for r in reno if not compare.is_cubic(r)]
+    assert all("congestion" not in r for r in plain)
+    assert compare.scenario(plain[0], 1)["tcp"]["congestion"] == "reno"
+    assert "--congestion=newreno" in compare.ns3_args(plain[0], 1)

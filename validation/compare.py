@@ -56,6 +56,10 @@ QUEUES = ["tail_drop", "red", "codel", "pie", "fq_codel"]
 BUFFERS = [30_000, 100_000]
 FLOWS = [1, 4]
 SACK = [True, False]
+#: CUBIC rows (RFC 9438; cellaqm `tcp.congestion = "cubic"`, ns-3 `TcpCubic` without HyStart): one
+#: bulk flow, tail drop, SACK, at two BDPs (3.6 Mb/s: 45 kB, 50 Mb/s: 625 kB at the 100-ms base
+#: RTT), each with a buffer below its BDP, so that the window's growth after a loss sets the goodput.
+CUBIC_ROWS = [(3_600_000, 30_000), (50_000_000, 100_000)]
 #: Simulated seconds per rate: long enough for thousands of packets at the slowest
 #: rate, short enough for ns-3 at the fastest (default, FULL=1).
 DURATION_S = {64_000: (600, 1200), 384_000: (300, 600), 3_600_000: (120, 240), 50_000_000: (60, 120)}
@@ -74,6 +78,11 @@ def seeds_for(row: dict[str, Any], n: int) -> list[int]:
     random queue): both are deterministic, more seeds would repeat the same run."""
     deterministic = row["flows"] == 1 and row["queue"] in ("tail_drop", "codel", "fq_codel")
     return [1] if deterministic else list(range(1, n + 1))
+
+
+def is_cubic(row: dict[str, Any]) -> bool:
+    """A CUBIC row (the others, without the key, run Reno / ns-3's NewReno)."""
+    return row.get("congestion") == "cubic"
 
 
 def red_thresholds(buffer: int) -> tuple[int, int]:
@@ -164,6 +173,7 @@ def scenario(row: dict[str, Any], seed: int) -> dict[str, Any]:
         "duration": f"{row['duration_s']}s",
         "seed": seed,
         "tcp": {
+            "congestion": "cubic" if is_cubic(row) else "reno",
             "recovery": "sack" if row["sack"] else "newreno",
             "recovery_window": "prr",
             "mss": f"{MSS}B",
@@ -206,6 +216,7 @@ def ns3_args(row: dict[str, Any], seed: int) -> list[str]:
         f"--mss={MSS}",
         f"--iw={IW}",
         f"--sack={'true' if row['sack'] else 'false'}",
+        f"--congestion={'cubic' if is_cubic(row) else 'newreno'}",
         "--delayed_ack=false",
         f"--duration={row['duration_s']}",
         f"--seed={seed}",
@@ -348,6 +359,21 @@ def run_seed(binary: Path, row: dict[str, Any], seed: int) -> tuple[dict[str, An
     return ns3_rec, ours_rec
 
 
+def cubic_rows(full: bool) -> list[dict[str, Any]]:
+    return [
+        {
+            "rate_bps": rate,
+            "queue": "tail_drop",
+            "buffer_bytes": buffer,
+            "flows": 1,
+            "sack": True,
+            "congestion": "cubic",
+            "duration_s": DURATION_S[rate][1 if full else 0],
+        }
+        for rate, buffer in CUBIC_ROWS
+    ]
+
+
 def matrix(full: bool, queues: list[str]) -> list[dict[str, Any]]:
     rows = []
     for rate in RATES:
@@ -365,7 +391,7 @@ def matrix(full: bool, queues: list[str]) -> list[dict[str, Any]]:
                                 "duration_s": DURATION_S[rate][1 if full else 0],
                             }
                         )
-    return rows
+    return rows + (cubic_rows(full) if "tail_drop" in queues else [])
 
 
 def run_matrix(args: argparse.Namespace) -> dict[str, Any]:
@@ -377,7 +403,7 @@ def run_matrix(args: argparse.Namespace) -> dict[str, Any]:
         else:
             missing[q] = why
             print(f"skipping {q}: cellaqm does not accept it yet ({why})", file=sys.stderr)
-    rows = matrix(args.full, queues)
+    rows = cubic_rows(args.full) if args.cubic_only else matrix(args.full, queues)
     records: list[dict[str, Any]] = []
     total = sum(len(seeds_for(r, args.seeds)) for r in rows)
     done = 0
@@ -478,9 +504,20 @@ def render_page(data: dict[str, Any], theory_md: Optional[str]) -> str:
         f"the target (goodput ±{agreement.GOODPUT_TOL:.0%}, p95 delay ±{agreement.P95_TOL:.0%}, "
         f"speed-up ≥ {agreement.SPEED_TARGET:.0f}×).",
         "",
-        agreement.render_table(results),
+        agreement.render_table([r for r in results if not is_cubic(r.row)]),
         "",
     ]
+    if cubic := [r for r in results if is_cubic(r.row)]:
+        parts += [
+            "### CUBIC",
+            "",
+            "cellaqm's CUBIC (`tcp.congestion = \"cubic\"`, RFC 9438) against ns-3's `TcpCubic` without "
+            "HyStart (alignment: the CUBIC row of the table above); one bulk flow, tail drop, SACK, the "
+            "other settings as in every row. Same cells as above.",
+            "",
+            agreement.render_table(cubic),
+            "",
+        ]
     discussion = HERE / "discussion.md"
     if discussion.exists():
         parts += [discussion.read_text(encoding="utf-8").strip(), ""]
@@ -500,6 +537,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--page", type=Path, default=ROOT / "docs" / "validation.md")
     p.add_argument("--render-only", action="store_true", help="re-render the page from --results")
     p.add_argument("--append", action="store_true", help="keep --results' runs of the queues not in --queues")
+    p.add_argument("--cubic-only", action="store_true", help="run the CUBIC rows only (with --append: keep the others)")
     args = p.parse_args(argv)
     if args.seeds is None:
         args.seeds = 5 if args.full else 3
@@ -511,10 +549,14 @@ def main(argv: Optional[list[str]] = None) -> int:
             # Keep the earlier runs of the queues not re-run now (e.g. a scheme added later).
             old = json.loads(args.results.read_text(encoding="utf-8"))
             rerun = set(args.queues)
-            data["records"] = [r for r in old["records"] if r["row"]["queue"] not in rerun] + data["records"]
+
+            def kept(r: dict[str, Any]) -> bool:
+                return not is_cubic(r["row"]) if args.cubic_only else r["row"]["queue"] not in rerun
+
+            data["records"] = [r for r in old["records"] if kept(r)] + data["records"]
             data["missing_queues"] = {
                 q: why for q, why in {**old.get("missing_queues", {}), **data["missing_queues"]}.items()
-                if q not in rerun or q in data["missing_queues"]
+                if args.cubic_only or q not in rerun or q in data["missing_queues"]
             }
             data["elapsed_s"] += old.get("elapsed_s", 0.0)
         args.results.parent.mkdir(parents=True, exist_ok=True)

@@ -25,7 +25,10 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 #: The study's schemes, in table order.
 SCHEMES = ("td", "red", "ared", "pdpc", "ttlred1", "ttlred2")
@@ -231,24 +234,22 @@ def _one(case: Case, scheme: str, seed: int, duration_s: float) -> dict[str, Any
     }
 
 
-def run_all(cases: list[Case], reps: int, duration_s: float, jobs: int, progress: bool = True) -> list[dict[str, Any]]:
-    """Every (case, scheme, replication) in parallel; results in any order."""
+def run_parallel(fn: Callable[[T], R], tasks: list[T], label: str, jobs: int, progress: bool = True) -> list[R]:
+    """``fn`` over ``tasks`` on ``jobs`` threads (the core releases the GIL), with a progress bar; results in any order."""
     import concurrent.futures as cf
 
-    tasks = [(c, s, r + 1) for c in cases for s in SCHEMES for r in range(reps)]
-    out: list[dict[str, Any]] = []
+    out: list[R] = []
     bar = None
     if progress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-        bar = Progress(TextColumn("wcdma-rnc-aqm"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+        bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
                        transient=True)
         bar.start()
         task_id = bar.add_task("runs", total=len(tasks))
     try:
         with cf.ThreadPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(_one, c, s, seed, duration_s) for c, s, seed in tasks]
-            for f in cf.as_completed(futures):
+            for f in cf.as_completed([pool.submit(fn, t) for t in tasks]):
                 out.append(f.result())
                 if bar is not None:
                     bar.advance(task_id)
@@ -256,6 +257,12 @@ def run_all(cases: list[Case], reps: int, duration_s: float, jobs: int, progress
         if bar is not None:
             bar.stop()
     return out
+
+
+def run_all(cases: list[Case], reps: int, duration_s: float, jobs: int, progress: bool = True) -> list[dict[str, Any]]:
+    """Every (case, scheme, replication) in parallel; results in any order."""
+    tasks = [(c, s, r + 1) for c in cases for s in SCHEMES for r in range(reps)]
+    return run_parallel(lambda t: _one(*t, duration_s), tasks, "wcdma-rnc-aqm", jobs, progress)
 
 
 def table(results: list[dict[str, Any]], cases: list[Case]) -> list[dict[str, Any]]:
@@ -397,21 +404,29 @@ def print_comparison(rows: list[dict[str, Any]], line: str) -> None:
 # --------------------------------------------------------------------------- command line
 
 @dataclass(frozen=True)
-class Study:
+class Target:
     """A ``cellaqm reproduce`` target, as ``cellaqm list studies`` shows it."""
 
     name: str
     description: str
-    #: Wall time of the full run and of ``--quick`` (docs/wcdma.md).
+    #: Wall time of the full run and of ``--quick``, as measured in the study's doc.
     runtime: str
 
 
-#: Every ``reproduce`` target.
+#: Every ``reproduce`` target (the command's choices).
 STUDIES = (
-    Study("wcdma-rnc-aqm",
-          "Lakkakorpi & Cuny (WCNC 2006): p95 delay and goodput of TD, RED, ARED, PDPC, TTLRED1, TTLRED2 "
-          "in the RNC's PDCP buffer, 8 WCDMA bearer x traffic rows + HSDPA 3.6M 2.5 MB",
-          "about 15 s on 2 cores (1200 s x 6 replications); --quick a few seconds (200 s x 2)"),
+    Target("wcdma-rnc-aqm",
+           "Lakkakorpi & Cuny (WCNC 2006): p95 delay and goodput of TD, RED, ARED, PDPC, TTLRED1, TTLRED2 "
+           "in the RNC's PDCP buffer, 8 WCDMA bearer x traffic rows + HSDPA 3.6M 2.5 MB (docs/wcdma.md)",
+           "about 15 s on 2 cores (1200 s x 6 replications); --quick a few seconds (200 s x 2)"),
+    Target("lte-uplink-raqm",
+           "the LTE uplink study's 14 chapter-7 experiments: R-AQM, T-AQM, PDCP discard, DFF and combined AQM "
+           "at fixed, square-wave and realistic rates, BSR period, fairness, estimator error (docs/lte-uplink.md)",
+           "about 2 min on 2 cores (654 runs); --quick about 10 s (172 runs)"),
+    Target("hsdsch-buffer-mgmt",
+           "the HS-DSCH study's buffer schemes (DT, DF, RED, PDPC n as ns-2.27 ran them), scenario 1: drops, "
+           "transfer time and queuing delay against the buffer size (docs/hsdsch.md)",
+           "about 2 s (170 runs); --quick less"),
 )
 EXPERIMENTS = tuple(s.name for s in STUDIES)
 
@@ -440,7 +455,15 @@ def add_parser(commands: Any) -> None:
             "Run a study's headline experiment in parallel and print, and write as CSV and\n"
             "Markdown, its table with 95% confidence intervals and changes vs tail drop.\n\n"
             "wcdma-rnc-aqm: 8 bearer x traffic rows + the HSDPA 3.6 Mb/s 2.5 MB case, x TD,\n"
-            "RED, ARED, PDPC, TTLRED1, TTLRED2; 1200 s, 6 replications (--quick: 200 s, 2)."
+            "RED, ARED, PDPC, TTLRED1, TTLRED2; 1200 s, 6 replications (--quick: 200 s, 2).\n\n"
+            "lte-uplink-raqm: the 14 chapter-7 experiments of the LTE uplink study (R-AQM's\n"
+            "parameters; R-AQM, T-AQM, PDCP discard, DFF and combined AQM at fixed, square-wave\n"
+            "and realistic rates; BSR period; fairness; estimator error; TCP sensitivity), a\n"
+            "table (CSV) and a figure (PNG) each, and report.md; 5 replications where random\n"
+            "(--quick: smaller files, fewer points, 1 replication; --only NAME[,NAME] picks).\n\n"
+            "hsdsch-buffer-mgmt: the HS-DSCH study's buffer schemes (DT, DF, RED and PDPC n,\n"
+            "in packets, as ns-2.27 ran them): scenario 1, one buffer before a 384 kb/s wired\n"
+            "link, drops, transfer time and queuing delay against the buffer size."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -449,15 +472,30 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--demo", action="store_true", help="one WCDMA bearer (R99 384k, web), every scheme, 300 s, 4 replications, with a plot")
     p.add_argument("--duration", type=_positive(float), metavar="S", help="simulated seconds per run (overrides the preset)")
     p.add_argument("--reps", type=_positive(int), metavar="N", help="replications (overrides the preset)")
-    p.add_argument("--out", metavar="DIR", default="results/wcdma-rnc-aqm", help="where to write table.csv, table.md (and plot.png)")
+    p.add_argument("--out", metavar="DIR", help="where to write the tables and figures (default: results/EXPERIMENT)")
+    p.add_argument("--only", metavar="NAMES", help="lte-uplink-raqm, hsdsch-buffer-mgmt: only these experiments "
+                   "(comma-separated; the list is in the study's docs page and in the error for a wrong name)")
     p.add_argument("--jobs", type=_positive(int), metavar="N", help="parallel runs (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def command(args: argparse.Namespace) -> int:
-    from cellaqm.cli import OutputError
+    from cellaqm.cli import OutputError, UsageError
     from cellaqm.runner import default_jobs
 
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    out = Path(args.out or f"results/{args.experiment}")
+    try:
+        out.mkdir(parents=True, exist_ok=True)  # before the runs: a bad --out fails at once
+    except OSError as exc:
+        raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
+    if args.experiment != "wcdma-rnc-aqm":
+        from cellaqm import hsdsch, lte_uplink, study
+
+        return study.command({"lte-uplink-raqm": lte_uplink.STUDY, "hsdsch-buffer-mgmt": hsdsch.STUDY}[args.experiment],
+                             args, jobs, out)
+    if args.only is not None:
+        raise UsageError("--only applies to lte-uplink-raqm")
     duration, reps, cases = 1200.0, 6, HEADLINE
     if args.quick:
         duration, reps = 200.0, 2
@@ -465,12 +503,6 @@ def command(args: argparse.Namespace) -> int:
         duration, reps, cases = 300.0, 4, DEMO
     duration = args.duration if args.duration is not None else duration
     reps = args.reps if args.reps is not None else reps
-    jobs = args.jobs if args.jobs is not None else default_jobs()
-    out = Path(args.out)
-    try:
-        out.mkdir(parents=True, exist_ok=True)  # before the runs: a bad --out fails at once
-    except OSError as exc:
-        raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
     t0 = time.perf_counter()
     results = run_all(cases, reps, duration, jobs, progress=not args.quiet)
     wall = time.perf_counter() - t0

@@ -37,8 +37,9 @@ PACKET_COLUMNS = ("uid", "flow", "seq", "sent_s", "received_s", "delay_s", "size
 
 #: Tables of :attr:`RunResult.trace` and their columns, in order (times in seconds, sizes in bytes).
 TRACE_COLUMNS = {
-    # every change of a TCP sender's window; dir "down" = the server's data, "up" = the client's
-    "cwnd": ("time_s", "flow", "dir", "cwnd_bytes", "ssthresh_bytes"),
+    # every change of a TCP sender's congestion controller (window, ssthresh, CUBIC's W_max and K);
+    # dir "down" = the server's data, "up" = the client's
+    "cwnd": ("time_s", "flow", "dir", "cwnd_bytes", "ssthresh_bytes", "w_max_bytes", "k_s"),
     # the downlink managed buffer (bottleneck queue, or the users' PDCP buffers together with [radio]) at every change
     "queue": ("time_s", "bytes", "packets"),
     # every packet lost in the access network: downlink at the managed buffer or on its link, uplink
@@ -220,7 +221,8 @@ class RunResult:
         """The run's time series (needs ``trace=True``): a DataFrame per :data:`TRACE_TABLES`.
 
         - ``cwnd``: ``time_s``, ``flow``, ``dir``, ``cwnd_bytes``, ``ssthresh_bytes``
-          (NaN until the sender's first reduction); a row whenever a sender's window changes.
+          (NaN until the sender's first reduction), ``w_max_bytes`` and ``k_s`` (CUBIC's
+          W_max and K; NaN with Reno); a row whenever any of them changes.
         - ``queue``: ``time_s``, ``bytes``, ``packets`` of the downlink managed
           buffer (with ``[radio]``, the users' PDCP buffers together) at every change.
         - ``drops``: ``time_s``, ``flow``, ``uid``, ``size``, ``cause`` of each downlink drop.
@@ -340,7 +342,7 @@ def occupancy_frame(columns: Mapping[str, Any]) -> pd.DataFrame:
 
 
 def trace_frame(table: str, columns: Mapping[str, Any]) -> pd.DataFrame:
-    """The DataFrame of trace table ``table`` from its columns (``ssthresh_bytes``: NaN for "none yet")."""
+    """The DataFrame of trace table ``table`` from its columns (``ssthresh_bytes``, ``w_max_bytes``: NaN for "none")."""
     import numpy as np
     import pandas as pd
 
@@ -352,7 +354,7 @@ def trace_frame(table: str, columns: Mapping[str, Any]) -> pd.DataFrame:
         values = columns[name]
         if isinstance(values, list):
             data[name] = pd.Series(values, dtype="str")
-        elif name == "ssthresh_bytes":
+        elif name in ("ssthresh_bytes", "w_max_bytes"):
             arr = np.asarray(values)
             data[name] = np.where(arr == np.uint64(2**64 - 1), np.nan, arr.astype(np.float64))
         else:

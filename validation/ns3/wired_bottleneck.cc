@@ -50,31 +50,32 @@ uint64_t g_devDrops = 0; // drops in device queues (should stay 0)
 
 } // namespace
 
-// ---------------------------------------------------------------- NewReno that counts
-// ns-3's TcpNewReno, unchanged, plus two counters: every retransmission timeout
-// calls CwndEvent(CA_EVENT_LOSS) (TcpSocketBase::ReTxTimeout), every fast
+// ---------------------------------------------------------------- congestion control that counts
+// ns-3's TcpNewReno or TcpCubic, unchanged, plus two counters: every retransmission
+// timeout calls CwndEvent(CA_EVENT_LOSS) (TcpSocketBase::ReTxTimeout), every fast
 // retransmit moves the socket to CA_RECOVERY.
 namespace ns3
 {
-class CountingNewReno : public TcpNewReno
+template <typename Base>
+class Counting : public Base
 {
   public:
     static TypeId GetTypeId()
     {
-        static TypeId tid = TypeId("ns3::CountingNewReno")
-                                .SetParent<TcpNewReno>()
+        static TypeId tid = TypeId("ns3::Counting" + Base::GetTypeId().GetName().substr(5))
+                                .template SetParent<Base>()
                                 .SetGroupName("Internet")
-                                .AddConstructor<CountingNewReno>();
+                                .template AddConstructor<Counting<Base>>();
         return tid;
     }
 
-    CountingNewReno() = default;
+    Counting() = default;
 
-    CountingNewReno(const CountingNewReno& sock) = default;
+    Counting(const Counting& sock) = default;
 
     std::string GetName() const override
     {
-        return "CountingNewReno";
+        return "Counting" + Base::GetName();
     }
 
     void CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t event) override
@@ -83,7 +84,7 @@ class CountingNewReno : public TcpNewReno
         {
             ++g_rtos;
         }
-        TcpNewReno::CwndEvent(tcb, event);
+        Base::CwndEvent(tcb, event);
     }
 
     void CongestionStateSet(Ptr<TcpSocketState> tcb,
@@ -94,16 +95,19 @@ class CountingNewReno : public TcpNewReno
         {
             ++g_fastRetransmits;
         }
-        TcpNewReno::CongestionStateSet(tcb, newState);
+        Base::CongestionStateSet(tcb, newState);
     }
 
     Ptr<TcpCongestionOps> Fork() override
     {
-        return CopyObject<CountingNewReno>(this);
+        return CopyObject<Counting<Base>>(this);
     }
 };
 
+using CountingNewReno = Counting<TcpNewReno>;
+using CountingCubic = Counting<TcpCubic>;
 NS_OBJECT_ENSURE_REGISTERED(CountingNewReno);
+NS_OBJECT_ENSURE_REGISTERED(CountingCubic);
 
 // ---------------------------------------------------------------- send-time tag
 // Set at the server's IP layer (Ipv4L3Protocol "SendOutgoing"), read at the
@@ -372,8 +376,10 @@ main(int argc, char* argv[])
     uint32_t seed = 1;
     std::string ns3Set = "";
     bool traceCwnd = false;
+    std::string congestion = "newreno";
 
     CommandLine cmd(__FILE__);
+    cmd.AddValue("congestion", "newreno | cubic (TcpCubic: HyStart off, RFC 9438 constants stated)", congestion);
     cmd.AddValue("rate", "bottleneck rate (server->client)", rate);
     cmd.AddValue("up_rate", "reverse bottleneck rate (client->router); default = rate", upRate);
     cmd.AddValue("core_rate", "core link rate, both directions", coreRate);
@@ -422,7 +428,22 @@ main(int argc, char* argv[])
     RngSeedManager::SetRun(seed);
 
     // ---- TCP, aligned with cellaqm (docs/validation.md lists each alignment)
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(CountingNewReno::GetTypeId()));
+    if (congestion != "newreno" && congestion != "cubic")
+    {
+        std::cerr << "--congestion: newreno or cubic, got " << congestion << "\n";
+        return 2;
+    }
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType",
+                       TypeIdValue(congestion == "cubic" ? CountingCubic::GetTypeId()
+                                                         : CountingNewReno::GetTypeId()));
+    // CUBIC (RFC 9438) as cellaqm's cubic.rs: standard slow start (cellaqm has no HyStart;
+    // ns-3's default is on), beta 0.7, C 0.4, fast convergence and the Reno-friendly
+    // region (TcpFriendliness) on, all stated although they are ns-3's defaults.
+    Config::SetDefault("ns3::TcpCubic::HyStart", BooleanValue(false));
+    Config::SetDefault("ns3::TcpCubic::Beta", DoubleValue(0.7));
+    Config::SetDefault("ns3::TcpCubic::C", DoubleValue(0.4));
+    Config::SetDefault("ns3::TcpCubic::FastConvergence", BooleanValue(true));
+    Config::SetDefault("ns3::TcpCubic::TcpFriendliness", BooleanValue(true));
     // ns-3's default recovery, PRR (RFC 6937): its TcpClassicRecovery (RFC 5681 inflation) without
     // SACK over-sends during recovery (see docs/validation.md), so the default is kept.
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", TypeIdValue(TcpPrrRecovery::GetTypeId()));

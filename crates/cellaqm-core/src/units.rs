@@ -11,6 +11,9 @@
 //! | [`Rate`] | `bps`, `kbps`, `Mbps`, `Gbps` (also `b/s`, `kb/s`, `Mb/s`, `Gb/s`) |
 //! | [`Bytes`] | `B`, `kB`, `MB`, `GB`, `KiB`, `MiB`, `GiB`, `bit`, `kbit`, `Mbit` |
 //! | [`Dur`] | `ns`, `us`, `ms`, `s`, `min` |
+//! | [`Meters`] | `m`, `km` |
+//! | [`Speed`] | `m/s`, `km/h` |
+//! | [`Hertz`] | `Hz`, `kHz`, `MHz`, `GHz` |
 
 use crate::time::Dur;
 use serde::{de, Deserialize, Deserializer, Serialize};
@@ -23,6 +26,18 @@ pub struct Rate(pub f64);
 /// An amount of data in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Bytes(pub u64);
+
+/// A distance in metres (radio cells).
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct Meters(pub f64);
+
+/// A speed in metres per second (a UE's).
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct Speed(pub f64);
+
+/// A frequency or bandwidth in hertz.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct Hertz(pub f64);
 
 impl Rate {
     pub fn bps(self) -> f64 {
@@ -96,6 +111,9 @@ const BYTE_UNITS: &[(&str, f64)] = &[
     ("Mbit", 125_000.0),
 ];
 const TIME_UNITS: &[(&str, f64)] = &[("ns", 1.0), ("us", 1e3), ("ms", 1e6), ("s", 1e9), ("min", 60e9)];
+const LENGTH_UNITS: &[(&str, f64)] = &[("m", 1.0), ("km", 1e3)];
+const SPEED_UNITS: &[(&str, f64)] = &[("m/s", 1.0), ("km/h", 1.0 / 3.6)];
+const FREQUENCY_UNITS: &[(&str, f64)] = &[("Hz", 1.0), ("kHz", 1e3), ("MHz", 1e6), ("GHz", 1e9)];
 
 /// The slowest rate a scenario may give: 1 b/s (the largest IP packet then
 /// takes 6 days to send, well inside the clock).
@@ -137,6 +155,22 @@ impl Dur {
     }
 }
 
+impl Meters {
+    pub fn parse(s: &str) -> Result<Meters, String> {
+        parse_with(s, "distance", "500m", LENGTH_UNITS).map(Meters)
+    }
+}
+impl Speed {
+    pub fn parse(s: &str) -> Result<Speed, String> {
+        parse_with(s, "speed", "30m/s", SPEED_UNITS).map(Speed)
+    }
+}
+impl Hertz {
+    pub fn parse(s: &str) -> Result<Hertz, String> {
+        parse_with(s, "frequency", "9MHz", FREQUENCY_UNITS).map(Hertz)
+    }
+}
+
 /// Deserialises a quantity from a string with a unit; numbers are refused
 /// with a message that shows the expected form.
 struct QuantityVisitor<T> {
@@ -175,6 +209,9 @@ macro_rules! quantity_serde {
 quantity_serde!(Rate, "384kbps");
 quantity_serde!(Bytes, "100kB");
 quantity_serde!(Dur, "70ms");
+quantity_serde!(Meters, "500m");
+quantity_serde!(Speed, "30m/s");
+quantity_serde!(Hertz, "9MHz");
 
 /// Writes `value` in the largest unit of `units` (ascending factors) that
 /// keeps it exact, so the text parses back to the same value.
@@ -207,6 +244,9 @@ macro_rules! serialize_as_text {
 serialize_as_text!(Rate, Rate::to_string);
 serialize_as_text!(Bytes, Bytes::to_string);
 serialize_as_text!(Dur, |d: &Dur| format_with(d.0 as f64, TIME_UNITS[..4].as_ref()));
+serialize_as_text!(Meters, |m: &Meters| format_with(m.0, LENGTH_UNITS));
+serialize_as_text!(Speed, |v: &Speed| format!("{}m/s", v.0));
+serialize_as_text!(Hertz, |f: &Hertz| format_with(f.0, FREQUENCY_UNITS));
 
 #[cfg(test)]
 mod tests {
@@ -221,6 +261,14 @@ mod tests {
         assert_eq!(Bytes::parse("1500 B").unwrap(), Bytes(1500));
         assert_eq!(Dur::parse("70ms").unwrap(), Dur::from_millis(70));
         assert_eq!(Dur::parse("1.5s").unwrap(), Dur::from_millis(1500));
+        assert_eq!(Meters::parse("0.5km").unwrap(), Meters(500.0));
+        assert_eq!(Speed::parse("0.83m/s").unwrap(), Speed(0.83));
+        assert!((Speed::parse("108km/h").unwrap().0 - 30.0).abs() < 1e-12);
+        assert_eq!(Hertz::parse("9MHz").unwrap(), Hertz(9e6));
+        assert_eq!(serde_json::to_string(&Hertz(9e6)).unwrap(), "\"9MHz\"");
+        assert_eq!(serde_json::to_string(&Meters(500.0)).unwrap(), "\"500m\"");
+        assert_eq!(serde_json::to_string(&Speed(0.83)).unwrap(), "\"0.83m/s\"");
+        assert!(Speed::parse("30").unwrap_err().contains("like \"30m/s\""));
     }
 
     #[test]

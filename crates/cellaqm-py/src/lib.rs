@@ -68,6 +68,9 @@ fn trace_tables<'py>(py: Python<'py>, t: &cellaqm_core::metrics::Trace) -> PyRes
     cwnd.set_item("dir", strings(py, &t.cwnd.dir)?)?;
     cwnd.set_item("cwnd_bytes", u64s(&t.cwnd.cwnd_bytes))?;
     cwnd.set_item("ssthresh_bytes", u64s(&t.cwnd.ssthresh_bytes))?;
+    cwnd.set_item("w_max_bytes", u64s(&t.cwnd.w_max_bytes))?;
+    let k_s: Vec<f64> = t.cwnd.k_s.iter().map(|k| k.unwrap_or(f64::NAN)).collect();
+    cwnd.set_item("k_s", f64s(&k_s))?;
     out.set_item("cwnd", cwnd)?;
 
     let queue = PyDict::new(py);

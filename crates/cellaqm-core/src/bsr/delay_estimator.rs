@@ -17,6 +17,15 @@
 //! estimated age, so later estimates refine this one. Q_i = 0 resets to an
 //! empty queue. This reproduces the worked examples: D_1 = Δt_1/2;
 //! D_2 = Δt_2 + Δt_1/4 if L_2 < Q_1, D_2 = Δt_2/2 if L_2 ≥ Q_1.
+//!
+//! After an empty report the next arrivals are taken as uniform from that
+//! report on; [`DelayEstimator::arrivals_from`] narrows this interval when
+//! the eNodeB learns more: an LTE UE whose data reaches an empty buffer asks
+//! for a grant with a Scheduling Request at its next SR opportunity, so the
+//! SR bounds when that data arrived (*our choice*, off with `sr_bounds_estimate =
+//! false`: after an idle spell of length T the first report would otherwise
+//! read T/2, and R-AQM without lowerDropThreshold drops the retransmission
+//! that ends a timeout, again after every backed-off timeout).
 
 use crate::time::{Dur, Time};
 use std::collections::VecDeque;
@@ -100,6 +109,16 @@ impl DelayEstimator {
         self.observe(queue, served, dt)
     }
 
+    /// After an empty report, the data reported next arrived at or after
+    /// `earliest` (on the clock of [`DelayEstimator::observe_at`]): the empty
+    /// queue's boundary is born no earlier. No effect while data is queued.
+    pub fn arrivals_from(&mut self, earliest: Time) {
+        if self.q_old == 0 {
+            let back = self.boundaries.back_mut().expect("an empty queue keeps its boundary");
+            back.born = back.born.max(earliest.since(Time::ZERO));
+        }
+    }
+
     /// The latest estimate.
     pub fn estimate(&self) -> Dur {
         self.estimate
@@ -118,6 +137,26 @@ mod tests {
 
     const DT1: Dur = Dur::from_millis(20);
     const DT2: Dur = Dur::from_millis(40);
+
+    /// An SR at 1000 ms bounds the arrival of data after an empty report at
+    /// 100 ms: the next report at 1020 ms estimates (1020 − 990)/2 = 15 ms with
+    /// the bound (SR period 10 ms), 460 ms without.
+    #[test]
+    fn an_sr_bounds_the_arrivals_after_an_empty_report() {
+        let at = |ms: u64| Time::ZERO + Dur::from_millis(ms);
+        let (mut bounded, mut plain) = (DelayEstimator::new(), DelayEstimator::new());
+        for e in [&mut bounded, &mut plain] {
+            e.observe_at(at(50), 3000, 0);
+            e.observe_at(at(100), 0, 3000);
+        }
+        bounded.arrivals_from(at(990));
+        assert_eq!(bounded.observe_at(at(1020), 1500, 0), Dur::from_millis(15));
+        assert_eq!(plain.observe_at(at(1020), 1500, 0), Dur::from_millis(460));
+        // With data queued the bound does not apply: the head (15 ms old at
+        // 1020 ms) and the 1020 ms boundary bracket it, (35 + 20)/2 = 27.5 ms.
+        bounded.arrivals_from(at(1030));
+        assert_eq!(bounded.observe_at(at(1040), 1500, 0), Dur::from_micros(27_500));
+    }
 
     #[test]
     fn first_observation_is_half_the_interval() {

@@ -126,6 +126,11 @@ impl FarEnd {
 
     /// An SDU `pkt` is delivered in sequence at `now`: it counts in L (even
     /// if the filter drops it, the spec's choice), then the filter judges it.
+    /// The UE asked for a grant (an SR): data reported next arrived at or after `earliest`.
+    pub fn requested(&mut self, earliest: Time) {
+        self.estimator.arrivals_from(earliest);
+    }
+
     pub fn deliver(&mut self, now: Time, pkt: &Packet) -> Verdict {
         self.received += pkt.size as u64;
         self.judge(now, pkt)

@@ -4,8 +4,9 @@
 //! Column by column like [`super::PacketLog`]; every time is in seconds of
 //! simulated time and rows are in the order they happened.
 //!
-//! - [`CwndTrace`]: the congestion window and slow-start threshold of every
-//!   TCP sender that has sent data, sampled whenever either changes.
+//! - [`CwndTrace`]: the congestion controller's state of every TCP sender
+//!   that has sent data (window, slow-start threshold, and CUBIC's W_max and
+//!   K), sampled whenever any of it changes.
 //! - [`QueueTrace`]: the downlink managed buffer's occupancy (the bottleneck
 //!   link's queue, or with `[radio]` the PDCP buffer) at every change.
 //! - [`DropTrace`]: every packet lost in the access network: downlink at the
@@ -20,11 +21,11 @@
 
 use crate::packet::{FlowId, Packet};
 use crate::queue::Dropped;
-use crate::tcp::Endpoint;
+use crate::tcp::{Endpoint, Metrics};
 use crate::time::Time;
 use serde::Serialize;
 
-/// Congestion window samples: one row per change of a sender's `(cwnd, ssthresh)`.
+/// Congestion controller samples: one row per change of a sender's [`Metrics`].
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct CwndTrace {
     pub time_s: Vec<f64>,
@@ -35,6 +36,10 @@ pub struct CwndTrace {
     pub cwnd_bytes: Vec<u64>,
     /// Slow-start threshold, bytes; `u64::MAX` until the sender's first reduction.
     pub ssthresh_bytes: Vec<u64>,
+    /// CUBIC's W_max (RFC 9438 §4.2), bytes; `u64::MAX` with Reno and before CUBIC's first reduction.
+    pub w_max_bytes: Vec<u64>,
+    /// CUBIC's K (RFC 9438 §4.2), seconds; `None` with Reno and outside congestion avoidance.
+    pub k_s: Vec<Option<f64>>,
 }
 
 /// Occupancy of the downlink managed buffer, one row per change (first row: empty at time 0).
@@ -96,9 +101,9 @@ pub struct Trace {
     pub drops: DropTrace,
     pub delivered: DeliveredTrace,
     pub bsr: BsrTrace,
-    /// Last `(cwnd, ssthresh)` recorded per flow and side (client, server); `(0, 0)`: none yet.
+    /// Last metrics recorded per flow and side (client, server).
     #[serde(skip)]
-    last_window: Vec<[(u64, u64); 2]>,
+    last_window: Vec<[Option<Metrics>; 2]>,
 }
 
 impl Default for Trace {
@@ -129,21 +134,23 @@ impl Trace {
     pub fn windows(&mut self, now: Time, flow: FlowId, ends: &[Endpoint; 2]) {
         let i = flow as usize;
         if self.last_window.len() <= i {
-            self.last_window.resize(i + 1, [(0, 0); 2]);
+            self.last_window.resize(i + 1, [None; 2]);
         }
         for (side, (end, dir)) in ends.iter().zip(["up", "down"]).enumerate() {
             if end.stats().segments_sent == 0 {
                 continue;
             }
-            let w = (end.cwnd(), end.ssthresh());
-            if self.last_window[i][side] != w {
-                self.last_window[i][side] = w;
+            let m = end.cc_metrics();
+            if self.last_window[i][side] != Some(m) {
+                self.last_window[i][side] = Some(m);
                 let c = &mut self.cwnd;
                 c.time_s.push(now.as_secs_f64());
                 c.flow.push(flow);
                 c.dir.push(dir);
-                c.cwnd_bytes.push(w.0);
-                c.ssthresh_bytes.push(w.1);
+                c.cwnd_bytes.push(m.cwnd);
+                c.ssthresh_bytes.push(m.ssthresh);
+                c.w_max_bytes.push(m.w_max.unwrap_or(u64::MAX));
+                c.k_s.push(m.k);
             }
         }
     }

@@ -2,14 +2,29 @@
 //! LTE uplink study (lte-uplink-raqm.md: drop-from-front with a limit, PDCP
 //! discard, T-AQM), which "act on each outgoing RLC SDU at the head of the buffer".
 //!
-//! Rule: arrivals are tail-dropped only when they do not fit the buffer's
-//! limits (the wrapper's default); when the link asks for a packet, the
-//! scheme's [`HeadRule`] judges the head: discard it (and judge the next
-//! head) or transmit it.
+//! Rule: when the link asks for a packet, the scheme's [`HeadRule`] judges
+//! the head: discard it (and judge the next head) or transmit it. An arrival
+//! that does not fit the buffer's limits is dropped by the [`Overflow`]
+//! fallback: at the tail (the arrival; the spec's choice: "an arrival that
+//! would exceed 1.25 MB is dropped at the tail") or from the front (the
+//! oldest packets until it fits: DFF as the full buffer's fallback).
 
-use super::{DropCause, Fifo, QueueCtx, Scheme, Tally};
+use super::drop_front::make_room;
+use super::{DropCause, Fifo, Limits, QueueCtx, Scheme, Tally};
 use crate::packet::Packet;
 use crate::time::Time;
+use serde::{Deserialize, Serialize};
+
+/// What a full buffer drops for an arrival that does not fit (`overflow = "tail"` or `"front"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Overflow {
+    /// The arrival (cause `overflow`).
+    #[default]
+    Tail,
+    /// Head packets until the arrival fits (cause `overflow_front`).
+    Front,
+}
 
 /// The queue as a head rule sees it, head packet included.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,12 +43,13 @@ pub trait HeadRule {
 pub struct AtHead<R> {
     fifo: Fifo,
     rule: R,
+    overflow: Overflow,
 }
 
 impl<R: HeadRule> AtHead<R> {
-    /// A buffer that judges heads by `rule`.
-    pub fn with_rule(rule: R) -> AtHead<R> {
-        AtHead { fifo: Fifo::default(), rule }
+    /// A buffer that judges heads by `rule` and drops by `overflow` when full.
+    pub fn with_rule(rule: R, overflow: Overflow) -> AtHead<R> {
+        AtHead { fifo: Fifo::default(), rule, overflow }
     }
 
     pub fn rule(&self) -> &R {
@@ -42,6 +58,16 @@ impl<R: HeadRule> AtHead<R> {
 }
 
 impl<R: HeadRule> Scheme for AtHead<R> {
+    fn on_overflow(&mut self, pkt: Packet, limits: Limits, _ctx: &QueueCtx, tally: &mut Tally) -> Option<Packet> {
+        match self.overflow {
+            Overflow::Tail => {
+                tally.drop(pkt, DropCause::Overflow);
+                None
+            }
+            Overflow::Front => make_room(&mut self.fifo, pkt, limits, tally),
+        }
+    }
+
     fn enqueue(&mut self, pkt: Packet, _ctx: &QueueCtx, _tally: &mut Tally) {
         self.fifo.push_back(pkt);
     }

@@ -7,7 +7,7 @@
 //! packets); arrivals are never refused, so between two departures the
 //! buffer may hold more than the limit.
 
-use super::at_head::{AtHead, Backlog, HeadRule};
+use super::at_head::{AtHead, Backlog, HeadRule, Overflow};
 use super::{DropCause, Limits};
 use crate::packet::Packet;
 use crate::time::Time;
@@ -31,7 +31,7 @@ pub type Dff = AtHead<DffRule>;
 impl Dff {
     /// DFF with `bufferLimit` = `limits` (the wrapper's arrival limits are none).
     pub fn new(limits: Limits) -> Dff {
-        AtHead::with_rule(DffRule { limit: limits })
+        AtHead::with_rule(DffRule { limit: limits }, Overflow::Tail)
     }
 }
 

@@ -2,28 +2,31 @@
 //!
 //! Rule: `for each outgoing packet: if delay > delayThreshold: discard packet
 //! else transmit packet`, delay being the time the packet spent in the buffer
-//! (cause `age`). Arrivals that do not fit the buffer limits are tail-dropped.
+//! (cause `age`). Arrivals that do not fit the buffer limits are dropped at
+//! the tail, or with `overflow = "front"` from the front ([`Overflow`]).
 //! Combined AQM (R-AQM in the eNodeB plus PDCP discard in the UE with a large
 //! threshold, 0.8–1 s) is this scheme at the UE buffer together with
 //! [`crate::bsr::Raqm`] at the receiver; no extra code.
 
-use super::at_head::{AtHead, Backlog, HeadRule};
+use super::at_head::{AtHead, Backlog, HeadRule, Overflow};
 use super::DropCause;
 use crate::packet::Packet;
 use crate::time::{Dur, Time};
 use serde::{Deserialize, Serialize};
 
-/// `{ scheme = "pdcp_discard", delay_threshold = "150ms" }`.
+/// `{ scheme = "pdcp_discard", delay_threshold = "150ms", overflow = "tail" }`.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct PdcpDiscardParams {
     /// Discard timer: a packet older than this at departure is discarded (150 ms).
     pub delay_threshold: Dur,
+    /// A full buffer's fallback for an arrival: `"tail"` (default) or `"front"`.
+    pub overflow: Overflow,
 }
 
 impl Default for PdcpDiscardParams {
     fn default() -> PdcpDiscardParams {
-        PdcpDiscardParams { delay_threshold: Dur::from_millis(150) }
+        PdcpDiscardParams { delay_threshold: Dur::from_millis(150), overflow: Overflow::Tail }
     }
 }
 
@@ -53,7 +56,7 @@ pub type PdcpDiscard = AtHead<PdcpDiscardRule>;
 
 impl PdcpDiscard {
     pub fn new(params: &PdcpDiscardParams) -> PdcpDiscard {
-        AtHead::with_rule(PdcpDiscardRule { threshold: params.delay_threshold })
+        AtHead::with_rule(PdcpDiscardRule { threshold: params.delay_threshold }, params.overflow)
     }
 }
 
@@ -63,7 +66,7 @@ mod tests {
     use crate::queue::testkit::{check_invariants, ops, pkt, run, Step::*};
     use crate::queue::{Disc, Limits};
     use proptest::prelude::*;
-    use DropCause::{Age, Overflow};
+    use DropCause::{Age, Overflow, OverflowFront};
 
     #[test]
     fn discards_packets_older_than_the_threshold_at_departure() {
@@ -91,16 +94,36 @@ mod tests {
         );
     }
 
+    /// With `overflow = "front"` a full buffer drops its oldest packets for an
+    /// arrival (DFF as the fallback), and the discard timer still judges heads.
+    #[test]
+    fn a_full_buffer_can_drop_from_the_front() {
+        let params: PdcpDiscardParams = toml::from_str("overflow = \"front\"").unwrap();
+        let mut q = Disc::new(Limits { bytes: None, packets: Some(2) }, PdcpDiscard::new(&params));
+        run(
+            &mut q,
+            &[
+                Arrive(0.0, pkt(0, 500), &[]),
+                Arrive(10.0, pkt(1, 500), &[]),
+                Arrive(20.0, pkt(2, 500), &[(0, OverflowFront)]),
+                Arrive(30.0, pkt(3, 500), &[(1, OverflowFront)]),
+                // Head 2 waited 180 ms > 150: discarded; head 3 (170 ms) too.
+                Depart(200.0, None, &[(2, Age), (3, Age)]),
+            ],
+        );
+        assert!(toml::from_str::<PdcpDiscardParams>("overflow = \"middle\"").is_err());
+    }
+
     #[test]
     fn validation_names_the_key() {
-        let p = PdcpDiscardParams { delay_threshold: Dur::ZERO };
+        let p = PdcpDiscardParams { delay_threshold: Dur::ZERO, ..PdcpDiscardParams::default() };
         assert_eq!(p.validate("ue.queue").unwrap_err(), "ue.queue.delay_threshold: must be positive");
     }
 
     proptest! {
         #[test]
         fn conservation(ops in ops()) {
-            let params = PdcpDiscardParams { delay_threshold: Dur::from_millis(80) };
+            let params = PdcpDiscardParams { delay_threshold: Dur::from_millis(80), ..PdcpDiscardParams::default() };
             check_invariants(&mut Disc::new(Limits { bytes: Some(20_000), packets: None }, PdcpDiscard::new(&params)), &ops);
         }
     }

@@ -1,7 +1,9 @@
 //! PDPC, the Packet Discard Prevention Counter (Sågfors et al.), as in
 //! wcdma-rnc-aqm.md (scheme 4, with ARED's rate-adaptive thresholds) and
 //! hsdsch-buffer-mgmt.md ("PDPC n (drop-front): t_min = n, counter spacing
-//! 2·t_min, upper threshold 4·t_min", in packets).
+//! 2·t_min, upper threshold 4·t_min", in packets: its spec's pseudo-code drops
+//! when q > n, so it is `thresholds = { min = n + 1, max = 4n }`, `counter = 2n`,
+//! `drop = "front"`, tested packet for packet against that pseudo-code).
 //!
 //! Rule, deterministic, on the instantaneous queue at each arrival: below minTh
 //! accept; between minTh and maxTh signal only when the counter is 0; at or
@@ -38,6 +40,7 @@ impl Default for PdpcParams {
 
 impl PdpcParams {
     pub fn validate(&self, key: &str) -> Result<(), String> {
+        super::signal::check_not_ns2(self.drop, &format!("{key}.drop"))?;
         self.thresholds.validate(&format!("{key}.thresholds"))
     }
 }
@@ -118,6 +121,7 @@ mod tests {
     use crate::queue::testkit::{check_invariants, ect, ops, pkt, run, Step::*};
     use crate::queue::DropCause::{Early, Overflow};
     use crate::queue::{Disc, QueueDisc};
+    use proptest::prelude::*;
 
     fn pdpc(params: &PdpcParams, limits: Limits) -> Disc<Pdpc> {
         Disc::new(limits, Pdpc::new(params))
@@ -187,6 +191,59 @@ mod tests {
         let tail = PdpcParams { thresholds: Thresholds::packets(10, 40), ..PdpcParams::default() };
         let mut q = pdpc(&tail, Limits { bytes: None, packets: Some(1) });
         run(&mut q, &[Arrive(0.0, pkt(1, 100), &[]), Arrive(0.0, pkt(2, 100), &[(2, Overflow)])]);
+    }
+
+    /// The HS-DSCH study's "PDPC n" as its spec writes it (hsdsch-buffer-mgmt.md):
+    /// ```text
+    /// on arrival (q = packets queued): enqueue;
+    ///   if q >= 4n: drop oldest; C := 2n  elif q > n and C == 0: drop oldest; C := 2n  else C := max(0, C − 1)
+    /// ```
+    /// is this scheme with thresholds { min = n + 1, max = 4n } packets,
+    /// counter 2n and drop-front (q > n is q ≥ n + 1): the same drops, packet
+    /// for packet, on random arrivals and departures.
+    fn spec_pdpc(n: usize, ops: &[bool]) -> Vec<Vec<u64>> {
+        let (mut queue, mut c, mut out) = (std::collections::VecDeque::new(), 0usize, Vec::new());
+        for (uid, &arrive) in ops.iter().enumerate() {
+            let mut dropped = Vec::new();
+            if arrive {
+                let q = queue.len();
+                queue.push_back(uid as u64);
+                if q >= 4 * n || (q > n && c == 0) {
+                    dropped.push(queue.pop_front().expect("q ≥ 1"));
+                    c = 2 * n;
+                } else {
+                    c = c.saturating_sub(1);
+                }
+            } else {
+                queue.pop_front();
+            }
+            out.push(dropped);
+        }
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn the_hsdsch_spec_pdpc_n_is_this_scheme(n in 1usize..6, ops in proptest::collection::vec(proptest::bool::weighted(0.65), 1..400)) {
+            let params = PdpcParams {
+                thresholds: Thresholds::packets(n as u32 + 1, 4 * n as u32),
+                counter: 2 * n as u32,
+                drop: DropPosition::Front,
+                ecn: false,
+            };
+            let mut q = pdpc(&params, Limits::default());
+            let ctx = QueueCtx { now: crate::time::Time::ZERO, rate_bps: 1e6 };
+            let ours: Vec<Vec<u64>> = ops.iter().enumerate().map(|(uid, &arrive)| {
+                let mut dropped = Vec::new();
+                if arrive {
+                    q.enqueue(pkt(uid as u64, 1500), &ctx, &mut dropped);
+                } else {
+                    q.dequeue(&ctx, &mut dropped);
+                }
+                dropped.iter().map(|d| d.pkt.uid).collect()
+            }).collect();
+            prop_assert_eq!(ours, spec_pdpc(n, &ops));
+        }
     }
 
     #[test]

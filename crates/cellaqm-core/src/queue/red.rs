@@ -13,8 +13,21 @@
 //! the head ([`DropPosition`]), before admission ([`Scheme::on_arrival`]); the
 //! buffer limits are the absolute limit, overflowing at the same position.
 //! ARED is this with [`Thresholds::Adaptive`].
+//!
+//! `ns2 = true` follows ns-2.27's RED (`queue/red.cc`), as the HS-DSCH study
+//! ran it: every arrival counts (count = arrivals since the last drop, this
+//! one included); with the average at or above minTh and more than one packet
+//! queued, the forced level (2·maxTh gentle, else maxTh) forces a drop, the
+//! first such arrival after the average crossed minTh only restarts the
+//! count (count = 1, no drop), and later ones drop early with ns-2's *wait*
+//! rule: p_a = 0 while count·p_b < 1, p_b/(2 − count·p_b) while below 2, else
+//! 1; below minTh (or with ≤ 1 packet queued) nothing is dropped and the next
+//! crossing is awaited. Any drop restarts the count at 0. With
+//! `drop = "ns2_front"` early drops take the arrival and forced drops the
+//! second queued packet ([`DropPosition::Ns2Front`]); `drop = "front"` gives
+//! true drop-front on early drops too.
 
-use super::signal::{overflow, signal, DropPosition};
+use super::signal::{forced, overflow, signal, DropPosition};
 use super::thresholds::{Measure, Thresholds};
 use super::{Fifo, Limits, QueueCtx, Scheme, Tally};
 use crate::packet::Packet;
@@ -30,13 +43,70 @@ use serde::{Deserialize, Serialize};
 pub(super) struct RedCurve {
     max_p: f64,
     gentle: bool,
-    /// Arrivals in the drop region since the last signal (the paper's `count`).
+    /// Arrivals in the drop region since the last signal (the paper's `count`;
+    /// with ns-2's rules, every arrival since the last drop).
     count: u32,
+    /// ns-2's `old`: the average is above minTh since an earlier arrival.
+    crossed: bool,
+}
+
+/// A RED decision on an arrival.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Decision {
+    Accept,
+    /// A random (unforced) signal.
+    Early,
+    /// At the forced level.
+    Forced,
 }
 
 impl RedCurve {
     pub fn new(max_p: f64, gentle: bool) -> RedCurve {
-        RedCurve { max_p, gentle, count: 0 }
+        RedCurve { max_p, gentle, count: 0, crossed: false }
+    }
+
+    /// The level at which every arrival is signalled: 2·maxTh (gentle) or maxTh.
+    fn forced_level(&self, max: f64) -> f64 {
+        if self.gentle {
+            2.0 * max
+        } else {
+            max
+        }
+    }
+
+    /// ns-2.27's decision (see the module doc) at average `x` with `queued`
+    /// packets before the arrival; `draw` gives U(0,1), called only when the
+    /// probability is strictly between 0 and 1.
+    pub fn decide_ns2(&mut self, x: f64, min: f64, max: f64, queued: usize, draw: impl FnOnce() -> f64) -> Decision {
+        self.count += 1;
+        if x < min || queued <= 1 {
+            self.crossed = false;
+            return Decision::Accept;
+        }
+        let decision = if x >= self.forced_level(max) {
+            Decision::Forced
+        } else if !self.crossed {
+            self.crossed = true;
+            self.count = 1;
+            return Decision::Accept;
+        } else {
+            let (p_b, c) = (self.p_b(x, min, max), self.count as f64);
+            let p_a = if c * p_b < 1.0 {
+                0.0
+            } else if c * p_b < 2.0 {
+                p_b / (2.0 - c * p_b)
+            } else {
+                1.0
+            };
+            match p_a >= 1.0 || (p_a > 0.0 && draw() <= p_a) {
+                true => Decision::Early,
+                false => Decision::Accept,
+            }
+        };
+        if decision != Decision::Accept {
+            self.count = 0;
+        }
+        decision
     }
 
     /// p_b at level `x` with thresholds `min < max`: 0 below min, 1 where the signal is forced.
@@ -88,6 +158,9 @@ pub struct RedParams {
     pub drop: DropPosition,
     /// ECN-mark ECT packets instead of dropping them.
     pub ecn: bool,
+    /// ns-2.27's decision rules (the wait rule, the first arrival after
+    /// crossing minTh, none with ≤ 1 packet queued): the HS-DSCH study's RED.
+    pub ns2: bool,
 }
 
 impl Default for RedParams {
@@ -100,6 +173,7 @@ impl Default for RedParams {
             mean_packet: Bytes(1500),
             drop: DropPosition::Tail,
             ecn: false,
+            ns2: false,
         }
     }
 }
@@ -151,6 +225,7 @@ pub struct Red {
     mean_packet_bits: f64,
     position: DropPosition,
     ecn: bool,
+    ns2: bool,
     /// The average queue, in the unit of `measure`.
     avg: f64,
     /// Since when the queue has been empty (and the average not yet decayed for it).
@@ -171,6 +246,7 @@ impl Red {
             mean_packet_bits: params.mean_packet.0 as f64 * 8.0,
             position: params.drop,
             ecn: params.ecn,
+            ns2: params.ns2,
             avg: 0.0,
             idle_since: None,
             rng,
@@ -198,10 +274,15 @@ impl Scheme for Red {
         self.update_avg(ctx);
         let (min, max) = self.thresholds.at(ctx.rate_bps);
         let rng = &mut self.rng;
-        let arrival = if self.curve.decide(self.avg, min, max, || rng.random::<f64>()) {
-            signal(&mut self.fifo, pkt, self.position, self.ecn, tally)
-        } else {
-            Some(pkt)
+        let decision = match self.ns2 {
+            true => self.curve.decide_ns2(self.avg, min, max, self.fifo.len(), || rng.random::<f64>()),
+            false if self.curve.decide(self.avg, min, max, || rng.random::<f64>()) => Decision::Early,
+            false => Decision::Accept,
+        };
+        let arrival = match decision {
+            Decision::Accept => Some(pkt),
+            Decision::Early => signal(&mut self.fifo, pkt, self.position, self.ecn, tally),
+            Decision::Forced => forced(&mut self.fifo, pkt, self.position, self.ecn, tally),
         };
         // The average has decayed up to now: an idle period restarts here,
         // unless the arrival is queued ([`Scheme::enqueue`]).
@@ -243,6 +324,68 @@ mod tests {
 
     fn no_draw() -> f64 {
         panic!("the decision should not need a random draw")
+    }
+
+    /// ns-2.27's rules at minTh 10, maxTh 30, maxP 0.1, gentle; at x = 20 p_b = 0.05.
+    #[test]
+    fn ns2_wait_rule_crossing_and_forced_level() {
+        use Decision::{Accept, Early, Forced};
+        let mut c = RedCurve::new(0.1, true);
+        assert_eq!(c.decide_ns2(5.0, 10.0, 30.0, 5, no_draw), Accept); // below minTh
+        assert_eq!(c.decide_ns2(20.0, 10.0, 30.0, 5, no_draw), Accept); // first after crossing: count := 1
+                                                                        // Wait rule: p_a = 0 while count·p_b < 1, i.e. for counts 2..=19, without a draw.
+        for _ in 2..20 {
+            assert_eq!(c.decide_ns2(20.0, 10.0, 30.0, 5, no_draw), Accept);
+        }
+        // count 20: count·p_b = 1 → p_a = 0.05/(2 − 1) = 0.05: 0.06 accepts.
+        assert_eq!(c.decide_ns2(20.0, 10.0, 30.0, 5, || 0.06), Accept);
+        // count 21: p_a = 0.05/(2 − 1.05) = 0.05263: 0.052 drops (uncorrected 0.05 would accept).
+        assert_eq!(c.decide_ns2(20.0, 10.0, 30.0, 5, || 0.052), Early);
+        // The count restarts at 0: the next arrival has count 1, p_a = 0.
+        assert_eq!(c.decide_ns2(20.0, 10.0, 30.0, 5, no_draw), Accept);
+        // One packet queued: no drop, and the next arrival above minTh is a new crossing.
+        assert_eq!(c.decide_ns2(20.0, 10.0, 30.0, 1, no_draw), Accept);
+        assert_eq!(c.decide_ns2(45.0, 10.0, 30.0, 5, no_draw), Accept, "crossing, though p_b = 0.55");
+        // count 2 at x = 45: count·p_b = 1.1 → p_a = 0.55/0.9 = 0.611.
+        assert_eq!(c.decide_ns2(45.0, 10.0, 30.0, 5, || 0.6), Early);
+        // count 1: 0.55 < 1, p_a = 0; count 2: p_a = 0.611, 0.99 accepts; count 3:
+        // 1.65 → p_a = 0.55/0.35 ≥ 1, a drop without a draw.
+        assert_eq!(c.decide_ns2(45.0, 10.0, 30.0, 5, no_draw), Accept);
+        assert_eq!(c.decide_ns2(45.0, 10.0, 30.0, 5, || 0.99), Accept);
+        assert_eq!(c.decide_ns2(45.0, 10.0, 30.0, 5, no_draw), Early);
+        // At 2·maxTh (gentle) every arrival is forced.
+        assert_eq!(c.decide_ns2(60.0, 10.0, 30.0, 5, no_draw), Forced);
+        let mut hard = RedCurve::new(0.1, false);
+        assert_eq!(hard.decide_ns2(30.0, 10.0, 30.0, 5, no_draw), Forced, "not gentle: forced at maxTh");
+    }
+
+    /// The HS-DSCH study's "RED n" (n = 2: minTh 2, maxTh 8, limit 16) with
+    /// ns-2's drop-front: forced drops take the second queued packet.
+    #[test]
+    fn scripted_ns2_front_forced_drops_spare_the_head() {
+        let params = RedParams {
+            thresholds: Some(Thresholds::packets(2, 3)),
+            max_p: 1.0,
+            gentle: false,
+            drop: DropPosition::Ns2Front,
+            ns2: true,
+            ..RedParams::default()
+        };
+        let mut q = red(params, Limits { bytes: None, packets: Some(16) });
+        run(
+            &mut q,
+            &[
+                Arrive(0.0, pkt(1, 1500), &[]),           // q 0
+                Arrive(1.0, pkt(2, 1500), &[]),           // q 1: one packet queued, no drop
+                Arrive(2.0, pkt(3, 1500), &[]),           // q 2 = minTh: the crossing, count 1
+                Arrive(3.0, pkt(4, 1500), &[(2, Early)]), // q 3 = maxTh (not gentle): forced, 2nd packet
+                Arrive(4.0, pkt(5, 1500), &[(3, Early)]), // again
+                Depart(5.0, Some(1), &[]),
+                Arrive(6.0, pkt(6, 1500), &[]), // q 2: p_b 0
+            ],
+        );
+        let left: Vec<u64> = q.scheme().fifo.iter().map(|p| p.uid).collect();
+        assert_eq!(left, [4, 5, 6]);
     }
 
     #[test]

@@ -46,8 +46,17 @@ const RED: &[ParamDoc] = &[
     ("gentle", "bool", "p_b rises max_p → 1 between maxTh and 2·maxTh instead of jumping to 1"),
     ("w_q", "weight", "queue weight of the average, in (0, 1]; 1 = instantaneous queue"),
     ("mean_packet", "size", "typical packet size, for the average's decay while the queue is idle (w_q < 1)"),
-    DROP,
+    (
+        "drop",
+        "tail | front | ns2_front",
+        "which packet a signal falls on; ns2_front: early on the arrival, forced on the second queued packet (ns-2.27)",
+    ),
     ECN,
+    (
+        "ns2",
+        "bool",
+        "ns-2.27's rules: the wait rule, no drop on the first arrival above minTh nor with ≤ 1 packet queued",
+    ),
 ];
 
 /// Every scheme, in the order `cellaqm list queues` shows them.
@@ -170,7 +179,10 @@ pub const SCHEMES: &[Registration] = &[
         name: "pdcp_discard",
         read: |t| params(t).map(QueueConfig::PdcpDiscard),
         rule: "at departure, discard heads that waited longer than delay_threshold (age)",
-        params: &[("delay_threshold", "time", "discard timer: a head older than this at departure is discarded")],
+        params: &[
+            ("delay_threshold", "time", "discard timer: a head older than this at departure is discarded"),
+            ("overflow", "tail | front", "a full buffer drops the arrival (tail) or its oldest packets (front, DFF)"),
+        ],
     },
     Registration {
         name: "taqm",
@@ -182,6 +194,7 @@ pub const SCHEMES: &[Registration] = &[
             ("min_inter_drop", "time", "minInterDropTime: least time between two min_age drops"),
             ("lower_drop_threshold", "packets", "never drop with this many packets queued or fewer"),
             ("max_age", "time", "maxAgeThreshold: a head older than this is dropped regardless"),
+            ("overflow", "tail | front", "a full buffer drops the arrival (tail) or its oldest packets (front, DFF)"),
         ],
     },
 ];

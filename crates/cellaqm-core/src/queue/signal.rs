@@ -8,6 +8,10 @@
 //! ECN-capable (ECT) victim is marked CE instead of dropped when ECN is on.
 //! A buffer overflow is never marked: it drops the arrival (tail) or head
 //! packets until the arrival fits (front, as [`super::DropFront`]).
+//! `ns2_front` is RED's drop-front as ns-2.27 ran it in the HS-DSCH study:
+//! early (random) signals fall on the arrival, forced drops and overflows on
+//! the second queued packet (ns-2's `pickPacketToDrop` with `drop_front_`,
+//! which spares the head, perhaps in transmission).
 
 use super::drop_front::make_room;
 use super::{DropCause, Fifo, Limits, Tally};
@@ -23,6 +27,9 @@ pub enum DropPosition {
     Tail,
     /// The oldest queued packet (the arrival itself if the queue is empty).
     Front,
+    /// RED only: early signals on the arrival; forced drops and overflows on
+    /// the second queued packet, the arrival counted (ns-2.27's drop-front).
+    Ns2Front,
 }
 
 /// Signals congestion for arrival `pkt` at `position`: marks (if `ecn`) or
@@ -67,6 +74,49 @@ pub fn overflow(
             None
         }
         DropPosition::Front => make_room(fifo, pkt, limits, tally),
+        DropPosition::Ns2Front => {
+            while !limits.fits(fifo.bytes(), fifo.len(), pkt.size) {
+                match fifo.len() {
+                    // With the arrival behind it, the second packet is the arrival.
+                    0 | 1 => {
+                        tally.drop(pkt, DropCause::Overflow);
+                        return None;
+                    }
+                    _ => tally.drop(fifo.remove(1).expect("two packets queued"), DropCause::Overflow),
+                }
+            }
+            Some(pkt)
+        }
+    }
+}
+
+/// `position` for a scheme other than RED: `ns2_front` is refused.
+pub fn check_not_ns2(position: DropPosition, key: &str) -> Result<(), String> {
+    match position {
+        DropPosition::Ns2Front => Err(format!("{key}: \"ns2_front\" is RED's (ns-2.27's drop-front); use \"front\"")),
+        _ => Ok(()),
+    }
+}
+
+/// A forced RED drop (ns-2's "forced": the average at the forced level) with
+/// `ns2_front`: the arrival is queued, then the second queued packet goes
+/// (the arrival itself if it is second). Other positions signal as [`signal`].
+pub fn forced(fifo: &mut Fifo, pkt: Packet, position: DropPosition, ecn: bool, tally: &mut Tally) -> Option<Packet> {
+    if position != DropPosition::Ns2Front {
+        return signal(fifo, pkt, position, ecn, tally);
+    }
+    match fifo.len() {
+        0 => {
+            tally.drop(pkt, DropCause::Early);
+            None
+        }
+        1 => signal(fifo, pkt, DropPosition::Tail, ecn, tally),
+        _ => {
+            if !tally.try_mark(ecn, fifo.get_mut(1).expect("two packets queued")) {
+                tally.drop(fifo.remove(1).expect("two packets queued"), DropCause::Early);
+            }
+            Some(pkt)
+        }
     }
 }
 
@@ -98,5 +148,34 @@ mod tests {
         let drops: Vec<_> = dropped.iter().map(|d| (d.pkt.uid, d.cause)).collect();
         assert_eq!(drops, [(1, DropCause::Early), (5, DropCause::Early), (7, DropCause::Early)]);
         assert_eq!((stats.marked, stats.dropped(DropCause::Early)), (2, 3));
+    }
+
+    /// ns-2.27's drop-front: an early signal takes the arrival, a forced drop
+    /// and an overflow the second queued packet.
+    #[test]
+    fn ns2_front_spares_the_head() {
+        let mut stats = QueueStats::default();
+        let mut dropped = Vec::new();
+        let tally = &mut Tally::new(&mut dropped, &mut stats);
+        let mut fifo = Fifo::default();
+        for uid in [1, 2, 3] {
+            fifo.push_back(pkt(uid, 100));
+        }
+        assert!(signal(&mut fifo, pkt(4, 100), DropPosition::Ns2Front, false, tally).is_none());
+        let a = forced(&mut fifo, pkt(5, 100), DropPosition::Ns2Front, false, tally).unwrap();
+        assert_eq!(a.uid, 5);
+        let limits = Limits { bytes: None, packets: Some(2) };
+        let b = overflow(&mut fifo, pkt(6, 100), DropPosition::Ns2Front, limits, tally).unwrap();
+        assert_eq!(b.uid, 6);
+        let left: Vec<u64> = fifo.iter().map(|p| p.uid).collect();
+        assert_eq!(left, [1]);
+        // With only the head queued, the second packet is the arrival itself.
+        assert!(forced(&mut fifo, pkt(7, 100), DropPosition::Ns2Front, false, tally).is_none());
+        let one = Limits { bytes: None, packets: Some(1) };
+        assert!(overflow(&mut fifo, pkt(8, 100), DropPosition::Ns2Front, one, tally).is_none());
+        let gone: Vec<(u64, DropCause)> = dropped.iter().map(|d| (d.pkt.uid, d.cause)).collect();
+        use DropCause::{Early, Overflow};
+        assert_eq!(gone, [(4, Early), (2, Early), (3, Overflow), (7, Early), (8, Overflow)]);
+        assert!(check_not_ns2(DropPosition::Ns2Front, "q.drop").unwrap_err().starts_with("q.drop: \"ns2_front\""));
     }
 }

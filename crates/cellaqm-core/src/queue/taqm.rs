@@ -10,9 +10,11 @@
 //! else: transmit
 //! ```
 //! Before the first drop, `now - previousDropTime` counts as infinite.
-//! Arrivals that do not fit the buffer limits are tail-dropped.
+//! Arrivals that do not fit the buffer limits are dropped at the tail, or
+//! with `overflow = "front"` from the front ([`Overflow`]; the study does not
+//! say, the spec's choice is the tail).
 
-use super::at_head::{AtHead, Backlog, HeadRule};
+use super::at_head::{AtHead, Backlog, HeadRule, Overflow};
 use super::DropCause;
 use crate::packet::Packet;
 use crate::time::{Dur, Time};
@@ -31,6 +33,8 @@ pub struct TaqmParams {
     /// maxAgeThreshold: a packet older than this is dropped regardless of
     /// minInterDropTime (0.8 s).
     pub max_age: Dur,
+    /// A full buffer's fallback for an arrival: `"tail"` (default) or `"front"`.
+    pub overflow: Overflow,
 }
 
 impl Default for TaqmParams {
@@ -40,6 +44,7 @@ impl Default for TaqmParams {
             min_inter_drop: Dur::from_millis(600),
             lower_drop_threshold: 5,
             max_age: Dur::from_millis(800),
+            overflow: Overflow::Tail,
         }
     }
 }
@@ -82,7 +87,7 @@ pub type Taqm = AtHead<TaqmRule>;
 
 impl Taqm {
     pub fn new(params: &TaqmParams) -> Taqm {
-        AtHead::with_rule(TaqmRule { params: params.clone(), previous_drop: None })
+        AtHead::with_rule(TaqmRule { params: params.clone(), previous_drop: None }, params.overflow)
     }
 }
 

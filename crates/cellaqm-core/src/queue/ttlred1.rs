@@ -58,6 +58,7 @@ impl Default for Ttlred1Params {
 
 impl Ttlred1Params {
     pub fn validate(&self, key: &str) -> Result<(), String> {
+        super::signal::check_not_ns2(self.drop, &format!("{key}.drop"))?;
         if self.high_th <= self.low_th {
             return Err(format!("{key}.high_th: must exceed low_th"));
         }

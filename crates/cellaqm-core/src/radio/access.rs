@@ -115,7 +115,7 @@ impl RadioAccess {
                 .collect();
             let harq = (0..users).map(|u| stream(u, "harq")).collect();
             return RadioAccess {
-                lte: Some(LteUplink::new(lte, queues, harq)),
+                lte: Some(LteUplink::new(lte, queues, harq, rng::stream(seed, "radio.lte.channel"))),
                 lte_out: LteOut::default(),
                 cells: Vec::new(),
                 cell_of: vec![0; users as usize],

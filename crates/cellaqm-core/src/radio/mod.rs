@@ -11,7 +11,8 @@
 //! groups of users that differ. ACK delay control ([`ack_delay`]) holds TCP
 //! ACKs at the RNC on their way to the core. The LTE uplink of the LTE study
 //! ([`lte`]: BSRs, SR and grants, HARQ, in-sequence reassembly) is the other
-//! kind of radio, with the managed buffer in the UE. Models take `now` and return what to
+//! kind of radio, with the managed buffer in the UE. A user's [`mobility`]
+//! and Rayleigh [`fading`] make its channel vary. Models take `now` and return what to
 //! schedule; none reads a clock, and each draws from its own [`crate::rng`]
 //! stream.
 
@@ -27,9 +28,12 @@ pub mod bearer;
 pub mod cell;
 pub mod config;
 pub mod dch;
+pub mod dsch;
+pub mod fading;
 pub mod gilbert;
 pub mod hsdpa;
 pub mod lte;
+pub mod mobility;
 pub mod pdcp;
 pub mod scheduler;
 mod tally;

@@ -18,6 +18,16 @@ pub enum Recovery {
     Sack,
 }
 
+/// Congestion control algorithm (`tcp.congestion`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CongestionControl {
+    /// Reno AIMD (RFC 5681 §3.1): +1 SMSS per RTT, halved on loss.
+    Reno,
+    /// CUBIC (RFC 9438): a cubic function of the time since the last reduction, β = 0.7.
+    Cubic,
+}
+
 /// How much fast recovery sends in answer to each ACK (which segments go is
 /// `Recovery`'s choice either way).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -113,6 +123,12 @@ pub const MAX_WINDOW: u64 = 1 << 30;
 /// meaning). The defaults come from [`TcpConfig::default`]; a test checks that
 /// the keys are the struct's and the choices its enums'.
 pub const KEYS: &[(&str, &str, &str)] = &[
+    ("congestion", "reno | cubic", "congestion controller: Reno AIMD (RFC 5681 §3.1) or CUBIC (RFC 9438)"),
+    (
+        "cubic_fast_convergence",
+        "bool",
+        "CUBIC's fast convergence (RFC 9438 §4.7): a lower W_max when a loss finds cwnd below the last one",
+    ),
     (
         "recovery",
         "reno | newreno | sack",
@@ -160,6 +176,11 @@ pub const KEYS: &[(&str, &str, &str)] = &[
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TcpConfig {
+    /// Congestion control: `"reno"` (RFC 5681) or `"cubic"` (RFC 9438).
+    pub congestion: CongestionControl,
+    /// CUBIC's fast convergence (RFC 9438 §4.7): W_max = (1 + β)/2 · cwnd when a congestion event
+    /// finds cwnd below the previous W_max.
+    pub cubic_fast_convergence: bool,
     /// Loss recovery: `"reno"`, `"newreno"` or `"sack"`.
     pub recovery: Recovery,
     /// How much fast recovery sends per ACK: `"rfc"` (inflation / cwnd − pipe) or `"prr"` (RFC 6937).
@@ -203,6 +224,8 @@ pub struct TcpConfig {
 impl Default for TcpConfig {
     fn default() -> Self {
         TcpConfig {
+            congestion: CongestionControl::Reno,
+            cubic_fast_convergence: true,
             recovery: Recovery::NewReno,
             recovery_window: RecoveryWindow::Rfc,
             mss: Bytes(1460),

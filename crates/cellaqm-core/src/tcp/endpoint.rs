@@ -7,6 +7,7 @@
 //! sent carries the current acknowledgement, and a bare ACK goes out when one
 //! is due and nothing else was sent.
 
+use super::congestion::Metrics;
 use super::receiver::Receiver;
 use super::sender::Sender;
 use super::{Role, TcpConfig, TcpStats};
@@ -125,6 +126,11 @@ impl Endpoint {
     /// Current slow-start threshold in bytes (`u64::MAX` until the first reduction).
     pub fn ssthresh(&self) -> u64 {
         self.sender.cc.ssthresh()
+    }
+
+    /// The congestion controller's state (window, ssthresh and, for CUBIC, W_max and K).
+    pub fn cc_metrics(&self) -> Metrics {
+        self.sender.cc.metrics()
     }
 
     /// Smoothed round-trip time, once measured.

@@ -15,11 +15,12 @@
 //! window, retransmission timer), `recovery` (fast retransmit/recovery for
 //! Reno, NewReno and SACK; ECN-Echo), `prr` (Proportional Rate Reduction:
 //! how much recovery sends per ACK), `scoreboard` (SACK scoreboard), `rtt`
-//! (RTO estimator), `congestion` (controller interface) with `reno`,
+//! (RTO estimator), `congestion` (controller interface) with `reno` and `cubic`,
 //! `receiver` (receive half: reassembly, ACKs, SACK blocks) and `ranges`.
 
 pub mod config;
 mod congestion;
+mod cubic;
 mod endpoint;
 mod prr;
 mod ranges;
@@ -33,7 +34,10 @@ mod sender;
 #[cfg(test)]
 mod tests;
 
-pub use config::{Recovery, RecoveryWindow, RtoRestart, RttSamples, TcpConfig, Window, MAX_IP_PACKET, MAX_WINDOW};
+pub use config::{
+    CongestionControl, Recovery, RecoveryWindow, RtoRestart, RttSamples, TcpConfig, Window, MAX_IP_PACKET, MAX_WINDOW,
+};
+pub use congestion::Metrics;
 pub use endpoint::Endpoint;
 
 /// Which end of the connection: the client opens it actively.

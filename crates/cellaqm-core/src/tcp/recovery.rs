@@ -16,6 +16,7 @@
 //! `recover` (RFC 6582 §3.2 (2), RFC 6675 §5.1; as ns-2's `bug_fix_`, Reno
 //! obeys it too).
 
+use super::congestion::Signal;
 use super::prr::Prr;
 use super::scoreboard::DUP_THRESH;
 use super::sender::Sender;
@@ -188,7 +189,7 @@ impl Sender {
         self.recovery.partial_acks = 0;
         self.recovery.recover = self.snd_max; // RFC 6582 §3.2 (2), RFC 6675 (4.1)
         let flight = self.snd_max - self.snd_una;
-        self.cc.on_congestion(now, base); // RFC 5681 (4), RFC 6675 (4.2)
+        self.cc.on_congestion(now, base, Signal::Loss); // RFC 5681 (4), RFC 6675 (4.2)
         if self.recovery_window == RecoveryWindow::Prr {
             // RFC 6937 §3: RecoverFS = FlightSize; the ACK that starts recovery is its first.
             self.recovery.prr = Prr::start(flight);
@@ -263,7 +264,7 @@ impl Sender {
             return;
         }
         self.recovery.recover = self.snd_max;
-        self.cc.on_congestion(now, self.reduction_base());
+        self.cc.on_congestion(now, self.reduction_base(), Signal::Ecn);
         self.cwr_pending = true;
         self.stats.ecn_reductions += 1;
     }

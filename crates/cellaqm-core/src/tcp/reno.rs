@@ -2,9 +2,10 @@
 //!
 //! Slow start while cwnd < ssthresh: cwnd += min(acked, SMSS) per ACK.
 //! Congestion avoidance: cwnd += SMSS·SMSS/cwnd per ACK (about one SMSS per RTT).
-//! On loss: ssthresh = max(FlightSize/2, 2·SMSS); after a timeout cwnd = 1 SMSS.
+//! On loss (or ECN-Echo): ssthresh = max(FlightSize/2, 2·SMSS), cwnd = ssthresh; after a
+//! timeout cwnd = 1 SMSS.
 
-use super::congestion::Controller;
+use super::congestion::{slow_start_increase, Controller, Signal};
 use crate::time::Time;
 
 pub(super) struct Reno {
@@ -37,13 +38,13 @@ impl Controller for Reno {
 
     fn on_ack(&mut self, _now: Time, acked: u64) {
         if self.cwnd < self.ssthresh {
-            self.cwnd += acked.min(self.mss); // RFC 5681 (2)
+            self.cwnd += slow_start_increase(acked, self.mss);
         } else {
             self.cwnd += (self.mss * self.mss / self.cwnd).max(1); // RFC 5681 (3)
         }
     }
 
-    fn on_congestion(&mut self, _now: Time, flight: u64) {
+    fn on_congestion(&mut self, _now: Time, flight: u64, _signal: Signal) {
         self.ssthresh = self.reduced_ssthresh(flight);
         self.cwnd = self.ssthresh;
     }
@@ -67,7 +68,7 @@ mod tests {
         let mut r = Reno::new(1000, 2);
         r.on_ack(Time::ZERO, 3000);
         assert_eq!(r.window(), 3000, "slow start grows by at most one SMSS per ACK");
-        r.on_congestion(Time::ZERO, 10_000);
+        r.on_congestion(Time::ZERO, 10_000, Signal::Loss);
         assert_eq!((r.ssthresh(), r.window()), (5000, 5000));
         r.on_ack(Time::ZERO, 1000);
         assert_eq!(r.window(), 5200, "SMSS*SMSS/cwnd");

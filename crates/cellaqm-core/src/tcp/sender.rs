@@ -7,9 +7,8 @@
 //! and goes back to `snd_una` (go-back-N). Fast retransmit and recovery are in
 //! `recovery.rs`.
 
-use super::congestion::Controller;
+use super::congestion::{self, Controller};
 use super::recovery::LossRecovery;
-use super::reno::Reno;
 use super::rtt::RttEstimator;
 use super::rtt_timing::RttTiming;
 use super::scoreboard::Scoreboard;
@@ -88,7 +87,7 @@ impl Sender {
             snd_nxt: 0,
             snd_max: 0,
             peer_wnd: cfg.rwnd.bytes(mss as u32),
-            cc: Box::new(Reno::new(mss, cfg.initial_window)),
+            cc: congestion::new(cfg),
             rtt: RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max),
             rtt_timing: RttTiming::new(cfg.rtt_samples),
             rto_deadline: None,
@@ -295,6 +294,7 @@ impl Sender {
         };
         if let Some(r) = sample {
             self.rtt.sample(r);
+            self.cc.on_rtt_sample(self.rtt.srtt().expect("a sample was just taken"));
         }
     }
 

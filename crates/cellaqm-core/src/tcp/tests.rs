@@ -247,6 +247,33 @@ fn one_loss_is_repaired_by_one_fast_retransmit_halving_the_window() {
     assert_eq!((s.fast_retransmits, s.rtos, s.bytes_retransmitted), (1, 0, MSS));
 }
 
+/// CUBIC (RFC 9438 §4.6) through the sender: the same single loss leaves ssthresh = 0.7·FlightSize
+/// and recovery ends at cwnd = ssthresh; the congestion avoidance stage that follows starts with
+/// W_max = the window at the loss and K = ∛((W_max − cwnd_epoch)/C) = ∛(0.3·W_max/(0.4 SMSS)),
+/// and grows the window back beyond W_max.
+#[test]
+fn cubic_reduces_by_beta_on_one_loss_and_grows_back_along_the_cubic() {
+    let mut c = cfg(Recovery::NewReno);
+    c.rwnd = Window::Packets(100);
+    c.congestion = CongestionControl::Cubic;
+    let mut p = Pair::download(&c, u64::MAX);
+    p.fate = drop_segments(&[30]);
+    assert!(p.run_until(secs(5.0), |p| p.server.stats().fast_retransmits == 1));
+    let flight = p.server_flight();
+    let recover = p.server_snd_max();
+    assert_eq!(p.server.ssthresh(), flight * 7 / 10);
+    assert!(p.run_until(secs(5.0), |p| p.server.acked() + 1 >= recover));
+    assert_eq!(p.server.cwnd(), flight * 7 / 10, "cwnd = ssthresh on leaving recovery");
+    assert!(p.run_until(secs(5.0), |p| p.server.cc_metrics().k.is_some()));
+    let m = p.server.cc_metrics();
+    assert_eq!(m.w_max, Some(flight), "W_max = cwnd at the loss, the flight of a cwnd-limited sender");
+    let k = ((flight - flight * 7 / 10) as f64 / MSS as f64 / 0.4).cbrt();
+    assert!((m.k.unwrap() - k).abs() < 0.05, "K {:?} vs {k}", m.k);
+    p.run_for(Dur::from_secs_f64(k + 1.0));
+    assert!(p.server.cwnd() > flight, "beyond W_max after K: {} vs {flight}", p.server.cwnd());
+    assert_eq!(p.server.stats().fast_retransmits, 1);
+}
+
 /// `rto_restart = "always"` (ns-2, Linux): the fast retransmission restarts the
 /// retransmission timer, so right after it the deadline is a whole RTO (≥ rto_min)
 /// away. `"impatient"` (RFC 6298 (5.1) as written, ns-3): the timer keeps counting

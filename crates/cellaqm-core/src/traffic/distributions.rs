@@ -11,6 +11,7 @@
 //! | `{ dist = "exponential", mean = "300kB" }` | `mean` > 0 | −mean·ln U |
 //! | `{ dist = "pareto", mean = "25kB", shape = 1.1, cap = "2MB" }` | `shape` α > 0; `scale` k > 0, or `mean` (α > 1: k = mean·(α−1)/α); optional `cap` | min(k·U^(−1/α), cap) |
 //! | `{ dist = "lognormal", mu = 5.93, sigma = 0.32 }` | `mu`, `sigma` ≥ 0 of ln(value in bytes / seconds / count) | e^(mu + sigma·N(0,1)) |
+//! | `{ dist = "beta", a = 3, b = 2, min = "5s", max = "10s" }` | `a`, `b` > 0; `min` ≤ `max` | min + (max − min)·Beta(a, b) |
 //! | `{ dist = "geometric", mean = 5 }` (counts only) | `mean` ≥ 1 | n ∈ {1, 2, …}, P(n) = p(1−p)^(n−1), p = 1/mean |
 //!
 //! With a `cap`, `mean` is that of the uncapped Pareto (as ns-2's `avg_`); the
@@ -129,6 +130,14 @@ pub enum Family {
         mu: f64,
         sigma: f64,
     },
+    /// `min + (max − min)·Beta(a, b)`: e.g. the LTE uplink study's idle time
+    /// between small files, 5 s + 5 s·Beta(3, 2) (mean 8 s within [5 s, 10 s]).
+    Beta {
+        a: f64,
+        b: f64,
+        min: f64,
+        max: f64,
+    },
     /// On {1, 2, ...} with the given mean.
     Geometric {
         mean: f64,
@@ -162,6 +171,10 @@ impl<K: Kind> Dist<K> {
                 cap.map_or(x, |c| x.min(c))
             }
             Family::Lognormal { mu, sigma } => (mu + sigma * standard_normal(rng)).exp(),
+            Family::Beta { a, b, min, max } => {
+                let beta = rand_distr::Beta::new(a, b).expect("a, b > 0 (checked when read)");
+                min + (max - min) * rng.sample(beta)
+            }
             // Inverse CDF: P(N > n) = (1−p)^n, so N = ⌈ln U / ln(1−p)⌉.
             Family::Geometric { mean } => {
                 let p = 1.0 / mean;
@@ -182,6 +195,7 @@ impl<K: Kind> Dist<K> {
             Family::Exponential { mean } | Family::Geometric { mean } => mean,
             Family::Pareto { k, alpha, cap } => pareto_mean(k, alpha, cap),
             Family::Lognormal { mu, sigma } => (mu + sigma * sigma / 2.0).exp(),
+            Family::Beta { a, b, min, max } => min + (max - min) * a / (a + b),
         }
     }
 }
@@ -338,6 +352,19 @@ impl<K: Kind> Dist<K> {
                 }
                 Family::Lognormal { mu, sigma }
             }
+            "beta" => {
+                let (a, b) = (take("a", false)?, take("b", false)?);
+                let (a, b) = (need(a, "a", "a = 3")?, need(b, "b", "b = 2")?);
+                let (min, max) = (take("min", true)?, take("max", true)?);
+                let (min, max) = (need(min, "min", "min = ...")?, need(max, "max", "max = ...")?);
+                if a <= 0.0 || b <= 0.0 {
+                    return Err("beta: a and b must be positive".into());
+                }
+                if min > max {
+                    return Err("beta: min must not exceed max".into());
+                }
+                Family::Beta { a, b, min, max }
+            }
             "geometric" if K::WHAT == "count" => {
                 let mean = need(take("mean", true)?, "mean", "mean = 5")?;
                 if mean < 1.0 {
@@ -348,7 +375,7 @@ impl<K: Kind> Dist<K> {
             "geometric" => return Err(format!("geometric is for counts, not a {}", K::WHAT)),
             other => {
                 return Err(format!(
-                    "unknown distribution \"{other}\" (use fixed, uniform, exponential, pareto, lognormal{})",
+                    "unknown distribution \"{other}\" (use fixed, uniform, exponential, pareto, lognormal, beta{})",
                     if K::WHAT == "count" { ", geometric" } else { "" }
                 ))
             }
@@ -433,6 +460,13 @@ impl<K: Kind> Serialize for Dist<K> {
                 m.serialize_entry("mu", &mu)?;
                 m.serialize_entry("sigma", &sigma)?;
             }
+            Family::Beta { a, b, min, max } => {
+                m.serialize_entry("dist", "beta")?;
+                m.serialize_entry("a", &a)?;
+                m.serialize_entry("b", &b)?;
+                m.serialize_entry("min", &q(min))?;
+                m.serialize_entry("max", &q(max))?;
+            }
             Family::Geometric { mean } => {
                 m.serialize_entry("dist", "geometric")?;
                 m.serialize_entry("mean", &q(mean))?;
@@ -508,6 +542,28 @@ mod tests {
         // P(X > mean) = e^-1.
         let above = v.iter().filter(|&&x| x > 300e3).count() as f64 / v.len() as f64;
         assert!((above - (-1.0f64).exp()).abs() < 0.005, "P(X > mean) = {above}");
+    }
+
+    /// The LTE uplink study's idle time: 5 s + 5 s·Beta(3, 2). Mean 5 + 5·3/5 = 8 s;
+    /// Beta(3, 2) has variance ab/((a+b)²(a+b+1)) = 6/150 = 0.04, so the idle
+    /// time's is 25·0.04 = 1 s²; its mode (a−1)/(a+b−2) = 2/3 puts the peak at 8.33 s;
+    /// P(Beta(3, 2) ≤ 1/2) = 4x³ − 3x⁴ at 1/2 = 0.3125.
+    #[test]
+    fn beta_scaled_to_an_interval() {
+        let d: Dist<Time> = parse(r#"{ dist = "beta", a = 3, b = 2, min = "5s", max = "10s" }"#).unwrap();
+        assert_eq!(d.mean(), 8.0);
+        let v = draws(&d, 200_000, "beta");
+        assert!(v.iter().all(|&x| (5.0..=10.0).contains(&x)));
+        let m = mean(&v);
+        let var = v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / v.len() as f64;
+        assert!((m - 8.0).abs() < 0.01 && (var - 1.0).abs() < 0.02, "mean {m}, variance {var}");
+        let below = v.iter().filter(|&&x| x <= 7.5).count() as f64 / v.len() as f64;
+        assert!((below - 0.3125).abs() < 0.004, "P(idle ≤ 7.5 s) = {below}");
+        assert_eq!(
+            parse::<Time>(r#"{ dist = "beta", a = 0, b = 2, min = "5s", max = "10s" }"#).unwrap_err(),
+            "beta: a and b must be positive\n"
+        );
+        assert!(parse::<Time>(r#"{ dist = "beta", a = 3, b = 2, min = "5s" }"#).unwrap_err().contains("`max`"));
     }
 
     #[test]

@@ -4,7 +4,9 @@
 //! Bandwidth scenarios of lte-uplink-raqm.md: a fixed rate R; a square wave
 //! that holds R_high for `period`, then R_low for `period`, repeating, high
 //! first at t = 0 (the spec's choice: `period` is the dwell at each level); a
-//! single down-switch from R_high to R_low at a given time (Figs. 7.15–7.17).
+//! single down-switch from R_high to R_low at a given time (Figs. 7.15–7.17);
+//! the "realistic radio network", whose rate follows link adaptation on the
+//! UE's fading channel ([`super::channel`]).
 //!
 //! Transport block size (*simplification*, in place of TS 36.213 Table
 //! 7.1.7.2.1-1 and link adaptation): a TTI starting at t offers
@@ -12,29 +14,32 @@
 //! that the long-run rate is exact. Grants share these bytes
 //! ([`super::enb`]).
 
+use super::channel::Channel;
 use crate::time::{Dur, Time};
 
 /// The cell's uplink rate over time.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub enum Capacity {
     Fixed { bps: f64 },
     SquareWave { high_bps: f64, low_bps: f64, period: Dur },
     DownSwitch { high_bps: f64, low_bps: f64, at: Time },
+    Channel(Box<Channel>),
 }
 
 impl Capacity {
-    /// The rate at `t`, b/s.
-    pub fn rate_at(&self, t: Time) -> f64 {
-        match *self {
-            Capacity::Fixed { bps } => bps,
+    /// The rate at `t`, b/s (times in order: a channel moves on).
+    pub fn rate_at(&mut self, t: Time) -> f64 {
+        match self {
+            Capacity::Fixed { bps } => *bps,
             Capacity::SquareWave { high_bps, low_bps, period } => match (t.0 / period.0) % 2 {
-                0 => high_bps,
-                _ => low_bps,
+                0 => *high_bps,
+                _ => *low_bps,
             },
-            Capacity::DownSwitch { high_bps, low_bps, at } => match t < at {
-                true => high_bps,
-                false => low_bps,
+            Capacity::DownSwitch { high_bps, low_bps, at } => match t < *at {
+                true => *high_bps,
+                false => *low_bps,
             },
+            Capacity::Channel(channel) => channel.rate_at(t),
         }
     }
 }
@@ -45,23 +50,27 @@ pub struct Blocks {
     capacity: Capacity,
     tti: Dur,
     carry: f64,
+    /// The rate of the last TTI taken, b/s.
+    rate: f64,
 }
 
 impl Blocks {
     pub fn new(capacity: Capacity, tti: Dur) -> Blocks {
-        Blocks { capacity, tti, carry: 0.0 }
+        Blocks { capacity, tti, carry: 0.0, rate: 0.0 }
     }
 
     /// The bytes of the TTI starting at `t` (call once per TTI, in order).
     pub fn take(&mut self, t: Time) -> u64 {
-        let exact = self.carry + self.capacity.rate_at(t) * self.tti.0 as f64 / 8e9;
+        self.rate = self.capacity.rate_at(t);
+        let exact = self.carry + self.rate * self.tti.0 as f64 / 8e9;
         let whole = exact.floor();
         self.carry = exact - whole;
         whole as u64
     }
 
-    pub fn capacity(&self) -> &Capacity {
-        &self.capacity
+    /// The rate of the last TTI taken, b/s.
+    pub fn rate(&self) -> f64 {
+        self.rate
     }
 }
 
@@ -76,10 +85,10 @@ mod tests {
     #[test]
     fn a_square_wave_switches_at_the_stated_instants() {
         // 3 ↔ 10 Mb/s, period 2 s: high on [0, 2 s), low on [2 s, 4 s), high again from 4 s.
-        let c = Capacity::SquareWave { high_bps: 10e6, low_bps: 3e6, period: Dur::from_secs(2) };
-        let at = |t: u64| c.rate_at(ms(t));
+        let mut c = Capacity::SquareWave { high_bps: 10e6, low_bps: 3e6, period: Dur::from_secs(2) };
+        let mut at = |t: u64| c.rate_at(ms(t));
         assert_eq!([at(0), at(1999), at(2000), at(3999), at(4000), at(6000)], [10e6, 10e6, 3e6, 3e6, 10e6, 3e6]);
-        let d = Capacity::DownSwitch { high_bps: 10e6, low_bps: 0.5e6, at: ms(20_000) };
+        let mut d = Capacity::DownSwitch { high_bps: 10e6, low_bps: 0.5e6, at: ms(20_000) };
         assert_eq!([d.rate_at(ms(19_999)), d.rate_at(ms(20_000)), d.rate_at(ms(99_000))], [10e6, 0.5e6, 0.5e6]);
     }
 

@@ -15,9 +15,12 @@
 //! [radio.lte.harq]
 //! bler = 0.1
 //! ```
+//!
+//! or, instead of `rate`, the realistic radio: `[radio.lte.channel] speed = "30m/s"`.
 
 use super::bsr::BsrTimers;
-use super::capacity::Capacity;
+use super::capacity::{Blocks, Capacity};
+use super::channel::{Channel, ChannelConfig};
 use super::harq::HarqConfig;
 use crate::bsr::ReceiverConfig;
 use crate::radio::scheduler::SchedulerKind;
@@ -30,8 +33,12 @@ use serde::{Deserialize, Serialize};
 #[serde(deny_unknown_fields)]
 pub struct LteConfig {
     /// The cell's uplink rate (the spec's bandwidth scenarios, 128 kb/s … 50 Mb/s);
-    /// with `low_rate`, the high rate.
-    pub rate: Rate,
+    /// with `low_rate`, the high rate. Required unless `channel` gives the rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<Rate>,
+    /// The realistic radio: the rate follows link adaptation on the UE's fading channel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<ChannelConfig>,
     /// The low rate of a square wave (`period`) or after a down-switch (`switch_at`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub low_rate: Option<Rate>,
@@ -67,6 +74,11 @@ pub struct LteConfig {
     /// `false`: exact bytes (the spec's sensitivity).
     #[serde(default = "defaults::yes")]
     pub quantised_bsr: bool,
+    /// An SR tells the delay estimator that the data reported next arrived
+    /// within an SR period before it (*our choice*; `false`: the spec's rule,
+    /// arrivals uniform since the previous, empty report).
+    #[serde(default = "defaults::yes")]
+    pub sr_bounds_estimate: bool,
     /// From HARQ giving a block up to its data being sent again by RLC AM (*our choice*).
     #[serde(default = "defaults::status_delay")]
     pub status_delay: Dur,
@@ -134,7 +146,8 @@ impl LteConfig {
     /// The defaults around a fixed `rate`.
     pub fn fixed(rate: Rate) -> LteConfig {
         LteConfig {
-            rate,
+            rate: Some(rate),
+            channel: None,
             low_rate: None,
             period: None,
             switch_at: None,
@@ -146,6 +159,7 @@ impl LteConfig {
             bsr_period: defaults::bsr_period(),
             retx_bsr_timer: defaults::retx_bsr_timer(),
             quantised_bsr: true,
+            sr_bounds_estimate: true,
             status_delay: defaults::status_delay(),
             ues_per_tti: defaults::ues_per_tti(),
             scheduler: SchedulerKind::default(),
@@ -156,9 +170,27 @@ impl LteConfig {
         }
     }
 
+    /// The nominal rate: the fixed or high rate, or the channel's peak, b/s
+    /// (what rate-aware queue disciplines at the UE are told).
+    pub fn nominal_bps(&self) -> f64 {
+        match (&self.channel, self.rate) {
+            (Some(c), _) => c.peak_bps(),
+            (None, Some(r)) => r.bps(),
+            (None, None) => unreachable!("validate: rate or channel"),
+        }
+    }
+
+    /// The transport blocks over time; a channel draws its track and fading from `rng`.
+    pub fn blocks(&self, rng: crate::rng::Rng) -> Blocks {
+        Blocks::new(self.capacity(rng), self.tti)
+    }
+
     /// The capacity over time.
-    pub fn capacity(&self) -> Capacity {
-        let (high_bps, low) = (self.rate.bps(), self.low_rate.map(|r| r.bps()));
+    fn capacity(&self, rng: crate::rng::Rng) -> Capacity {
+        if let Some(c) = &self.channel {
+            return Capacity::Channel(Box::new(Channel::new(c, rng)));
+        }
+        let (high_bps, low) = (self.nominal_bps(), self.low_rate.map(|r| r.bps()));
         match (low, self.period, self.switch_at) {
             (Some(low_bps), Some(period), _) => Capacity::SquareWave { high_bps, low_bps, period },
             (Some(low_bps), None, Some(at)) => Capacity::DownSwitch { high_bps, low_bps, at: Time::ZERO + at },
@@ -174,8 +206,27 @@ impl LteConfig {
     /// Checks ranges; errors name the key under `key` (normally `radio.lte`).
     pub fn validate(&self, key: &str) -> Result<(), String> {
         let rate_ok = |r: Rate| r.bps().is_finite() && r.bps() > 0.0;
-        if !rate_ok(self.rate) {
-            return Err(format!("{key}.rate: must be positive"));
+        match (self.rate, &self.channel) {
+            (None, None) => return Err(format!("{key}.rate: missing (or give {key}.channel, the realistic radio)")),
+            (Some(_), Some(_)) => {
+                return Err(format!("{key}.channel: gives the rate itself; remove {key}.rate"));
+            }
+            (Some(r), None) if !rate_ok(r) => return Err(format!("{key}.rate: must be positive")),
+            (None, Some(c)) => {
+                c.validate(&format!("{key}.channel"))?;
+                if let Some(name) = [
+                    ("low_rate", self.low_rate.is_some()),
+                    ("period", self.period.is_some()),
+                    ("switch_at", self.switch_at.is_some()),
+                ]
+                .iter()
+                .find(|(_, on)| *on)
+                .map(|(n, _)| n)
+                {
+                    return Err(format!("{key}.{name}: not with {key}.channel (the channel sets the rate)"));
+                }
+            }
+            _ => {}
         }
         match (self.low_rate, self.period, self.switch_at) {
             (Some(r), _, _) if !rate_ok(r) => return Err(format!("{key}.low_rate: must be positive")),
@@ -232,6 +283,7 @@ impl LteConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::stream;
 
     fn read(extra: &str) -> Result<LteConfig, String> {
         let text = format!("rate = \"10Mbps\"\n{extra}");
@@ -241,16 +293,20 @@ mod tests {
 
     #[test]
     fn defaults_and_capacities() {
+        let capacity = |c: &LteConfig| format!("{:?}", c.capacity(stream(1, "channel")));
         let c = read("").unwrap();
         assert_eq!(c, LteConfig::fixed(Rate(10e6)));
-        assert_eq!(c.capacity(), Capacity::Fixed { bps: 10e6 });
+        assert_eq!(capacity(&c), format!("{:?}", Capacity::Fixed { bps: 10e6 }));
         let c = read("low_rate = \"3Mbps\"\nperiod = \"2s\"").unwrap();
-        assert_eq!(c.capacity(), Capacity::SquareWave { high_bps: 10e6, low_bps: 3e6, period: Dur::from_secs(2) });
+        let wave = Capacity::SquareWave { high_bps: 10e6, low_bps: 3e6, period: Dur::from_secs(2) };
+        assert_eq!(capacity(&c), format!("{wave:?}"));
         let c = read("low_rate = \"500kbps\"\nswitch_at = \"20s\"").unwrap();
-        assert_eq!(
-            c.capacity(),
-            Capacity::DownSwitch { high_bps: 10e6, low_bps: 0.5e6, at: Time::ZERO + Dur::from_secs(20) }
-        );
+        let switch = Capacity::DownSwitch { high_bps: 10e6, low_bps: 0.5e6, at: Time::ZERO + Dur::from_secs(20) };
+        assert_eq!(capacity(&c), format!("{switch:?}"));
+        let c: LteConfig = toml::from_str("[channel]\nspeed = \"30m/s\"").unwrap();
+        c.validate("radio.lte").unwrap();
+        assert!(matches!(c.capacity(stream(1, "channel")), Capacity::Channel(_)));
+        assert_eq!(c.nominal_bps(), 18e6, "9 MHz × 2 bit/s/Hz");
     }
 
     #[test]
@@ -266,5 +322,15 @@ mod tests {
         );
         assert_eq!(read("[harq]\nmax_tx = 0").unwrap_err(), "radio.lte.harq.max_tx: must be at least 1");
         assert!(read("bsr = 1").unwrap_err().starts_with("unknown field `bsr`"));
+        assert_eq!(
+            read("[channel]\nspeed = \"1m/s\"").unwrap_err(),
+            "radio.lte.channel: gives the rate itself; remove radio.lte.rate"
+        );
+        let bare = |text: &str| toml::from_str::<LteConfig>(text).unwrap().validate("radio.lte").unwrap_err();
+        assert_eq!(bare("tti = \"1ms\""), "radio.lte.rate: missing (or give radio.lte.channel, the realistic radio)");
+        assert_eq!(
+            bare("low_rate = \"1Mbps\"\n[channel]\nspeed = \"1m/s\""),
+            "radio.lte.low_rate: not with radio.lte.channel (the channel sets the rate)"
+        );
     }
 }

@@ -24,6 +24,13 @@
 //! only wait for retxBSR-Timer (2.56 s); the small grant carries its pending
 //! periodic BSR (or a padding BSR of 0 B when it has nothing left). The BSR's Buffer Size is read as its level's upper edge
 //! ([`super::buffer_size::reported_bytes`]) or, as an option, exactly.
+//!
+//! A BSR in a block that needed HARQ retransmissions can arrive after a BSR
+//! the UE built later; the eNodeB knows the TTI each block was first sent in
+//! (its HARQ process) and keeps the latest-built report, ignoring an older
+//! one that arrives after it (*our choice*; taking it would overwrite a fresher
+//! buffer size, e.g. a stale 0 B after the UE reported new data, and stall the
+//! UE until retxBSR-Timer).
 
 use super::capacity::Blocks;
 use crate::radio::scheduler::{AnyScheduler, RateAverage, Scheduler, UserView};
@@ -33,6 +40,8 @@ use crate::time::{Dur, Time};
 #[derive(Clone, Debug)]
 struct UeState {
     reported: u64,
+    /// When the UE built the report now held (the first TTI of its block).
+    reported_at: Option<Time>,
     granted: u64,
     sr: bool,
     /// Grants made and not yet used: TTIs of use.
@@ -72,6 +81,7 @@ impl EnbScheduler {
     ) -> EnbScheduler {
         let state = UeState {
             reported: 0,
+            reported_at: None,
             granted: 0,
             sr: false,
             pipeline: 0,
@@ -100,11 +110,18 @@ impl EnbScheduler {
         }
     }
 
-    /// A BSR of UE `u` reporting `bytes` (as read) reached the eNodeB.
-    pub fn on_bsr(&mut self, u: usize, bytes: u64) {
+    /// A BSR of UE `u` reporting `bytes` (as read), built in the TTI starting
+    /// at `built`, reached the eNodeB. Returns whether it was taken (false: an
+    /// older report than the one held).
+    pub fn on_bsr(&mut self, u: usize, bytes: u64, built: Time) -> bool {
         let s = &mut self.ues[u];
+        if s.reported_at.is_some_and(|t| built < t) {
+            return false;
+        }
         s.reported = bytes;
+        s.reported_at = Some(built);
         s.granted = 0;
+        true
     }
 
     /// UE `u` used a grant (one fewer in its pipeline).
@@ -126,8 +143,8 @@ impl EnbScheduler {
     /// in serving order: (UE, bytes) to `out` (cleared first).
     pub fn grants(&mut self, t: Time, out: &mut Vec<(usize, u64)>) {
         out.clear();
-        let rate = self.blocks.capacity().rate_at(t);
         let mut bytes = self.kept + self.blocks.take(t);
+        let rate = self.blocks.rate();
         let tti_index = t.0 / self.tti.0;
         self.views.clear();
         for s in &mut self.ues {
@@ -201,8 +218,8 @@ mod tests {
         e.used(1);
         // UE 1 reports 2000 B (read), UE 0 reports 300 B: round robin from UE 0 (after 1):
         // 300 B to UE 0, the remaining 950 B to UE 1; then UE 1's last 1050 B.
-        e.on_bsr(1, 2000);
-        e.on_bsr(0, 300);
+        e.on_bsr(1, 2000, ms(2));
+        e.on_bsr(0, 300, ms(2));
         e.grants(ms(3), &mut g);
         assert_eq!(g, [(0, 300), (1, 950)]);
         e.grants(ms(4), &mut g);
@@ -211,12 +228,27 @@ mod tests {
         assert!(g.is_empty());
     }
 
+    /// A report from a block that HARQ retransmitted arrives after a newer one:
+    /// the newer one stands (a stale 0 B would leave the UE's data ungranted).
+    #[test]
+    fn a_stale_report_does_not_overwrite_a_newer_one() {
+        let mut e = enb(10e6, 1, SchedulerKind::RoundRobin);
+        let mut g = Vec::new();
+        assert!(e.on_bsr(0, 4677, ms(11)));
+        assert!(!e.on_bsr(0, 0, ms(3)), "built at 3 ms, before the report of 11 ms");
+        e.grants(ms(15), &mut g);
+        assert_eq!(g, [(0, 1250)]);
+        assert!(e.on_bsr(0, 0, ms(16)));
+        e.grants(ms(17), &mut g);
+        assert!(g.is_empty());
+    }
+
     #[test]
     fn retransmissions_take_their_tti_first() {
         let mut e = enb(10e6, 2, SchedulerKind::RoundRobin);
         let mut g = Vec::new();
-        e.on_bsr(0, 10_000);
-        e.on_bsr(1, 10_000);
+        e.on_bsr(0, 10_000, ms(0));
+        e.on_bsr(1, 10_000, ms(0));
         e.reserve(0, ms(8), 1000);
         e.grants(ms(8), &mut g);
         assert_eq!(g, [(1, 250)], "UE 0 retransmits 1000 B: no new grant, 250 B left for UE 1");
@@ -226,7 +258,7 @@ mod tests {
     fn a_low_rate_cell_keeps_its_bytes_for_a_grant_worth_its_headers() {
         // 128 kb/s: 16 B per TTI; a 125-byte least grant every 8 TTIs (128 B).
         let mut e = enb(128e3, 1, SchedulerKind::ProportionalFair);
-        e.on_bsr(0, 100_000);
+        e.on_bsr(0, 100_000, ms(0));
         let mut g = Vec::new();
         let mut got = Vec::new();
         for k in 0..24 {

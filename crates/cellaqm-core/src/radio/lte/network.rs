@@ -24,7 +24,6 @@
 //! idle; a packet arriving at an idle UE restarts them at the next boundary.
 
 use super::buffer_size;
-use super::capacity::Blocks;
 use super::config::LteConfig;
 use super::downlink::DownPath;
 use super::enb::EnbScheduler;
@@ -78,6 +77,8 @@ pub struct LteUplink {
     grant_delay: Dur,
     sr_period: u64,
     quantised: bool,
+    /// An SR bounds the delay estimate's arrivals after an empty report.
+    sr_bounds_estimate: bool,
     rtt: Dur,
     ues: Vec<Ue>,
     enb: EnbScheduler,
@@ -107,10 +108,10 @@ pub struct LteUplink {
 impl LteUplink {
     /// The uplink of `cfg` for `queues.len()` UEs, each with its buffer
     /// (queue discipline with its limits) and HARQ stream.
-    pub fn new(cfg: &LteConfig, queues: Vec<AnyQueue>, harq_rngs: Vec<Rng>) -> LteUplink {
+    pub fn new(cfg: &LteConfig, queues: Vec<AnyQueue>, harq_rngs: Vec<Rng>, channel_rng: Rng) -> LteUplink {
         let n = queues.len();
         let timers = cfg.bsr_timers();
-        let rate = cfg.rate.bps();
+        let rate = cfg.nominal_bps();
         let ues = queues
             .into_iter()
             .zip(harq_rngs)
@@ -119,7 +120,7 @@ impl LteUplink {
         let enb = EnbScheduler::new(
             cfg.scheduler.build(),
             n,
-            Blocks::new(cfg.capacity(), cfg.tti),
+            cfg.blocks(channel_rng),
             cfg.tti,
             cfg.min_grant.0,
             cfg.sr_grant.0,
@@ -130,6 +131,7 @@ impl LteUplink {
             grant_delay: cfg.grant_delay,
             sr_period: cfg.sr_period.0 / cfg.tti.0,
             quantised: cfg.quantised_bsr,
+            sr_bounds_estimate: cfg.sr_bounds_estimate,
             rtt: cfg.harq.rtt,
             ues,
             enb,
@@ -235,6 +237,11 @@ impl LteUplink {
         // 2. Last TTI's SRs.
         for u in self.srs.drain(..) {
             self.enb.on_sr(u);
+            if self.sr_bounds_estimate {
+                // Signalled in the TTI before, at the first opportunity after its data arrived.
+                let sr_period = Dur(self.sr_period * self.tti.0);
+                self.far[u].requested(Time(now.0.saturating_sub((sr_period + self.tti).0)));
+            }
         }
         // 3. Grants for the TTI grant_delay ahead.
         let ahead = now + self.grant_delay;
@@ -293,8 +300,9 @@ impl LteUplink {
         if let Some(b) = block.bsr {
             let level = b.ce.levels[0].expect("the UE's one logical channel is in group 0");
             let read = if self.quantised { buffer_size::reported_bytes(level) } else { b.exact };
-            self.enb.on_bsr(u, read);
-            self.far[u].observe(now, read, b.true_delay);
+            if self.enb.on_bsr(u, read, block.first) {
+                self.far[u].observe(now, read, b.true_delay);
+            }
         }
     }
 
@@ -397,7 +405,7 @@ mod tests {
     fn uplink(cfg: &LteConfig, ues: usize) -> LteUplink {
         let queues = (0..ues).map(|u| QueueConfig::TailDrop.build(Limits::default(), stream(u as u64, "q"))).collect();
         let rngs = (0..ues).map(|u| stream(u as u64, "harq")).collect();
-        LteUplink::new(cfg, queues, rngs)
+        LteUplink::new(cfg, queues, rngs, stream(0, "channel"))
     }
 
     /// Runs `lte` with `arrivals` (time, UE, packet) until `end`; returns

@@ -1,0 +1,284 @@
+"""What every study's ``cellaqm reproduce`` shares: experiments of runs, their
+tables (mean and 95% Student-t interval over replications), figures, and the
+command loop that runs them in parallel and writes ``NAME.csv``, ``NAME.png``
+and ``report.md`` as each experiment finishes (so an interrupted reproduction
+keeps what it completed).
+
+A study module (``lte_uplink``, ``hsdsch``) builds its scenarios and
+:class:`Run` lists, measures a run (``measure``: simulate, keep numbers in
+``run.out``) and lists its :class:`Experiment` s in a :class:`Study`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+
+@dataclass
+class Run:
+    """One simulation of an experiment: its labels (table columns), scenario, seed and what to record."""
+
+    labels: dict[str, Any]
+    doc: dict[str, Any]
+    seed: int = 1
+    #: Study-specific switches for ``measure`` (e.g. record a trace).
+    options: dict[str, Any] = field(default_factory=dict)
+    out: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Experiment:
+    name: str
+    title: str
+    #: The runs for (quick, reps).
+    runs: Callable[[bool, int], list[Run]]
+    #: Columns the table groups by (the rest are replications), and the measures it shows.
+    group: tuple[str, ...]
+    measures: tuple[str, ...]
+    figure: Callable[[list[Run], list[dict[str, Any]], Path], None]
+    note: str = ""
+    #: Fills derived columns of the rows (e.g. scaled throughput), if any.
+    post: Optional[Callable[[list[dict[str, Any]]], None]] = None
+
+
+@dataclass
+class Study:
+    """A ``reproduce`` target: its experiments, how a run is measured, and how measures are named."""
+
+    name: str
+    title: str
+    doc: str
+    experiments: list[Experiment]
+    measure: Callable[[Run], Run]
+    labels: dict[str, str]
+    #: Replications of random cases (full, quick).
+    reps: tuple[int, int] = (5, 1)
+
+    def by_name(self) -> dict[str, Experiment]:
+        return {e.name: e for e in self.experiments}
+
+
+def mean_ci(values: list[float]) -> tuple[float, float]:
+    """Mean and 95% Student-t half width of the non-NaN values (NaN, NaN if none; half NaN with one)."""
+    from cellaqm.stats import mean_ci as _mean_ci
+
+    vals = [v for v in values if not math.isnan(v)]
+    if not vals:
+        return math.nan, math.nan
+    mean, half, _n, _sd = _mean_ci(vals, 0.95)
+    return mean, half
+
+
+def table(runs: list[Run], group: tuple[str, ...], measures: tuple[str, ...]) -> list[dict[str, Any]]:
+    """One row per group (in run order): each measure's mean and 95% CI half width over the replications.
+
+    Measures a run does not have (derived ones, filled by the experiment's ``post``) are left out.
+    """
+    order: dict[tuple[Any, ...], list[Run]] = {}
+    for r in runs:
+        order.setdefault(tuple(r.labels[g] for g in group), []).append(r)
+    rows = []
+    for key, rs in order.items():
+        row: dict[str, Any] = dict(zip(group, key))
+        row["runs"] = len(rs)
+        for m in measures:
+            if m in rs[0].out:
+                row[m], row[m + "_ci"] = mean_ci([float(r.out[m]) for r in rs])
+        rows.append(row)
+    return rows
+
+
+def scale(rows: list[dict[str, Any]], by: str, measure: str, reference: Callable[[dict[str, Any]], bool],
+          name: str = "scaled") -> None:
+    """``name`` = each row's ``measure`` ÷ that of the reference row with the same ``by`` value."""
+    refs = {r[by]: r[measure] for r in rows if reference(r)}
+    for r in rows:
+        ref = refs.get(r[by], math.nan)
+        r[name] = r[measure] / ref if ref else math.nan
+        r[name + "_ci"] = r[measure + "_ci"] / ref if ref else math.nan
+
+
+def fmt(x: Any, measure: str = "") -> str:
+    """A cell: measures at their precision (counts to 0.1, delays and times in ms to 1, ratios to 0.001, rates to 3 digits)."""
+    if not isinstance(x, float):
+        return str(x)
+    if math.isnan(x):
+        return "—"
+    if abs(x) < 1e-9:
+        return "0"
+    if measure.startswith(("rtos", "files", "drops", "sessions")):
+        return f"{x:.1f}"
+    if measure.startswith(("delay", "error")) or measure.endswith("_ms"):
+        return f"{x:,.0f}" if abs(x) >= 10 else f"{x:.1f}"
+    if measure.startswith("scaled"):
+        return f"{x:.3f}"
+    return f"{x:.3g}" if abs(x) < 1000 else f"{x:,.0f}"
+
+
+def columns(rows: list[dict[str, Any]], group: tuple[str, ...], measures: tuple[str, ...]) -> list[str]:
+    return [*group, "runs"] + [c for m in measures for c in (m, m + "_ci") if rows and m in rows[0]]
+
+
+def markdown(exp: Experiment, rows: list[dict[str, Any]], labels: dict[str, str]) -> str:
+    cols = columns(rows, exp.group, exp.measures)
+    names = [labels.get(c, "± 95% CI" if c.endswith("_ci") else c) for c in cols]
+    lines = [f"## {exp.title}", "", f"`{exp.name}`" + (f": {exp.note}" if exp.note else ""), "",
+             "| " + " | ".join(names) + " |", "|" + "---|" * len(cols)]
+    for r in rows:
+        lines.append("| " + " | ".join(fmt(r.get(c, ""), c) for c in cols) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def print_table(exp: Experiment, rows: list[dict[str, Any]], labels: dict[str, str]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    measures = [m for m in exp.measures if rows and m in rows[0]]
+    t = Table(title=f"{exp.title} ({exp.name})")
+    for c in exp.group:
+        t.add_column(c.replace("[", "\\["), justify="left", no_wrap=True)
+    t.add_column("runs", justify="right")
+    for m in measures:
+        t.add_column(labels.get(m, m).replace("[", "\\["), justify="right", no_wrap=True)
+    first = exp.group[0]
+    prev = None
+    for r in rows:
+        if prev is not None and r[first] != prev:
+            t.add_section()
+        prev = r[first]
+        cells = [fmt(r[c], "delay" if isinstance(r[c], float) else "") for c in exp.group] + [str(r["runs"])]
+        cells += [fmt(r[m], m) + ("" if math.isnan(r[m + "_ci"]) else f" ± {fmt(r[m + '_ci'], m)}") for m in measures]
+        t.add_row(*cells)
+    if exp.note:
+        t.caption = exp.note
+    Console(width=max(Console().width, 140)).print(t)
+
+
+def write_csv(rows: list[dict[str, Any]], cols: list[str], path: Path) -> None:
+    import csv
+
+    with path.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=cols, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items()})
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def figure(ncols: int, width: float = 5.0, height: float = 3.6) -> tuple[Any, Any]:
+    """A row of ``ncols`` panels (matplotlib, Agg)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, ncols, figsize=(width * ncols, height), squeeze=False)
+    return fig, axes[0]
+
+
+def save(fig: Any, path: Path) -> None:
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def lines_figure(x: str, series: str, measures: tuple[str, ...], labels: dict[str, str],
+                 logx: bool = False) -> Callable[..., None]:
+    """Each measure against ``x``, one line per ``series`` value, with CI bars."""
+
+    def draw(runs: list[Run], rows: list[dict[str, Any]], path: Path) -> None:
+        fig, axes = figure(len(measures))
+        for ax, m in zip(axes, measures):
+            for name in dict.fromkeys(r[series] for r in rows):
+                pts = [r for r in rows if r[series] == name and isinstance(r[x], (int, float))]
+                ax.errorbar([r[x] for r in pts], [r[m] for r in pts],
+                            yerr=[0 if math.isnan(r[m + "_ci"]) else r[m + "_ci"] for r in pts],
+                            marker="o", capsize=2, label=str(name))
+            ax.set_xlabel(x)
+            ax.set_ylabel(labels.get(m, m))
+            if logx:
+                ax.set_xscale("log")
+            ax.grid(alpha=0.3)
+        axes[0].legend(fontsize=7)
+        save(fig, path)
+
+    return draw
+
+
+def bars_figure(x: str, series: str, measures: tuple[str, ...], labels: dict[str, str]) -> Callable[..., None]:
+    """Grouped bars: ``x`` groups, one bar per ``series`` value, one panel per measure."""
+
+    def draw(runs: list[Run], rows: list[dict[str, Any]], path: Path) -> None:
+        fig, axes = figure(len(measures), width=max(5.0, 0.9 * len({r[x] for r in rows}) + 2))
+        xs = list(dict.fromkeys(r[x] for r in rows))
+        names = list(dict.fromkeys(r[series] for r in rows))
+        w = 0.8 / max(1, len(names))
+        for ax, m in zip(axes, measures):
+            for i, name in enumerate(names):
+                pts = {r[x]: r for r in rows if r[series] == name}
+                ys = [pts[v][m] if v in pts else math.nan for v in xs]
+                es = [0 if v not in pts or math.isnan(pts[v][m + "_ci"]) else pts[v][m + "_ci"] for v in xs]
+                ax.bar([j + i * w for j in range(len(xs))], ys, w, yerr=es, capsize=2, label=str(name))
+            ax.set_xticks([j + w * (len(names) - 1) / 2 for j in range(len(xs))])
+            ax.set_xticklabels([str(v) for v in xs], rotation=30, ha="right", fontsize=7)
+            ax.set_ylabel(labels.get(m, m))
+            ax.grid(alpha=0.3, axis="y")
+        axes[0].legend(fontsize=7)
+        save(fig, path)
+
+    return draw
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def command(study: Study, args: Any, jobs: int, out: Path) -> int:
+    """``cellaqm reproduce STUDY``: the chosen experiments (``--only``), in order, each written as it finishes."""
+    from cellaqm.cli import OutputError, UsageError
+    from cellaqm.reproduce import run_parallel
+
+    if args.demo or args.duration is not None:
+        raise UsageError(f"{study.name}: --demo and --duration do not apply (each experiment sets its run lengths)")
+    by_name = study.by_name()
+    names = [n.strip() for n in (args.only or ",".join(by_name)).split(",") if n.strip()]
+    unknown = [n for n in names if n not in by_name]
+    if unknown:
+        raise UsageError(f"--only: unknown experiment {unknown[0]!r} (one of {', '.join(by_name)})")
+    reps = args.reps if args.reps is not None else study.reps[1 if args.quick else 0]
+    plan = [(by_name[n], by_name[n].runs(args.quick, reps)) for n in names]
+    total = sum(len(rs) for _, rs in plan)
+    mode = "quick" if args.quick else "full"
+    print(f"{study.name} ({mode}): {len(plan)} experiments, {total} runs, {reps} replication(s) where random, "
+          f"{jobs} jobs; model and parameters: {study.doc}")
+    t0 = time.perf_counter()
+    report = [f"# {study.title}, cellaqm reproduce {study.name} ({mode})", "",
+              f"Model, parameters and simplifications: {study.doc}.", ""]
+    slowest: Optional[Run] = None
+    for exp, runs in plan:
+        run_parallel(study.measure, runs, exp.name, jobs, progress=not args.quiet)  # fills each run's `out`
+        rows = table(runs, exp.group, exp.measures)  # in the experiment's order
+        if exp.post is not None:
+            exp.post(rows)
+        print_table(exp, rows, study.labels)
+        slowest = max([*runs, *([slowest] if slowest else [])], key=lambda r: r.out["wall_s"])
+        try:
+            write_csv(rows, columns(rows, exp.group, exp.measures), out / f"{exp.name}.csv")
+            exp.figure(runs, rows, out / f"{exp.name}.png")
+            report += [markdown(exp, rows, study.labels), f"![{exp.name}]({exp.name}.png)", ""]
+            (out / "report.md").write_text("\n".join(report))
+        except OSError as exc:
+            raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
+    wall = time.perf_counter() - t0
+    assert slowest is not None
+    print(f"{total} runs in {wall:.1f} s wall on {jobs} jobs; slowest run {slowest.out['wall_s']:.2f} s "
+          f"({slowest.doc.get('description', slowest.doc.get('name'))}, seed {slowest.seed})")
+    print(f"wrote {out / 'report.md'} and a CSV table and PNG figure per experiment in {out}")
+    return 0

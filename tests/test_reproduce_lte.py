@@ -1,0 +1,78 @@
+"""``cellaqm reproduce lte-uplink-raqm --quick``: every chapter-7 experiment of the LTE uplink study in CI."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from cellaqm import lte_uplink
+from cellaqm.cli import main
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    out = tmp_path_factory.mktemp("lte")
+    assert main(["reproduce", "lte-uplink-raqm", "--quick", "--quiet", "--out", str(out)]) == 0
+    return out
+
+
+def rows(out: Path, name: str) -> list[dict[str, str]]:
+    return list(csv.DictReader((out / f"{name}.csv").open()))
+
+
+def by(rs: list[dict[str, str]], **match: str) -> dict[str, str]:
+    (row,) = [r for r in rs if all(r[k] == v for k, v in match.items())]
+    return row
+
+
+def test_every_experiment_writes_its_table_and_figure(quick):
+    for exp in lte_uplink.EXPERIMENTS:
+        assert rows(quick, exp.name), exp.name
+        assert (quick / f"{exp.name}.png").stat().st_size > 5000, exp.name
+    report = (quick / "report.md").read_text()
+    assert report.count("\n## ") == len(lte_uplink.EXPERIMENTS)
+    assert lte_uplink.DOC in report
+
+
+def test_the_delay_schemes_cut_the_delay_of_a_full_buffer(quick):
+    """Table 7.5's point: at 3 Mb/s the unlimited buffer holds seconds; every AQM keeps the mean well below."""
+    fixed = rows(quick, "schemes-fixed")
+    ref = by(fixed, bandwidth="3Mbps fixed", scheme="unlimited, no AQM")
+    assert float(ref["scaled"]) == 1.0 and float(ref["delay_mean_ms"]) > 2000
+    for scheme in ("R-AQM", "T-AQM", "PDCP discard"):
+        r = by(fixed, bandwidth="3Mbps fixed", scheme=scheme)
+        assert float(r["delay_mean_ms"]) < 0.2 * float(ref["delay_mean_ms"]), scheme
+        assert float(r["scaled"]) > 0.85, scheme
+
+
+def test_harq_errors_worsen_the_delay_estimate(quick):
+    """Fig. 7.1: the estimator reads bytes delivered in sequence; HARQ errors delay them and the error grows."""
+    est = rows(quick, "estimator")
+    err = [float(by(est, **{"HARQ BLER": b})["error_abs_ms"]) for b in ("0.0", "0.5")]
+    assert err[1] > err[0], err
+
+
+def test_the_speeds_differ_in_the_realistic_network(quick):
+    real = rows(quick, "realistic")
+    assert {r["bandwidth"] for r in real} == {"realistic, 0.83 m/s", "realistic, 30 m/s"}
+    assert all(float(r["throughput_mbps"]) > 0.5 for r in real)
+
+
+def test_unknown_experiment_is_one_line(tmp_path, capsys):
+    assert main(["reproduce", "lte-uplink-raqm", "--only", "nope", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--only: unknown experiment 'nope'" in err, err
+
+
+def test_only_picks_experiments(tmp_path):
+    assert main(["reproduce", "lte-uplink-raqm", "--quick", "--quiet", "--only", "pdcp-trace",
+                 "--out", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pdcp-trace.csv", "pdcp-trace.png", "report.md"]
+
+
+def test_the_documented_page_exists():
+    root = Path(__file__).resolve().parents[1]
+    assert (root / lte_uplink.DOC).is_file()
+    assert "reproduce lte-uplink-raqm" in (root / lte_uplink.DOC).read_text()
