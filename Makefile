@@ -6,8 +6,9 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 SCENARIO ?= scenarios/default.toml
 
-# Python packages the venv needs (runtime + test + build).
-VENV_PKGS := maturin numpy pandas rich pytest hypothesis mypy \
+# Python packages the venv needs (runtime + test + build; dpkt: the tests read
+# `--pcap` files back with an independent pcap parser).
+VENV_PKGS := maturin numpy pandas rich pytest hypothesis mypy dpkt \
              pyarrow matplotlib scipy statsmodels
 # Ray (optional backend of `cellaqm sweep`): installed when pip can, so that its
 # test runs in `make test`; without it that test is skipped with the reason.

@@ -84,6 +84,7 @@ def test_packets(scenario_file):
     assert list(p.columns) == [
         "uid",
         "flow",
+        "seq",
         "sent_s",
         "received_s",
         "delay_s",
@@ -93,6 +94,9 @@ def test_packets(scenario_file):
     assert len(p) > 0
     assert p["uid"].dtype == np.uint64
     assert p["retransmission"].dtype == np.bool_
+    # Sequence numbers: data starts at 1 (ISN 0); a flow's first delivered segment is its first.
+    first = p.groupby("flow")["seq"].first()
+    assert (first == 1).all() and (p["seq"] >= 1).all()
     assert (p["delay_s"] >= 0).all()
     assert (p["received_s"] >= p["sent_s"]).all()
     np.testing.assert_allclose(p["delay_s"], p["received_s"] - p["sent_s"], atol=1e-9)

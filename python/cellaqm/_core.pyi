@@ -5,7 +5,7 @@ Checked against the built module by `make stubtest` (mypy.stubtest).
 
 from typing import Any, Callable, Literal, Optional, final
 
-__all__ = ["__version__", "ScenarioError", "run", "validate", "set_path", "Queue", "DelayEstimator", "Raqm", "queue_catalogue"]
+__all__ = ["__version__", "ScenarioError", "run", "resolve", "validate", "set_path", "scenario_catalogue", "Queue", "DelayEstimator", "Raqm", "queue_catalogue"]
 
 __version__: str
 
@@ -24,6 +24,7 @@ def run(
     trace: bool = False,
     progress: Optional[Callable[[float, float], object]] = None,
     dir: Optional[str] = None,
+    pcap: Optional[str] = None,
 ) -> dict[str, Any]:
     """Run one scenario.
 
@@ -41,7 +42,24 @@ def run(
     ``(numpy dtype str, bytes)``), ``trace`` (None, or a dict of tables ``cwnd``, ``queue``,
     ``drops``, ``delivered``, ``bsr``, each mapping column name to ``(numpy dtype str, bytes)`` or, for
     text columns, a list of str) and ``occupancy`` (the buffers' occupancy distributions:
-    ``buffer`` and ``unit`` as lists of str, ``value`` and ``time_s`` as ``(numpy dtype str, bytes)``).
+    ``buffer`` and ``unit`` as lists of str, ``value`` and ``time_s`` as ``(numpy dtype str, bytes)``)
+    and ``pcap`` (None, or the paths of ``server.pcap``, ``bottleneck.pcap`` and ``client.pcap``
+    written into the directory ``pcap``; ``OSError`` if they cannot be written).
+    """
+
+def scenario_catalogue() -> dict[str, Any]:
+    """What a scenario can name besides the queue schemes (``cellaqm list traffic|tcp|links``).
+
+    A dict with ``traffic`` (models: ``name``, ``does``, ``required``, ``keys``), ``tcp`` (keys:
+    ``name``, ``default``, ``required``, ``takes``, ``meaning``) and ``links`` (``name``,
+    ``section``, ``what``). A key's ``default`` is as a scenario writes it, None for a
+    required key or an optional one absent by default.
+    """
+
+def resolve(scenario_text: str, fmt: str = "toml", sets: list[str] = ..., dir: Optional[str] = None) -> str:
+    """The scenario as the run reads it, every default filled in, as JSON text (``dir`` as for ``run``).
+
+    Raises ``ScenarioError`` exactly when ``validate`` does.
     """
 
 def validate(

@@ -122,6 +122,7 @@ def run(
     packets: bool = False,
     trace: bool = False,
     progress: Optional[Callable[[float, float], object]] = None,
+    pcap: Optional[Union[str, "os.PathLike[str]"]] = None,
 ) -> RunResult:
     """Simulate one scenario and return its :class:`RunResult`.
 
@@ -138,6 +139,11 @@ def run(
             uplink's Buffer Status Reports with the delay estimates).
         progress: called as ``progress(simulated_s, duration_s)`` every
             0.1 s of wall time while the run goes on.
+        pcap: a directory to write the run's packets into as pcap files
+            (created if needed): ``server.pcap``, ``bottleneck.pcap`` (the
+            managed buffer's input) and ``client.pcap``, with IPv4/TCP
+            headers for Wireshark, tshark and tcptrace (docs/scenario.md);
+            :attr:`RunResult.pcap_files` lists them.
 
     Ctrl-C (or any exception raised by a signal handler or by ``progress``)
     stops the run within a fraction of a second and is raised.
@@ -145,8 +151,10 @@ def run(
     Raises:
         ScenarioError: the file cannot be read, or the scenario or an
             override is invalid. The message is one line naming the key.
+        OSError: the pcap files cannot be written.
     """
     text, fmt = read_scenario(scenario)
+    pcap_dir = None if pcap is None else os.fspath(pcap)
     raw = _core.run(text, fmt, check_seed(seed), check_sets(sets), bool(packets), bool(trace), progress,
-                    scenario_dir(scenario))
+                    scenario_dir(scenario), pcap_dir)
     return RunResult.from_core(raw)

@@ -1,11 +1,12 @@
 """The ``cellaqm`` command line.
 
-    cellaqm run FILE [--seed N] [--set KEY.PATH=VALUE ...] [--out DIR] [--json] [--packets] [--trace]
+    cellaqm run FILE [--seed N] [--set KEY.PATH=VALUE ...] [--out DIR] [--json] [--packets] [--trace] [--pcap DIR]
     cellaqm sweep FILE --out DIR [--jobs N] [--backend local|ray] [--resume]   (cli_experiments.py)
     cellaqm table DIR --metric M [--rows F] [--cols F] [--vs LEVEL] [--format md|csv|latex]
     cellaqm plot DIR --metric M [--kind bar|cdf] [--x F] [--hue F]
     cellaqm plot RUNDIR --kind trace [--flow N] [--span START:END]
-    cellaqm list queues [SCHEME] [--json]
+    cellaqm list queues|traffic|tcp|links|studies [NAME] [--json]   (listing.py, but queues)
+    cellaqm check FILE                                            (listing.py)
     cellaqm reproduce wcdma-rnc-aqm [--quick | --demo] [--out DIR] [--jobs N]   (reproduce.py)
 
 Errors in the input (unreadable file, invalid scenario, malformed ``--set``,
@@ -35,6 +36,9 @@ examples:
   cellaqm run scenarios/default.toml --packets --out results/default
   cellaqm run scenarios/default.toml --trace --out results/default
   cellaqm plot results/default --kind trace      # → results/default/plots/trace.png, .svg
+  cellaqm run scenarios/default.toml --pcap results/default-pcap
+                                                 # server.pcap, bottleneck.pcap, client.pcap
+  tshark -r results/default-pcap/server.pcap     # (or Wireshark, tcptrace)
 
 --set takes the scenario's TOML key path and a value in the file's syntax,
 e.g. bottleneck.buffer=20kB, tcp.recovery=sack, core.delay=100ms.
@@ -135,17 +139,42 @@ def build_parser() -> argparse.ArgumentParser:
         "packets at each change, each downlink drop (time, flow, cause) and each data segment "
         "delivered to the client (time, flow, sequence number, retransmission)",
     )
+    run.add_argument(
+        "--pcap",
+        metavar="DIR",
+        help="write the run's packets as pcap files DIR/server.pcap (the server's interface), "
+        "DIR/bottleneck.pcap (downlink packets entering the managed buffer, uplink packets leaving "
+        "for the core) and DIR/client.pcap (the UE's interface), with IPv4/TCP headers (addresses "
+        "per user, ports per flow, real sequence and ACK numbers, SACK blocks, timestamps, ECN) "
+        "for Wireshark, tshark and tcptrace; DIR is created if needed",
+    )
+    from cellaqm.listing import WHAT
+
     lister = commands.add_parser(
         "list",
-        help="list what the simulator offers (queues: every queue scheme, R-AQM, its delay "
-        "estimator and ACK delay control, with their parameters)",
-        description="List every queue scheme, then R-AQM and its delay estimator (receiver side) "
-        "and ACK delay control (reverse path), with each one's rule and its parameters' defaults, "
-        "units and meanings (see docs/queues.md).",
+        help="list everything a scenario can name: queues, traffic, tcp, links, studies",
+        description="List what a scenario can name, read from the simulator's own registries:\n"
+        "  queues   every queue scheme, then R-AQM, its delay estimator and ACK delay control,\n"
+        "           with each one's rule and its parameters' defaults, units and meanings (docs/queues.md)\n"
+        "  traffic  the traffic models ([traffic] model = ...) with their keys and defaults\n"
+        "  tcp      the [tcp] keys: defaults, values (loss recovery, recovery window, ...) and meanings\n"
+        "  links    the wired link and the radio bearer kinds ([radio] bearer = ...)\n"
+        "  studies  the 'cellaqm reproduce' targets, what each reproduces and its runtime",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    lister.add_argument("what", choices=["queues"], help="what to list")
-    lister.add_argument("scheme", nargs="?", help="only this scheme (e.g. codel)")
-    lister.add_argument("--json", action="store_true", help="print the catalogue as JSON")
+    lister.add_argument("what", choices=WHAT, metavar="WHAT", help="one of: " + ", ".join(WHAT))
+    lister.add_argument("scheme", nargs="?", metavar="NAME", help="only this entry (e.g. codel, web, recovery, hsdpa)")
+    lister.add_argument("--json", action="store_true", help="print the entries as JSON")
+    checker = commands.add_parser(
+        "check",
+        help="validate a scenario or sweep file without running it",
+        description="Read and validate a scenario file, or a sweep file (one with a 'base' scenario: its\n"
+        "base, every level of every factor and every combination), without running anything.\n\n"
+        "Exit status: 0 and 'FILE: OK (one-line summary)' on stdout; 2 and one\n"
+        "'cellaqm: error: ...' line naming the key on stderr.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    checker.add_argument("file", metavar="FILE", help="scenario or sweep file (.toml, or .json)")
     from cellaqm.cli_experiments import add_parsers
 
     add_parsers(commands)
@@ -466,9 +495,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     progress = RunProgress(sys.stderr) if sys.stderr.isatty() else None
     try:
         result = cellaqm.run(args.file, seed=args.seed, sets=args.sets, packets=args.packets,
-                             trace=args.trace, progress=progress)
+                             trace=args.trace, progress=progress, pcap=args.pcap)
     except cellaqm.ScenarioError as exc:
         raise UsageError(str(exc)) from None
+    except OSError as exc:  # the pcap files
+        raise OutputError(str(exc)) from None
     finally:
         if progress is not None:
             progress.close()
@@ -486,8 +517,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         console = Console(highlight=False)
         print_human(result, console)
-        if written:
-            console.print("wrote " + ", ".join(str(p) for p in written))
+        if written or result.pcap_files:
+            console.print("wrote " + ", ".join(str(p) for p in [*written, *result.pcap_files]))
     return EXIT_OK
 
 
@@ -565,7 +596,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
             return reproduce(args)
         if args.command == "list":
+            if args.what != "queues":
+                from cellaqm.listing import command as list_entries
+
+                return list_entries(args)
             return cmd_list(args)
+        if args.command == "check":
+            from cellaqm.listing import check_command
+
+            return check_command(args)
         from cellaqm.cli_experiments import COMMANDS
 
         if args.command in COMMANDS:

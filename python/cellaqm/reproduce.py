@@ -403,7 +403,32 @@ def print_comparison(rows: list[dict[str, Any]], line: str) -> None:
 
 # --------------------------------------------------------------------------- command line
 
-EXPERIMENTS = ("wcdma-rnc-aqm", "lte-uplink-raqm", "hsdsch-buffer-mgmt")
+@dataclass(frozen=True)
+class Target:
+    """A ``cellaqm reproduce`` target, as ``cellaqm list studies`` shows it."""
+
+    name: str
+    description: str
+    #: Wall time of the full run and of ``--quick``, as measured in the study's doc.
+    runtime: str
+
+
+#: Every ``reproduce`` target (the command's choices).
+STUDIES = (
+    Target("wcdma-rnc-aqm",
+           "Lakkakorpi & Cuny (WCNC 2006): p95 delay and goodput of TD, RED, ARED, PDPC, TTLRED1, TTLRED2 "
+           "in the RNC's PDCP buffer, 8 WCDMA bearer x traffic rows + HSDPA 3.6M 2.5 MB (docs/wcdma.md)",
+           "about 15 s on 2 cores (1200 s x 6 replications); --quick a few seconds (200 s x 2)"),
+    Target("lte-uplink-raqm",
+           "the LTE uplink study's 14 chapter-7 experiments: R-AQM, T-AQM, PDCP discard, DFF and combined AQM "
+           "at fixed, square-wave and realistic rates, BSR period, fairness, estimator error (docs/lte-uplink.md)",
+           "about 2 min on 2 cores (654 runs); --quick about 10 s (172 runs)"),
+    Target("hsdsch-buffer-mgmt",
+           "the HS-DSCH study's buffer schemes (DT, DF, RED, PDPC n as ns-2.27 ran them), scenario 1: drops, "
+           "transfer time and queuing delay against the buffer size (docs/hsdsch.md)",
+           "about 2 s (170 runs); --quick less"),
+)
+EXPERIMENTS = tuple(s.name for s in STUDIES)
 
 
 def _positive(kind: type) -> Any:

@@ -33,7 +33,7 @@ DOWNLOAD_COLUMNS = (
 OCCUPANCY_COLUMNS = ("buffer", "unit", "value", "time_s")
 
 #: Columns of :attr:`RunResult.packets`, in order.
-PACKET_COLUMNS = ("uid", "flow", "sent_s", "received_s", "delay_s", "size", "retransmission")
+PACKET_COLUMNS = ("uid", "flow", "seq", "sent_s", "received_s", "delay_s", "size", "retransmission")
 
 #: Tables of :attr:`RunResult.trace` and their columns, in order (times in seconds, sizes in bytes).
 TRACE_COLUMNS = {
@@ -83,8 +83,11 @@ class RunResult:
         trace_columns: Optional[Mapping[str, Mapping[str, Any]]] = None,
         occupancy_columns: Optional[Mapping[str, Any]] = None,
         users: Optional[list[dict[str, Any]]] = None,
+        pcap_files: Optional[list[str]] = None,
     ) -> None:
         self.summary = summary
+        #: The pcap files the run wrote (``pcap=DIR``), else empty.
+        self.pcap_files = [Path(p) for p in pcap_files or []]
         self.seed = seed
         self._flow_records = flows
         self._flows: Optional[pd.DataFrame] = None
@@ -120,6 +123,7 @@ class RunResult:
             trace_columns=trace,
             occupancy_columns=raw.get("occupancy", {}),  # converted when first read
             users=raw.get("users", []),
+            pcap_files=raw.get("pcap"),
         )
 
     @property

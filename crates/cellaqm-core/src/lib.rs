@@ -22,10 +22,12 @@
 //! their shared channel and scheduler, bearers with each user's chain),
 //! [`bsr`] (Buffer Status Reports on the uplink and the R-AQM filter at its
 //! far end), [`traffic`], [`scenario`] (configuration and validation),
-//! [`metrics`], and [`network`], which wires them into a run.
+//! [`metrics`], [`capture`] (pcap files of the packets at three points of the
+//! path), and [`network`], which wires them into a run.
 
 pub mod bsr;
 pub mod capacity;
+pub mod capture;
 pub mod engine;
 pub mod link;
 pub mod metrics;

@@ -8,7 +8,7 @@ mod queues;
 
 use cellaqm_core::{run_controlled, Control, RunOptions, RunResult, Scenario};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use std::sync::{mpsc, Mutex};
@@ -174,6 +174,17 @@ fn validate(scenario_text: &str, fmt: &str, sets: Vec<String>, dir: Option<&str>
     parse(scenario_text, fmt, &sets, dir).map(|_| ())
 }
 
+/// The scenario as the run reads it, every default filled in, as JSON text.
+///
+/// Raises `ScenarioError` exactly when `validate` does.
+#[pyfunction]
+#[pyo3(signature = (scenario_text, fmt = "toml", sets = Vec::new(), dir = None))]
+fn resolve(scenario_text: &str, fmt: &str, sets: Vec<String>, dir: Option<&str>) -> PyResult<String> {
+    let scenario = parse(scenario_text, fmt, &sets, dir)?;
+    serde_json::to_string(&scenario)
+        .map_err(|e| PyRuntimeError::new_err(format!("the scenario does not serialise: {e}")))
+}
+
 /// Set one key path in a scenario document, exactly as `--set` does.
 ///
 /// `doc_json` is the scenario as a JSON object, `path` a `--set` key path
@@ -183,6 +194,15 @@ fn validate(scenario_text: &str, fmt: &str, sets: Vec<String>, dir: Option<&str>
 #[pyfunction]
 fn set_path(doc_json: &str, path: &str, value_json: &str) -> PyResult<String> {
     cellaqm_core::scenario::set_path_json(doc_json, path, value_json).map_err(ScenarioError::new_err)
+}
+
+/// What a scenario can name besides the queue schemes (`cellaqm list traffic|tcp|links`):
+/// a dict with `traffic` (models: `name`, `does`, `required`, `keys`), `tcp` (keys: `name`,
+/// `default`, `required`, `takes`, `meaning`) and `links` (`name`, `section`, `what`). A key's
+/// `default` is as a scenario writes it, None for a required key or an optional one absent by default.
+#[pyfunction]
+fn scenario_catalogue(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    Ok(pythonize::pythonize(py, &cellaqm_core::scenario::catalogue::catalogue())?)
 }
 
 /// Run one scenario.
@@ -199,14 +219,15 @@ fn set_path(doc_json: &str, path: &str, value_json: &str) -> PyResult<String> {
 /// dict of tables `cwnd`, `queue`, `drops`, `delivered`, `bsr`, each mapping column name to
 /// `(numpy dtype str, bytes)` or, for text columns, a list of str) and `occupancy` (the
 /// buffers' occupancy distributions: columns `buffer`, `unit` (lists of str), `value`,
-/// `time_s`).
+/// `time_s`), `pcap` (None, or the paths of the pcap files written into the directory `pcap`:
+/// `server.pcap`, `bottleneck.pcap`, `client.pcap`; OSError if they cannot be written).
 ///
 /// The run goes on in a thread of its own while this one checks Python's
 /// signals every `POLL`: a `KeyboardInterrupt` (Ctrl-C) or another exception
 /// from a signal handler stops the run and is raised. `progress`, if given,
 /// is called as `progress(simulated_s, duration_s)` at each check.
 #[pyfunction]
-#[pyo3(signature = (scenario_text, fmt = "toml", seed = None, sets = Vec::new(), record_packets = false, trace = false, progress = None, dir = None))]
+#[pyo3(signature = (scenario_text, fmt = "toml", seed = None, sets = Vec::new(), record_packets = false, trace = false, progress = None, dir = None, pcap = None))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -218,11 +239,19 @@ fn run<'py>(
     trace: bool,
     progress: Option<Bound<'py, PyAny>>,
     dir: Option<&str>,
+    pcap: Option<std::path::PathBuf>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let scenario = parse(scenario_text, fmt, &sets, dir)?;
     let seed = seed.unwrap_or(scenario.seed);
-    let opts = RunOptions { record_packets, trace };
+    let opts = RunOptions { record_packets, trace, capture: pcap.is_some() };
     let result = run_interruptible(py, &scenario, seed, &opts, progress)?;
+    let pcap_files = match (&pcap, &result.capture) {
+        (Some(dir), Some(capture)) => Some(
+            py.allow_threads(|| capture.write(dir, &result.flows, &scenario.tcp))
+                .map_err(|e| PyOSError::new_err(format!("cannot write the pcap files into {}: {e}", dir.display())))?,
+        ),
+        _ => None,
+    };
 
     let out = PyDict::new(py);
     out.set_item("seed", seed)?;
@@ -236,6 +265,7 @@ fn run<'py>(
             let cols = PyDict::new(py);
             cols.set_item("uid", ("<u8", column(py, &log.uid, u64::to_le_bytes)))?;
             cols.set_item("flow", ("<u4", column(py, &log.flow, u32::to_le_bytes)))?;
+            cols.set_item("seq", ("<u8", column(py, &log.seq, u64::to_le_bytes)))?;
             cols.set_item("sent_s", ("<f8", column(py, &log.sent_s, f64::to_le_bytes)))?;
             cols.set_item("received_s", ("<f8", column(py, &log.received_s, f64::to_le_bytes)))?;
             cols.set_item("delay_s", ("<f8", column(py, &log.delay_s, f64::to_le_bytes)))?;
@@ -255,6 +285,7 @@ fn run<'py>(
     cols.set_item("value", ("<u8", column(py, &occ.value, u64::to_le_bytes)))?;
     cols.set_item("time_s", ("<f8", column(py, &occ.time_s, f64::to_le_bytes)))?;
     out.set_item("occupancy", cols)?;
+    out.set_item("pcap", pcap_files.map(|paths| paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>()))?;
     Ok(out)
 }
 
@@ -265,6 +296,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(set_path, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_catalogue, m)?)?;
+    m.add_function(wrap_pyfunction!(resolve, m)?)?;
     queues::register(m)?;
     Ok(())
 }

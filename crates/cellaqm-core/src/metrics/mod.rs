@@ -239,6 +239,8 @@ pub struct Summary {
 pub struct PacketLog {
     pub uid: Vec<u64>,
     pub flow: Vec<u32>,
+    /// Sequence number of the segment's first byte (ISN 0: data starts at 1).
+    pub seq: Vec<u64>,
     pub sent_s: Vec<f64>,
     pub received_s: Vec<f64>,
     pub delay_s: Vec<f64>,

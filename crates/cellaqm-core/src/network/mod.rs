@@ -43,6 +43,7 @@ mod flows;
 mod report;
 mod topology;
 
+use crate::capture::{Capture, Tap};
 use crate::engine::EventQueue;
 use crate::link::{Link, Wake};
 use crate::metrics::{
@@ -68,6 +69,8 @@ pub struct RunOptions {
     pub record_packets: bool,
     /// Record the time series of [`Trace`] (cwnd, buffer occupancy, drops, delivered segments).
     pub trace: bool,
+    /// Keep every packet at the server, the bottleneck and the client ([`Capture`], for pcap files).
+    pub capture: bool,
 }
 
 /// The results of one run.
@@ -81,6 +84,7 @@ pub struct RunResult {
     pub downloads: Vec<Download>,
     pub packets: Option<PacketLog>,
     pub trace: Option<Trace>,
+    pub capture: Option<Capture>,
     /// How long each managed buffer held each backlog (the bottleneck, the
     /// PDCP buffer with `[radio]`, and a managed uplink); always recorded.
     pub occupancy: OccupancyLog,
@@ -179,6 +183,7 @@ struct Network {
     udp_lost: u64,
     packets: Option<PacketLog>,
     trace: Option<Trace>,
+    capture: Option<Capture>,
     /// The radio access network (a cell and a bearer per user) replacing the
     /// bottleneck and the uplink, if any.
     radio: Option<RadioAccess>,
@@ -256,6 +261,7 @@ impl Network {
             udp_lost: 0,
             packets: opts.record_packets.then(PacketLog::default),
             trace: opts.trace.then(Trace::new),
+            capture: opts.capture.then(Capture::default),
             radio,
             radio_out: RadioOut::default(),
             ack_delay: match &s.ack_delay {
@@ -394,6 +400,9 @@ impl Network {
 
     /// A packet enters hop `id` of its route.
     fn enter(&mut self, now: Time, pkt: &mut Packet, id: LinkId) {
+        if let Some(c) = self.capture.as_mut().filter(|_| matches!(id, LinkId::Bottleneck | LinkId::CoreUp)) {
+            c.record(Tap::Bottleneck, now, pkt); // downlink into the buffer, uplink out to the core
+        }
         if matches!(id, LinkId::Bottleneck | LinkId::Uplink) {
             if let Some(radio) = self.radio.as_mut() {
                 let user = self.flows[pkt.flow as usize].user; // the bearer of the flow's user
@@ -521,6 +530,9 @@ impl Network {
     #[inline(always)]
     fn deliver(&mut self, now: Time, pkt: &Packet, dir: Dir) {
         debug_assert_eq!(pkt.dir, dir);
+        if let Some(c) = &mut self.capture {
+            c.record(if dir == Dir::Down { Tap::Client } else { Tap::Server }, now, pkt);
+        }
         self.ledger.delivered_bytes += pkt.size as u64;
         let delay = now.since(pkt.sent_at);
         if pkt.transport == Transport::Udp {
@@ -549,6 +561,7 @@ impl Network {
             if let Some(log) = &mut self.packets {
                 log.uid.push(pkt.uid);
                 log.flow.push(pkt.flow);
+                log.seq.push(pkt.tcp.seq);
                 log.sent_s.push(pkt.sent_at.as_secs_f64());
                 log.received_s.push(now.as_secs_f64());
                 log.delay_s.push(delay.as_secs_f64());
@@ -631,6 +644,9 @@ impl Network {
             pkt.uid = self.next_uid;
             self.next_uid += 1;
             pkt.sent_at = now;
+            if let Some(c) = &mut self.capture {
+                c.record(if dir == Dir::Down { Tap::Server } else { Tap::Client }, now, pkt);
+            }
             self.ledger.sent_bytes += pkt.size as u64;
             self.enter(now, pkt, route(dir)[0]);
         }

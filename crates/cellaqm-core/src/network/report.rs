@@ -113,7 +113,16 @@ impl Network {
             sim_seconds_per_wall_second: duration_s / wall_s.max(1e-9),
             events_per_second: events as f64 / wall_s.max(1e-9),
         };
-        RunResult { summary, flows, users, downloads, packets: self.packets, trace: self.trace, occupancy }
+        RunResult {
+            summary,
+            flows,
+            users,
+            downloads,
+            packets: self.packets,
+            trace: self.trace,
+            capture: self.capture,
+            occupancy,
+        }
     }
     /// One row per user: its flows' totals, its delays and drops, and with
     /// `[radio]` its own PDCP buffer and bearer counters (the LTE uplink: its

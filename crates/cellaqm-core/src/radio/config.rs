@@ -43,6 +43,32 @@ pub enum BearerKind {
     LteUplink,
 }
 
+impl BearerKind {
+    /// Every kind, for `cellaqm list links`: (kind, its section, what it is).
+    pub const ALL: [(BearerKind, &'static str, &'static str); 3] = [
+        (BearerKind::Dch, "radio.dch", "an R99 DCH per user (WCDMA): each user's own downlink, no shared scheduler"),
+        (
+            BearerKind::Hsdpa,
+            "radio.hsdpa",
+            "HSDPA (WCDMA): the cell's shared HS-DSCH and its scheduler (round robin, max C/I, proportional fair, …)",
+        ),
+        (
+            BearerKind::LteUplink,
+            "radio.lte",
+            "the LTE uplink: each UE's buffer is the managed one (BSRs, SR and grants, HARQ); the downlink carries ACKs",
+        ),
+    ];
+
+    /// The kind's name in scenario files.
+    pub fn name(self) -> &'static str {
+        match self {
+            BearerKind::Dch => "dch",
+            BearerKind::Hsdpa => "hsdpa",
+            BearerKind::LteUplink => "lte_uplink",
+        }
+    }
+}
+
 /// `[radio]` in a scenario.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -187,7 +213,7 @@ impl RadioConfig {
         let given = |name: &str, on: bool, section: &str| match on {
             true => Err(format!(
                 "{key}.{name}: given, but {key}.bearer is \"{}\" (use [{key}.{section}])",
-                self.bearer_name()
+                self.bearer.name()
             )),
             false => Ok(()),
         };
@@ -267,15 +293,6 @@ impl RadioConfig {
             self.validate_bearer(&gkey, &self.with_group(g))?;
         }
         Ok(())
-    }
-
-    /// The bearer's name in scenario files.
-    fn bearer_name(&self) -> &'static str {
-        match self.bearer {
-            BearerKind::Dch => "dch",
-            BearerKind::Hsdpa => "hsdpa",
-            BearerKind::LteUplink => "lte_uplink",
-        }
     }
 
     /// With the LTE uplink, the keys of the UMTS bearers (RNC PDCP buffer,

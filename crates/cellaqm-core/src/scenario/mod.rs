@@ -18,6 +18,8 @@
 //! TOML value when it parses as one (`3`, `true`, `0.01`), else as a string
 //! (`384kbps`).
 
+pub mod catalogue;
+pub mod keys;
 mod messages;
 mod overrides;
 

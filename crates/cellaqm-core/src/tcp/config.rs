@@ -119,6 +119,59 @@ pub const MAX_IP_PACKET: u64 = 65_535;
 /// The largest advertised window in bytes (RFC 7323 §2.3: scale factor at most 14).
 pub const MAX_WINDOW: u64 = 1 << 30;
 
+/// Every `[tcp]` key for `cellaqm list tcp`: (key, the values it takes, its
+/// meaning). The defaults come from [`TcpConfig::default`]; a test checks that
+/// the keys are the struct's and the choices its enums'.
+pub const KEYS: &[(&str, &str, &str)] = &[
+    ("congestion", "reno | cubic", "congestion controller: Reno AIMD (RFC 5681 §3.1) or CUBIC (RFC 9438)"),
+    (
+        "cubic_fast_convergence",
+        "bool",
+        "CUBIC's fast convergence (RFC 9438 §4.7): a lower W_max when a loss finds cwnd below the last one",
+    ),
+    (
+        "recovery",
+        "reno | newreno | sack",
+        "loss recovery: Reno (RFC 5681), NewReno (RFC 6582), SACK (RFC 2018, RFC 6675)",
+    ),
+    (
+        "recovery_window",
+        "rfc | prr",
+        "what fast recovery sends per ACK: the recovery's own rule, or PRR-SSRB (RFC 6937)",
+    ),
+    ("mss", "size", "maximum segment size: payload bytes per full segment"),
+    ("header", "size", "TCP/IP header bytes on every packet (40 TCP/IPv4, 60 TCP/IPv6)"),
+    ("initial_window", "1 to 10", "initial congestion window in segments"),
+    ("rwnd", "packets | size", "the receiver's advertised window: packets of one MSS (a number) or bytes (\"64kB\")"),
+    ("delayed_ack", "bool", "delayed ACKs (RFC 5681 §4.2): every second full segment or after delack_timeout"),
+    ("delack_timeout", "time", "the delayed-ACK timer"),
+    ("timestamps", "bool", "timestamps option (RFC 7323): an RTT sample on every ACK"),
+    ("rto_min", "time", "minimum retransmission timeout (RFC 6298 says 1 s; Linux and ns-3 use 200 ms)"),
+    ("rto_max", "time", "maximum retransmission timeout after back-off"),
+    ("rto_initial", "time", "RTO before the first RTT sample (RFC 6298 (2.1))"),
+    ("ecn", "bool", "send ECT packets and react to ECN-Echo as to a loss, once per window (RFC 3168)"),
+    (
+        "rto_restart",
+        "always | impatient",
+        "when the retransmission timer restarts around recovery (RFC 6298 (5.3), or RFC 6582 §4 as ns-3)",
+    ),
+    (
+        "rtt_samples",
+        "per_rtt | per_ack",
+        "without timestamps: one timed segment per RTT (BSD, ns-2) or every ACK (Linux, ns-3)",
+    ),
+    (
+        "restart_after_idle",
+        "bool",
+        "restart from the initial window after an idle period longer than the RTO (RFC 5681 §4.1)",
+    ),
+    (
+        "cwnd_validation",
+        "bool",
+        "congestion window validation (RFC 7661): grow cwnd only while the flight fills half of it",
+    ),
+];
+
 /// TCP options shared by both ends of every connection in a scenario.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]

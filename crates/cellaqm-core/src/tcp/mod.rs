@@ -18,7 +18,7 @@
 //! (RTO estimator), `congestion` (controller interface) with `reno` and `cubic`,
 //! `receiver` (receive half: reassembly, ACKs, SACK blocks) and `ranges`.
 
-mod config;
+pub mod config;
 mod congestion;
 mod cubic;
 mod endpoint;

@@ -38,6 +38,7 @@ pub use distributions::{Count, Dist, Size};
 use crate::metrics::{Download, TrafficLog};
 use crate::packet::{Dir, FlowId};
 use crate::rng::{self, Rng};
+use crate::scenario::keys;
 use crate::time::{Dur, Time};
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
@@ -199,7 +200,94 @@ pub enum SourceConfig {
     Cbr(cbr::CbrConfig),
 }
 
-const MODELS: &str = "bulk, file, web, file_download, upload, sessions, etsi_web, cbr";
+/// A traffic model a scenario can name: the registry `[traffic] model = "…"`
+/// is read through, and `cellaqm list traffic` lists.
+pub struct Model {
+    /// The `model` value.
+    pub name: &'static str,
+    /// What each user does, in one line.
+    pub does: &'static str,
+    /// The keys without a default, with an example value (TOML), for the listing.
+    pub required: &'static str,
+    /// Reads the model's keys (all but `model`, `name`, `first_user`) under `key`.
+    parse: fn(toml::Table, &str) -> Result<SourceConfig, String>,
+    /// The keys its configuration accepts ([`crate::scenario::keys::of`]).
+    pub keys: fn() -> &'static [&'static str],
+}
+
+/// Every traffic model, in the order of the table above.
+pub const MODELS: &[Model] = &[
+    Model {
+        name: "bulk",
+        does: "the server of each flow sends without end (FTP-like greedy source)",
+        required: "",
+        parse: |t, key| de(t, key).map(SourceConfig::Bulk),
+        keys: keys::of::<bulk::BulkConfig>,
+    },
+    Model {
+        name: "file",
+        does: "the server of each flow sends `size` bytes once, then closes",
+        required: "size = \"1MB\"",
+        parse: |t, key| de(t, key).map(SourceConfig::File),
+        keys: keys::of::<bulk::FileConfig>,
+    },
+    Model {
+        name: "web",
+        does: "HTTP/1.0 pages: main object, then inlines on parallel connections; reading time between pages",
+        required: "",
+        parse: |t, key| de(t, key).map(SourceConfig::Web),
+        keys: keys::of::<http::WebConfig>,
+    },
+    Model {
+        name: "file_download",
+        does: "HTTP/1.1: one persistent connection, pipelined requests, reading time between files",
+        required: "",
+        parse: |t, key| de(t, key).map(SourceConfig::FileDownload),
+        keys: keys::of::<file_download::FileDownloadConfig>,
+    },
+    Model {
+        name: "upload",
+        does: "the client uploads files, one connection each, idle time between them or all at random start times",
+        required: "size = \"1MB\"",
+        parse: |t, key| de(t, key).map(SourceConfig::Upload),
+        keys: keys::of::<upload::UploadConfig>,
+    },
+    Model {
+        name: "sessions",
+        does: "a session generator over a pool of users: transfers to a random idle user, lost if none is idle",
+        required: "users = 60\ninterarrival = \"0.3s\"\nsize = \"250kB\"",
+        parse: |t, key| de(t, key).map(SourceConfig::Sessions),
+        keys: keys::of::<sessions::SessionsConfig>,
+    },
+    Model {
+        name: "etsi_web",
+        does: "ETSI UMTS 30.03 web model: sessions of packet calls of Pareto-sized datagrams",
+        required: "",
+        parse: |t, key| de(t, key).map(SourceConfig::EtsiWeb),
+        keys: keys::of::<etsi_web::EtsiWebConfig>,
+    },
+    Model {
+        name: "cbr",
+        does: "constant bit rate over UDP (64 kb/s conversational)",
+        required: "",
+        parse: |t, key| de(t, key).map(SourceConfig::Cbr),
+        keys: keys::of::<cbr::CbrConfig>,
+    },
+];
+
+/// The model names, for messages: `bulk, file, …`.
+fn model_names() -> String {
+    MODELS.iter().map(|m| m.name).collect::<Vec<_>>().join(", ")
+}
+
+/// Reads a model's table with the scenario's one-line errors naming the key.
+fn de<T: for<'de> Deserialize<'de>>(t: toml::Table, key: &str) -> Result<T, String> {
+    serde_path_to_error::deserialize(toml::Value::Table(t)).map_err(|e| {
+        let path = e.path().to_string();
+        let path = if path == "." || path.is_empty() { key.to_string() } else { format!("{key}.{path}") };
+        crate::scenario::describe(&path, &e.inner().to_string())
+    })
+}
 
 /// A source with the users it drives: `first_user .. first_user + users`.
 #[derive(Clone, Debug, PartialEq)]
@@ -216,8 +304,8 @@ impl Source {
     fn from_table(mut t: toml::Table, key: &str) -> Result<Source, String> {
         let model = match t.remove("model") {
             Some(toml::Value::String(m)) => m,
-            Some(other) => return Err(format!("{key}.model: expected a model name ({MODELS}), got {other}")),
-            None => return Err(format!("{key}.model: missing (required; one of {MODELS})")),
+            Some(other) => return Err(format!("{key}.model: expected a model name ({}), got {other}", model_names())),
+            None => return Err(format!("{key}.model: missing (required; one of {})", model_names())),
         };
         let name = match t.remove("name") {
             None => None,
@@ -231,24 +319,10 @@ impl Source {
             Some(toml::Value::Integer(n)) if (0..=u32::MAX as i64).contains(&n) => Some(n as u32),
             Some(other) => return Err(format!("{key}.first_user: expected a user index, got {other}")),
         };
-        fn de<T: for<'de> Deserialize<'de>>(t: toml::Table, key: &str) -> Result<T, String> {
-            serde_path_to_error::deserialize(toml::Value::Table(t)).map_err(|e| {
-                let path = e.path().to_string();
-                let path = if path == "." || path.is_empty() { key.to_string() } else { format!("{key}.{path}") };
-                crate::scenario::describe(&path, &e.inner().to_string())
-            })
-        }
-        let config = match model.as_str() {
-            "bulk" => SourceConfig::Bulk(de(t, key)?),
-            "file" => SourceConfig::File(de(t, key)?),
-            "web" => SourceConfig::Web(de(t, key)?),
-            "file_download" => SourceConfig::FileDownload(de(t, key)?),
-            "upload" => SourceConfig::Upload(de(t, key)?),
-            "sessions" => SourceConfig::Sessions(de(t, key)?),
-            "etsi_web" => SourceConfig::EtsiWeb(de(t, key)?),
-            "cbr" => SourceConfig::Cbr(de(t, key)?),
-            other => return Err(format!("{key}.model: unknown model \"{other}\" (use one of {MODELS})")),
+        let Some(m) = MODELS.iter().find(|m| m.name == model) else {
+            return Err(format!("{key}.model: unknown model \"{model}\" (use one of {})", model_names()));
         };
+        let config = (m.parse)(t, key)?;
         Ok(Source { config, first_user, name })
     }
 
@@ -348,7 +422,7 @@ impl SourceConfig {
         }
     }
 
-    fn to_json(&self) -> serde_json::Value {
+    pub(crate) fn to_json(&self) -> serde_json::Value {
         let v = match self {
             SourceConfig::Bulk(c) => serde_json::to_value(c),
             SourceConfig::File(c) => serde_json::to_value(c),
