@@ -47,7 +47,8 @@ def test_links_cover_every_shipped_scenario() -> None:
     names = {link["name"] for link in entries("links")}
     seen = set()
     for path in ROOT.glob("scenarios/**/*.toml"):
-        doc = json.loads(_core.resolve(*cellaqm.api.read_scenario(path)))
+        text, fmt = cellaqm.api.read_scenario(path)
+        doc = json.loads(_core.resolve(text, fmt, [], cellaqm.api.scenario_dir(path)))
         seen.add(doc["radio"]["bearer"] if "radio" in doc else "wired")
     assert seen == names  # every kind is used by a shipped scenario, and listed
 
