@@ -30,6 +30,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import agreement  # noqa: E402
+import lte_compare  # noqa: E402
 
 # ---------------------------------------------------------------- the fixed part of every row
 CORE_RATE = "100Mbps"
@@ -518,6 +519,8 @@ def render_page(data: dict[str, Any], theory_md: Optional[str]) -> str:
             agreement.render_table(cubic),
             "",
         ]
+    if (lte := lte_compare.load()) is not None:
+        parts += [lte_compare.render(lte), ""]
     discussion = HERE / "discussion.md"
     if discussion.exists():
         parts += [discussion.read_text(encoding="utf-8").strip(), ""]
