@@ -112,7 +112,8 @@ clean: ## Remove build outputs, the venv and caches
 NS3_VERSION ?= 3.44.post0
 NS3_STAMP   := $(VENV)/.cellaqm-ns3.stamp
 NS3_BIN     := build/validation/wired_bottleneck
-.PHONY: validate
+LENA_BIN    := build/validation/lte_uplink
+.PHONY: validate validate-lte
 
 $(NS3_STAMP): $(VENV_STAMP)
 	$(BIN)/python -m pip show -q ns3 >/dev/null 2>&1 || $(BIN)/python -m pip install -q ns3==$(NS3_VERSION)
@@ -124,3 +125,10 @@ $(NS3_BIN): $(NS3_STAMP) validation/ns3/wired_bottleneck.cc validation/ns3/build
 validate: build $(NS3_BIN) ## Run cellaqm vs ns-3 and theory checks, write docs/validation.md (FULL=1: full matrix)
 	$(BIN)/python validation/theory.py --out validation/results/theory.md
 	$(BIN)/python validation/compare.py --ns3-bin $(NS3_BIN) $(if $(FULL),--full,)
+
+$(LENA_BIN): $(NS3_STAMP) validation/ns3/lte_uplink.cc validation/ns3/build.sh
+	validation/ns3/build.sh $(BIN)/python $(dir $@) lte_uplink
+
+validate-lte: build $(LENA_BIN) ## LTE uplink vs ns-3 LENA (issue 21): goodput and speed-up over 60 s (about 2 min), then re-render docs/validation.md
+	$(BIN)/python validation/lte_compare.py --lena-bin $(LENA_BIN)
+	$(BIN)/python validation/compare.py --render-only

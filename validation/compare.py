@@ -12,6 +12,9 @@ seed whose ns-3 run is short repeats the pair (ns-3, then cellaqm) until ns-3
 has run NS3_SPAN_MIN_S in all; every repetition must give the same results.
 Raw per-run records go to validation/results/matrix.json (re-render the page
 from them with --render-only); the comparison itself is validation/agreement.py.
+The page also takes the LTE uplink's cross-check against ns-3 LENA from
+validation/results/lte.json when it exists (validation/lte_compare.py,
+`make validate-lte`).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import agreement  # noqa: E402
+import lte_compare  # noqa: E402
 
 # ---------------------------------------------------------------- the fixed part of every row
 CORE_RATE = "100Mbps"
@@ -518,6 +522,8 @@ def render_page(data: dict[str, Any], theory_md: Optional[str]) -> str:
             agreement.render_table(cubic),
             "",
         ]
+    if (lte := lte_compare.load()) is not None:
+        parts += [lte_compare.render(lte), ""]
     discussion = HERE / "discussion.md"
     if discussion.exists():
         parts += [discussion.read_text(encoding="utf-8").strip(), ""]

@@ -1,0 +1,378 @@
+// cellaqm validation: one LTE uplink bulk TCP flow in ns-3's LTE module (LENA).
+//
+//   UE --radio (UL: PUSCH, grants from the eNodeB's scheduler; DL: the ACKs)--> eNodeB
+//      --S1-U (s1u_delay)--> SGW --S5 (0 ms)--> PGW --Internet (internet_delay)--> remote host
+//
+// Written for cellaqm (not derived from an ns-3 example): the cross-check of
+// `bearer = "lte_uplink"` asked by issue 21. One eNodeB, one UE at a fixed
+// short distance with no fading and no uplink power control, so that the SINR
+// is high and constant: the scheduler picks one MCS and one transport block
+// size (TBS) for the UE's grants, and no block fails (HARQ retransmissions are
+// counted to show it). The UE uploads without end (BulkSend, TCP with SACK)
+// to a sink at the remote host from `start` to `start + duration`.
+//
+// Prints one JSON line: goodput at the remote host over `duration`, the
+// one-way IP delay (UE IP layer -> remote host IP layer) of every data
+// packet, RTOs and fast retransmits (the sender's congestion-state changes),
+// the UE's RLC drops (its transmission buffer overflowing), the eNodeB's
+// uplink grants (count, bytes, the most frequent TBS and MCS: the radio rate),
+// the UE's RLC PDUs in steady state (data PDUs and their bytes, 2-byte STATUS PDUs),
+// the eNodeB PHY's uplink receptions and HARQ retransmissions, wall seconds.
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/lte-module.h"
+#include "ns3/mobility-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+
+#include <algorithm>
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+// ---------------------------------------------------------------- counters
+uint64_t g_rxBytes = 0;             // application bytes the sink read over [start, start + duration]
+std::map<uint32_t, int64_t> g_sent; // TCP sequence number -> latest send time at the UE's IP layer, ns
+std::vector<int64_t> g_delaysNs;    // one per data packet reaching the remote host's IP layer
+uint64_t g_rtos = 0;
+uint64_t g_fastRetransmits = 0;
+uint64_t g_rlcDrops = 0;
+uint64_t g_dataPdus = 0;     // the UE's data-bearer RLC PDUs carrying data, in steady state
+uint64_t g_dataPduBytes = 0; // their bytes (RLC headers included)
+uint64_t g_statusPdus = 0;   // its 2-byte PDUs (AM STATUS PDUs for the downlink ACKs), in steady state
+uint16_t g_rnti = 0; // the UE's C-RNTI (UlScheduling reports every RNTI's grants)
+uint64_t g_grants = 0;
+uint64_t g_grantedBytes = 0;
+std::map<std::pair<uint16_t, uint8_t>, uint64_t> g_tbs; // (TBS bytes, MCS) -> grants in steady state
+double g_steadyFromS = 0;                               // grants from this time on count as steady state
+uint64_t g_steadyGrants = 0;
+uint64_t g_ulReceptions = 0;
+uint64_t g_ulErrors = 0;
+uint64_t g_ulRetx = 0;
+double g_connectedS = -1;
+
+// ---------------------------------------------------------------- traces
+void
+OnUeIpSend(const Ipv4Header&, Ptr<const Packet> p, uint32_t)
+{
+    TcpHeader tcp;
+    if (p->PeekHeader(tcp) > 0 && p->GetSize() > tcp.GetSerializedSize())
+    {
+        g_sent[tcp.GetSequenceNumber().GetValue()] = Simulator::Now().GetNanoSeconds();
+    }
+}
+
+void
+OnRemoteIpDeliver(const Ipv4Header&, Ptr<const Packet> p, uint32_t)
+{
+    TcpHeader tcp;
+    if (p->PeekHeader(tcp) == 0 || p->GetSize() <= tcp.GetSerializedSize())
+    {
+        return; // no payload: not a data packet
+    }
+    auto it = g_sent.find(tcp.GetSequenceNumber().GetValue());
+    if (it != g_sent.end())
+    {
+        g_delaysNs.push_back(Simulator::Now().GetNanoSeconds() - it->second);
+        g_sent.erase(it);
+    }
+}
+
+void
+OnSinkRx(Ptr<const Packet> p, const Address&)
+{
+    g_rxBytes += p->GetSize();
+}
+
+void
+OnCongState(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
+{
+    if (now == TcpSocketState::CA_LOSS)
+    {
+        ++g_rtos;
+    }
+    else if (now == TcpSocketState::CA_RECOVERY)
+    {
+        ++g_fastRetransmits;
+    }
+}
+
+void
+OnUlScheduling(uint32_t, uint32_t, uint16_t rnti, uint8_t mcs, uint16_t tbBytes, uint8_t)
+{
+    if (rnti != g_rnti)
+    {
+        return;
+    }
+    ++g_grants;
+    g_grantedBytes += tbBytes;
+    if (Simulator::Now().GetSeconds() >= g_steadyFromS)
+    {
+        ++g_steadyGrants;
+        ++g_tbs[{tbBytes, mcs}];
+    }
+}
+
+void
+OnUlPhyReception(PhyReceptionStatParameters r)
+{
+    if (r.m_rnti != g_rnti)
+    {
+        return;
+    }
+    ++g_ulReceptions;
+    g_ulErrors += r.m_correctness == 0;
+    g_ulRetx += r.m_ndi == 0; // a HARQ retransmission carries the same NDI (LENA sets it to 0)
+}
+
+void
+OnRlcDrop(Ptr<const Packet>)
+{
+    ++g_rlcDrops;
+}
+
+void
+OnRlcTxPdu(uint16_t, uint8_t, uint32_t bytes)
+{
+    if (Simulator::Now().GetSeconds() < g_steadyFromS)
+    {
+        return;
+    }
+    if (bytes <= 2)
+    {
+        ++g_statusPdus;
+        return;
+    }
+    ++g_dataPdus;
+    g_dataPduBytes += bytes;
+}
+
+void
+OnConnected(uint64_t, uint16_t, uint16_t rnti)
+{
+    g_rnti = rnti;
+    g_connectedS = Simulator::Now().GetSeconds();
+}
+
+void
+HookSender(Ptr<BulkSendApplication> app)
+{
+    app->GetSocket()->TraceConnectWithoutContext("CongState", MakeCallback(&OnCongState));
+    // The UE's data radio bearer exists once the UE is attached (before `start`).
+    Config::ConnectWithoutContextFailSafe("/NodeList/*/DeviceList/*/LteUeRrc/DataRadioBearerMap/*/LteRlc/TxDrop",
+                                          MakeCallback(&OnRlcDrop));
+    Config::ConnectWithoutContextFailSafe("/NodeList/*/DeviceList/*/LteUeRrc/DataRadioBearerMap/*/LteRlc/TxPDU",
+                                          MakeCallback(&OnRlcTxPdu));
+}
+
+double
+QuantileMs(const std::vector<int64_t>& sorted, double q)
+{
+    if (sorted.empty())
+    {
+        return 0.0;
+    }
+    auto i = static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5);
+    return static_cast<double>(sorted[std::min(i, sorted.size() - 1)]) * 1e-6;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    auto wallStart = std::chrono::steady_clock::now();
+
+    uint16_t prbs = 25;
+    double distanceM = 100;
+    double ueTxPowerDbm = 23;
+    std::string rlc = "am";
+    std::string scheduler = "pf";
+    uint32_t rlcBuffer = 1250000;
+    double s1uDelayMs = 20;
+    double internetDelayMs = 40;
+    uint32_t rwnd = 2097000;
+    uint32_t mss = 1460;
+    uint32_t initialWindow = 2;
+    bool sack = true;
+    double startS = 0.5;
+    double durationS = 60;
+    double steadyAfterS = 5;
+    uint32_t seed = 1;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("prbs", "uplink and downlink bandwidth, resource blocks (25: 5 MHz)", prbs);
+    cmd.AddValue("distance_m", "UE to eNodeB, m (Friis path loss, no fading)", distanceM);
+    cmd.AddValue("ue_tx_power_dbm", "UE transmit power, dBm (uplink power control off)", ueTxPowerDbm);
+    cmd.AddValue("rlc", "am | um: RLC mode of the UE's bearer", rlc);
+    cmd.AddValue("scheduler", "pf | rr: the eNodeB's MAC scheduler", scheduler);
+    cmd.AddValue("rlc_buffer", "RLC transmission buffer (MaxTxBufferSize), bytes", rlcBuffer);
+    cmd.AddValue("s1u_delay_ms", "eNodeB <-> SGW (S1-U) one-way delay, ms", s1uDelayMs);
+    cmd.AddValue("internet_delay_ms", "PGW <-> remote host one-way delay, ms", internetDelayMs);
+    cmd.AddValue("rwnd", "receive buffer (advertised window), bytes", rwnd);
+    cmd.AddValue("mss", "segment payload, bytes", mss);
+    cmd.AddValue("iw", "initial window, segments", initialWindow);
+    cmd.AddValue("sack", "SACK on/off", sack);
+    cmd.AddValue("start_s", "upload start (the UE is attached by then), s", startS);
+    cmd.AddValue("duration", "upload seconds (goodput over them)", durationS);
+    cmd.AddValue("steady_after_s", "grants after start + this count as steady state (TBS/MCS), s", steadyAfterS);
+    cmd.AddValue("seed", "run number", seed);
+    cmd.Parse(argc, argv);
+    if ((rlc != "am" && rlc != "um") || (scheduler != "pf" && scheduler != "rr"))
+    {
+        std::cerr << "--rlc: am or um; --scheduler: pf or rr\n";
+        return 2;
+    }
+    g_steadyFromS = startS + steadyAfterS;
+
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(seed);
+
+    // ---- TCP, aligned with cellaqm (validation/alignment.md, the LTE table)
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpNewReno::GetTypeId()));
+    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", TypeIdValue(TcpPrrRecovery::GetTypeId()));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(initialWindow));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rwnd));
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(4 * rwnd));
+    Config::SetDefault("ns3::TcpSocket::ConnTimeout", TimeValue(Seconds(1)));
+    Config::SetDefault("ns3::TcpSocket::DataRetries", UintegerValue(1000));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
+    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
+    Config::SetDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(true));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
+    Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(NanoSeconds(1)));
+
+    // ---- radio: RLC buffers as cellaqm's UE buffer, a fixed high-SINR channel
+    Config::SetDefault("ns3::LteRlcAm::MaxTxBufferSize", UintegerValue(rlcBuffer));
+    Config::SetDefault("ns3::LteRlcUm::MaxTxBufferSize", UintegerValue(rlcBuffer));
+    // UM's default discards SDUs older than the bearer's delay budget (QCI 9: 300 ms);
+    // cellaqm's drop-tail UE buffer has no such timer.
+    Config::SetDefault("ns3::LteRlcUm::EnablePdcpDiscarding", BooleanValue(false));
+    Config::SetDefault("ns3::LteEnbRrc::EpsBearerToRlcMapping",
+                       EnumValue(rlc == "am" ? LteEnbRrc::RLC_AM_ALWAYS : LteEnbRrc::RLC_UM_ALWAYS));
+    Config::SetDefault("ns3::LteEnbNetDevice::UlBandwidth", UintegerValue(prbs));
+    Config::SetDefault("ns3::LteEnbNetDevice::DlBandwidth", UintegerValue(prbs));
+    Config::SetDefault("ns3::LteUePhy::EnableUplinkPowerControl", BooleanValue(false));
+    Config::SetDefault("ns3::LteUePhy::TxPower", DoubleValue(ueTxPowerDbm));
+
+    Ptr<LteHelper> lte = CreateObject<LteHelper>();
+    Ptr<PointToPointEpcHelper> epc = CreateObject<PointToPointEpcHelper>();
+    epc->SetAttribute("S1uLinkDelay", TimeValue(MilliSeconds(s1uDelayMs)));
+    lte->SetEpcHelper(epc);
+    lte->SetSchedulerType(scheduler == "pf" ? "ns3::PfFfMacScheduler" : "ns3::RrFfMacScheduler");
+
+    // ---- the remote host behind the PGW
+    Ptr<Node> pgw = epc->GetPgwNode();
+    NodeContainer remote;
+    remote.Create(1);
+    InternetStackHelper internet;
+    internet.Install(remote);
+    PointToPointHelper p2p;
+    p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Gbps")));
+    p2p.SetChannelAttribute("Delay", TimeValue(MilliSeconds(internetDelayMs)));
+    p2p.SetDeviceAttribute("Mtu", UintegerValue(1500));
+    NetDeviceContainer inetDevs = p2p.Install(pgw, remote.Get(0));
+    Ipv4AddressHelper ipv4;
+    ipv4.SetBase("1.0.0.0", "255.0.0.0");
+    Ipv4InterfaceContainer inetIfs = ipv4.Assign(inetDevs);
+    Ipv4Address remoteAddr = inetIfs.GetAddress(1);
+    Ipv4StaticRoutingHelper routing;
+    routing.GetStaticRouting(remote.Get(0)->GetObject<Ipv4>())
+        ->AddNetworkRouteTo(Ipv4Address("7.0.0.0"), Ipv4Mask("255.0.0.0"), 1);
+
+    // ---- the cell
+    NodeContainer enbs;
+    NodeContainer ues;
+    enbs.Create(1);
+    ues.Create(1);
+    Ptr<ListPositionAllocator> positions = CreateObject<ListPositionAllocator>();
+    positions->Add(Vector(0, 0, 0));
+    positions->Add(Vector(distanceM, 0, 0));
+    MobilityHelper mobility;
+    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+    mobility.SetPositionAllocator(positions);
+    mobility.Install(enbs);
+    mobility.Install(ues);
+    NetDeviceContainer enbDevs = lte->InstallEnbDevice(enbs);
+    NetDeviceContainer ueDevs = lte->InstallUeDevice(ues);
+    internet.Install(ues);
+    epc->AssignUeIpv4Address(ueDevs);
+    routing.GetStaticRouting(ues.Get(0)->GetObject<Ipv4>())->SetDefaultRoute(epc->GetUeDefaultGatewayAddress(), 1);
+    lte->Attach(ueDevs, enbDevs.Get(0));
+
+    // ---- traces
+    Ptr<LteEnbNetDevice> enb = DynamicCast<LteEnbNetDevice>(enbDevs.Get(0));
+    enb->GetRrc()->TraceConnectWithoutContext("ConnectionEstablished", MakeCallback(&OnConnected));
+    enb->GetMac()->TraceConnectWithoutContext("UlScheduling", MakeCallback(&OnUlScheduling));
+    enb->GetPhy()->GetUlSpectrumPhy()->TraceConnectWithoutContext("UlPhyReception", MakeCallback(&OnUlPhyReception));
+    ues.Get(0)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext("SendOutgoing", MakeCallback(&OnUeIpSend));
+    remote.Get(0)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext("LocalDeliver",
+                                                                           MakeCallback(&OnRemoteIpDeliver));
+
+    // ---- the upload
+    uint16_t port = 5000;
+    PacketSinkHelper sinkHelper("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
+    ApplicationContainer sinkApps = sinkHelper.Install(remote.Get(0));
+    sinkApps.Start(Seconds(0));
+    sinkApps.Get(0)->TraceConnectWithoutContext("Rx", MakeCallback(&OnSinkRx));
+    BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(remoteAddr, port));
+    bulk.SetAttribute("SendSize", UintegerValue(mss));
+    ApplicationContainer bulkApps = bulk.Install(ues.Get(0));
+    bulkApps.Start(Seconds(startS));
+    Simulator::Schedule(Seconds(startS) + NanoSeconds(1), &HookSender,
+                        DynamicCast<BulkSendApplication>(bulkApps.Get(0)));
+
+    Simulator::Stop(Seconds(startS + durationS));
+    Simulator::Run();
+
+    // ---- report
+    std::sort(g_delaysNs.begin(), g_delaysNs.end());
+    double sum = 0;
+    for (int64_t d : g_delaysNs)
+    {
+        sum += static_cast<double>(d);
+    }
+    double meanMs = g_delaysNs.empty() ? 0.0 : sum / static_cast<double>(g_delaysNs.size()) * 1e-6;
+    auto mode = std::max_element(g_tbs.begin(), g_tbs.end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
+    uint16_t tbBytes = mode == g_tbs.end() ? 0 : mode->first.first;
+    unsigned mcs = mode == g_tbs.end() ? 0 : mode->first.second;
+    uint64_t tbGrants = mode == g_tbs.end() ? 0 : mode->second;
+    double steadyTtis = (startS + durationS - g_steadyFromS) * 1000.0;
+
+    Simulator::Destroy();
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+
+    std::ostringstream js;
+    js << std::setprecision(10);
+    js << "{\"simulator\":\"ns-3.44 LENA\",\"seed\":" << seed << ",\"duration_s\":" << durationS
+       << ",\"rlc\":\"" << rlc << "\",\"scheduler\":\"" << scheduler << "\",\"prbs\":" << prbs
+       << ",\"connected_s\":" << g_connectedS << ",\"delivered_bytes\":" << g_rxBytes
+       << ",\"goodput_bps\":" << static_cast<double>(g_rxBytes) * 8.0 / durationS
+       << ",\"delay_ms\":{\"count\":" << g_delaysNs.size() << ",\"mean\":" << meanMs
+       << ",\"p50\":" << QuantileMs(g_delaysNs, 0.5) << ",\"p95\":" << QuantileMs(g_delaysNs, 0.95)
+       << ",\"max\":" << (g_delaysNs.empty() ? 0.0 : static_cast<double>(g_delaysNs.back()) * 1e-6)
+       << "},\"rtos\":" << g_rtos << ",\"fast_retransmits\":" << g_fastRetransmits
+       << ",\"rlc_drops\":" << g_rlcDrops << ",\"ul\":{\"grants\":" << g_grants
+       << ",\"granted_bytes\":" << g_grantedBytes << ",\"steady_grants\":" << g_steadyGrants
+       << ",\"steady_tti_share\":" << static_cast<double>(g_steadyGrants) / steadyTtis
+       << ",\"tb_bytes\":" << tbBytes << ",\"mcs\":" << mcs << ",\"tb_share\":"
+       << (g_steadyGrants ? static_cast<double>(tbGrants) / static_cast<double>(g_steadyGrants) : 0.0)
+       << ",\"tb_sizes\":" << g_tbs.size() << ",\"data_pdus\":" << g_dataPdus
+       << ",\"data_pdu_bytes\":" << g_dataPduBytes << ",\"status_pdus\":" << g_statusPdus << ",\"receptions\":" << g_ulReceptions
+       << ",\"errors\":" << g_ulErrors << ",\"harq_retx\":" << g_ulRetx << "},\"wall_s\":" << wall << "}";
+    std::cout << js.str() << std::endl;
+    return 0;
+}
