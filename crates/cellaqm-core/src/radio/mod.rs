@@ -6,7 +6,7 @@
 //! it (today the HSDPA HS-DSCH, [`hsdpa`]); a [`bearer`] owns one user's
 //! chain: the RNC's PDCP buffer with its queue discipline ([`pdcp`]), the two
 //! RLC AM entities ([`crate::rlc`]), the user's own R99 DCH where there is one
-//! ([`dch`], with [`gilbert`] losses), the uplink DCH and the UE's buffer.
+//! ([`dch`], with [`gilbert`] PDU losses or [`fading`] frame losses), the uplink DCH and the UE's buffer.
 //! [`config`] reads `[radio]`: the template of every user's bearer and the
 //! groups of users that differ. ACK delay control ([`ack_delay`]) holds TCP
 //! ACKs at the RNC on their way to the core. The LTE uplink of the LTE study
@@ -27,6 +27,7 @@ pub mod bearer;
 pub mod cell;
 pub mod config;
 pub mod dch;
+pub mod fading;
 pub mod gilbert;
 pub mod hsdpa;
 pub mod lte;
