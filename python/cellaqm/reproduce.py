@@ -396,7 +396,7 @@ def print_comparison(rows: list[dict[str, Any]], line: str) -> None:
 
 # --------------------------------------------------------------------------- command line
 
-EXPERIMENTS = ("wcdma-rnc-aqm",)
+EXPERIMENTS = ("wcdma-rnc-aqm", "umts-rlc-tcp")
 
 
 def _positive(kind: type) -> Any:
@@ -423,16 +423,21 @@ def add_parser(commands: Any) -> None:
             "Run a study's headline experiment in parallel and print, and write as CSV and\n"
             "Markdown, its table with 95% confidence intervals and changes vs tail drop.\n\n"
             "wcdma-rnc-aqm: 8 bearer x traffic rows + the HSDPA 3.6 Mb/s 2.5 MB case, x TD,\n"
-            "RED, ARED, PDPC, TTLRED1, TTLRED2; 1200 s, 6 replications (--quick: 200 s, 2)."
+            "RED, ARED, PDPC, TTLRED1, TTLRED2; 1200 s, 6 replications (--quick: 200 s, 2).\n\n"
+            "umts-rlc-tcp: TCP over RLC AM on a 384 kb/s DCH with fading (2 MB downloads):\n"
+            "initial window x packet size, buffer x Reno/SACK/timestamps, status prohibit,\n"
+            "RLC window x RAN RTT, maxDAT, in-order delivery, drop-tail/RED/ACK delay; a\n"
+            "table (<name>.csv, tables.md) and figure (<name>.png) each; 20 replications\n"
+            "(--quick: 2 replications, 2-3 levels per factor; --duration does not apply)."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("experiment", choices=EXPERIMENTS, metavar="EXPERIMENT", help="one of: " + ", ".join(EXPERIMENTS))
-    p.add_argument("--quick", action="store_true", help="short version for CI: 200 s, 2 replications")
+    p.add_argument("--quick", action="store_true", help="short version for CI (wcdma-rnc-aqm: 200 s, 2 replications; umts-rlc-tcp: 2 replications, fewer levels)")
     p.add_argument("--demo", action="store_true", help="one WCDMA bearer (R99 384k, web), every scheme, 300 s, 4 replications, with a plot")
     p.add_argument("--duration", type=_positive(float), metavar="S", help="simulated seconds per run (overrides the preset)")
     p.add_argument("--reps", type=_positive(int), metavar="N", help="replications (overrides the preset)")
-    p.add_argument("--out", metavar="DIR", default="results/wcdma-rnc-aqm", help="where to write table.csv, table.md (and plot.png)")
+    p.add_argument("--out", metavar="DIR", help="where to write the tables and figures (default: results/EXPERIMENT)")
     p.add_argument("--jobs", type=_positive(int), metavar="N", help="parallel runs (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -441,6 +446,10 @@ def command(args: argparse.Namespace) -> int:
     from cellaqm.cli import OutputError
     from cellaqm.runner import default_jobs
 
+    if args.experiment == "umts-rlc-tcp":
+        from cellaqm import reproduce_rlc
+
+        return reproduce_rlc.command(args)
     duration, reps, cases = 1200.0, 6, HEADLINE
     if args.quick:
         duration, reps = 200.0, 2
@@ -449,7 +458,7 @@ def command(args: argparse.Namespace) -> int:
     duration = args.duration if args.duration is not None else duration
     reps = args.reps if args.reps is not None else reps
     jobs = args.jobs if args.jobs is not None else default_jobs()
-    out = Path(args.out)
+    out = Path(args.out if args.out is not None else "results/wcdma-rnc-aqm")
     try:
         out.mkdir(parents=True, exist_ok=True)  # before the runs: a bad --out fails at once
     except OSError as exc:
