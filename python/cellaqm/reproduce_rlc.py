@@ -105,9 +105,10 @@ def setter(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
 
 
 def tcp_variant(name: str) -> list[Callable[[dict[str, Any]], None]]:
-    """``reno``, ``sack``, ``reno+ts``, ``sack+ts``."""
-    recovery, _, ts = name.partition("+")
-    return [setter("tcp.recovery", recovery), setter("tcp.timestamps", ts == "ts")]
+    """``reno``, ``sack``, with ``+ts`` (timestamps) and/or ``+lt`` (limited transmit)."""
+    recovery, *options = name.split("+")
+    return [setter("tcp.recovery", recovery), setter("tcp.timestamps", "ts" in options),
+            setter("tcp.limited_transmit", "lt" in options)]
 
 
 def buffer_scheme(scheme: str, size: int) -> list[Callable[[dict[str, Any]], None]]:
@@ -156,6 +157,13 @@ def experiments(quick: bool) -> list[Experiment]:
                    "RLC buffer [SDUs]", "TCP", [goodput, ("spurious_rtos", "spurious timeouts")])
     for size in pick([15, 20, 30, 40, 50, 60, 70, 80], [15, 80]):
         for tcp in pick(["reno", "sack", "reno+ts", "sack+ts"], ["reno", "sack+ts"]):
+            e.points.append((size, tcp, [setter("radio.buffer_packets", size), *tcp_variant(tcp)]))
+    exps.append(e)
+
+    e = Experiment("limited-transmit", "Limited transmit (RFC 3042) vs RLC buffer size", "RLC buffer [SDUs]", "TCP",
+                   [goodput, ("rtos", "timeouts")])
+    for size in pick([15, 30, 50, 80], [15]):
+        for tcp in ("reno", "reno+lt"):
             e.points.append((size, tcp, [setter("radio.buffer_packets", size), *tcp_variant(tcp)]))
     exps.append(e)
 

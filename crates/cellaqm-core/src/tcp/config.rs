@@ -151,6 +151,8 @@ pub struct TcpConfig {
     /// flight fills at least half of it, so that a sender held back by the receive
     /// window (or the application) does not grow it without bound.
     pub cwnd_validation: bool,
+    /// Limited transmit (RFC 3042): a new segment on each of the first two duplicate ACKs.
+    pub limited_transmit: bool,
 }
 
 impl Default for TcpConfig {
@@ -173,6 +175,7 @@ impl Default for TcpConfig {
             rtt_samples: RttSamples::PerRtt,
             restart_after_idle: true,
             cwnd_validation: false,
+            limited_transmit: false,
         }
     }
 }

@@ -14,13 +14,14 @@
 //! Files: `endpoint` (handshake, dispatch), `sender` (send half: segments,
 //! window, retransmission timer), `recovery` (fast retransmit/recovery for
 //! Reno, NewReno and SACK; ECN-Echo), `prr` (Proportional Rate Reduction:
-//! how much recovery sends per ACK), `scoreboard` (SACK scoreboard), `rtt`
+//! how much recovery sends per ACK), `limited_transmit` (RFC 3042), `scoreboard` (SACK scoreboard), `rtt`
 //! (RTO estimator), `congestion` (controller interface) with `reno`,
 //! `receiver` (receive half: reassembly, ACKs, SACK blocks) and `ranges`.
 
 mod config;
 mod congestion;
 mod endpoint;
+mod limited_transmit;
 mod prr;
 mod ranges;
 mod receiver;
