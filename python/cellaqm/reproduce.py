@@ -231,24 +231,23 @@ def _one(case: Case, scheme: str, seed: int, duration_s: float) -> dict[str, Any
     }
 
 
-def run_all(cases: list[Case], reps: int, duration_s: float, jobs: int, progress: bool = True) -> list[dict[str, Any]]:
-    """Every (case, scheme, replication) in parallel; results in any order."""
+def run_parallel(label: str, tasks: list[tuple[Any, ...]], fn: Any, jobs: int, progress: bool = True) -> list[Any]:
+    """``fn(*task)`` for every task on `jobs` threads (the core releases the GIL), with a
+    progress bar named `label`; results in completion order."""
     import concurrent.futures as cf
 
-    tasks = [(c, s, r + 1) for c in cases for s in SCHEMES for r in range(reps)]
-    out: list[dict[str, Any]] = []
+    out: list[Any] = []
     bar = None
     if progress:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-        bar = Progress(TextColumn("wcdma-rnc-aqm"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+        bar = Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
                        transient=True)
         bar.start()
         task_id = bar.add_task("runs", total=len(tasks))
     try:
         with cf.ThreadPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(_one, c, s, seed, duration_s) for c, s, seed in tasks]
-            for f in cf.as_completed(futures):
+            for f in cf.as_completed([pool.submit(fn, *t) for t in tasks]):
                 out.append(f.result())
                 if bar is not None:
                     bar.advance(task_id)
@@ -256,6 +255,12 @@ def run_all(cases: list[Case], reps: int, duration_s: float, jobs: int, progress
         if bar is not None:
             bar.stop()
     return out
+
+
+def run_all(cases: list[Case], reps: int, duration_s: float, jobs: int, progress: bool = True) -> list[dict[str, Any]]:
+    """Every (case, scheme, replication) in parallel; results in any order."""
+    tasks = [(c, s, r + 1, duration_s) for c in cases for s in SCHEMES for r in range(reps)]
+    return run_parallel("wcdma-rnc-aqm", tasks, _one, jobs, progress)
 
 
 def table(results: list[dict[str, Any]], cases: list[Case]) -> list[dict[str, Any]]:
@@ -426,9 +431,10 @@ def add_parser(commands: Any) -> None:
             "RED, ARED, PDPC, TTLRED1, TTLRED2; 1200 s, 6 replications (--quick: 200 s, 2).\n\n"
             "umts-rlc-tcp: TCP over RLC AM on a 384 kb/s DCH with fading (2 MB downloads):\n"
             "initial window x packet size, buffer x Reno/SACK/timestamps, status prohibit,\n"
-            "RLC window x RAN RTT, maxDAT, in-order delivery, drop-tail/RED/ACK delay; a\n"
-            "table (<name>.csv, tables.md) and figure (<name>.png) each; 20 replications\n"
-            "(--quick: 2 replications, 2-3 levels per factor; --duration does not apply)."
+            "limited transmit, RLC window x RAN RTT, maxDAT, in-order delivery,\n"
+            "drop-tail/RED/ACK delay; a table (<name>.csv, tables.md) and figure\n"
+            "(<name>.png) each; 20 replications\n"
+            "(--quick: 2 replications, 1-2 levels per factor; --duration, --demo do not apply)."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -138,7 +138,7 @@ class Experiment:
 
 
 def experiments(quick: bool) -> list[Experiment]:
-    """The spec's experiments; `quick` keeps two or three levels of each factor."""
+    """The spec's experiments; `quick` keeps one or two levels of each factor."""
     def pick(full: list[Any], few: list[Any]) -> list[Any]:
         return few if quick else full
 
@@ -238,29 +238,12 @@ def _one(exp: int, point: int, changes: list[Callable[[dict[str, Any]], None]], 
 
 
 def run_all(exps: list[Experiment], reps: int, jobs: int, progress: bool = True) -> list[dict[str, Any]]:
-    """Every (experiment, point, replication) on `jobs` threads (the core releases the GIL)."""
-    import concurrent.futures as cf
+    """Every (experiment, point, replication) in parallel; results in any order."""
+    from cellaqm.reproduce import run_parallel
 
     tasks = [(i, j, changes, r + 1) for i, e in enumerate(exps) for j, (_, _, changes) in enumerate(e.points)
              for r in range(reps)]
-    out: list[dict[str, Any]] = []
-    bar = None
-    if progress:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-        bar = Progress(TextColumn("umts-rlc-tcp"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), transient=True)
-        bar.start()
-        task_id = bar.add_task("runs", total=len(tasks))
-    try:
-        with cf.ThreadPoolExecutor(max_workers=jobs) as pool:
-            for f in cf.as_completed([pool.submit(_one, *t) for t in tasks]):
-                out.append(f.result())
-                if bar is not None:
-                    bar.advance(task_id)
-    finally:
-        if bar is not None:
-            bar.stop()
-    return out
+    return run_parallel("umts-rlc-tcp", tasks, _one, jobs, progress)
 
 
 def table(exp: Experiment, index: int, results: list[dict[str, Any]]) -> list[dict[str, Any]]:

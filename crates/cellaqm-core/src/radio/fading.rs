@@ -113,7 +113,7 @@ pub fn marcum_q1(a: f64, b: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::radio::gilbert::Gilbert;
+    use crate::radio::gilbert::{loss_and_burst, Gilbert};
     use crate::rng::stream;
 
     /// Values from SciPy (scipy.special.j0; Q1(a, b) = scipy.stats.ncx2.sf(b², 2, a²)).
@@ -167,16 +167,7 @@ mod tests {
         for (mean, doppler) in [(0.1, 0.01), (0.2, 0.01), (0.1, 0.1), (0.3, 0.05)] {
             let cfg = FadingConfig { mean, doppler };
             let burst = 1.0 / cfg.recovery();
-            let mut g = Gilbert::new(&cfg.chain(), stream(3, "fading"));
-            let n = 4_000_000usize;
-            let (mut lost, mut bursts, mut prev) = (0usize, 0usize, false);
-            for _ in 0..n {
-                let l = g.lose();
-                lost += l as usize;
-                bursts += (l && !prev) as usize;
-                prev = l;
-            }
-            let (loss, len) = (lost as f64 / n as f64, lost as f64 / bursts as f64);
+            let (loss, len) = loss_and_burst(&mut Gilbert::new(&cfg.chain(), stream(3, "fading")), 4_000_000);
             assert!((loss / mean - 1.0).abs() < 0.05, "ε {mean}, f_dT {doppler}: loss {loss}");
             assert!((len / burst - 1.0).abs() < 0.05, "ε {mean}, f_dT {doppler}: burst {len} vs {burst}");
         }

@@ -91,6 +91,19 @@ impl Gilbert {
     }
 }
 
+/// Steps `g` over `n` units: the share lost and the mean run of consecutive losses.
+#[cfg(test)]
+pub(super) fn loss_and_burst(g: &mut Gilbert, n: usize) -> (f64, f64) {
+    let (mut lost, mut bursts, mut prev) = (0usize, 0usize, false);
+    for _ in 0..n {
+        let l = g.lose();
+        lost += l as usize;
+        bursts += (l && !prev) as usize;
+        prev = l;
+    }
+    (lost as f64 / n as f64, lost as f64 / bursts.max(1) as f64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,15 +111,7 @@ mod tests {
 
     /// Long-run loss rate and mean burst length over `n` units.
     fn measure(mean: f64, burst: f64, n: usize) -> (f64, f64) {
-        let mut g = Gilbert::new(&GilbertConfig { mean, burst }, stream(7, "gilbert"));
-        let (mut lost, mut bursts, mut prev) = (0usize, 0usize, false);
-        for _ in 0..n {
-            let l = g.lose();
-            lost += l as usize;
-            bursts += (l && !prev) as usize;
-            prev = l;
-        }
-        (lost as f64 / n as f64, lost as f64 / bursts.max(1) as f64)
+        loss_and_burst(&mut Gilbert::new(&GilbertConfig { mean, burst }, stream(7, "gilbert")), n)
     }
 
     #[test]
