@@ -58,6 +58,10 @@ _RADIO = {
     "polls": ("RLC polls", "count"),
     "sdus_discarded": ("RLC SDUs discarded", "count"),
     "statuses": ("RLC STATUS PDUs from the UE", "count"),
+    "data_pdus_received": ("RLC data PDUs received by the UE", "count"),
+    "statuses_per_100_pdus": ("RLC STATUS PDUs per 100 data PDUs received", "count"),
+    "down_slots": ("DCH downlink PDU slots", "count"),
+    "frame_utilisation": ("DCH downlink slot utilisation", "fraction"),
     "spared": ("packets dropped while RLC carried them", "count"),
     "mean_pdcp_bytes": ("mean PDCP buffer", "bytes"),
     "rate_bps": ("bearer rate told to the discipline", "bps"),
@@ -148,11 +152,11 @@ def _describe(column: str) -> Optional[tuple[str, str]]:
         return f"sessions {column[len('sessions_'):]}", "count"
     if column.startswith("drops_"):
         return f"bottleneck drops, {column[len('drops_'):].replace('_', ' ')}", "packets"
+    if column.startswith("radio_") and column[len("radio_"):] in _RADIO:
+        return _RADIO[column[len("radio_"):]]
     link_label = _link_field(column)
     if link_label is not None:
         return link_label
-    if column.startswith("radio_"):
-        return _RADIO.get(column[len("radio_"):])
     if column.startswith("ledger_") and column.endswith("_bytes"):
         return f"byte ledger, {column[len('ledger_'):-len('_bytes')].replace('_', ' ')}", "bytes"
     return None

@@ -427,6 +427,11 @@ STUDIES = (
            "the HS-DSCH study's buffer schemes (DT, DF, RED, PDPC n as ns-2.27 ran them), scenario 1: drops, "
            "transfer time and queuing delay against the buffer size (docs/hsdsch.md)",
            "about 2 s (170 runs); --quick less"),
+    Target("umts-rlc-tcp",
+           "the RLC-TCP study: TCP over RLC AM on a 384 kb/s DCH with Rayleigh-fading frame errors: initial "
+           "window, buffer x Reno/SACK/timestamps, status prohibit, limited transmit, RLC window, maxDAT, "
+           "in-order delivery, drop-tail/RED/ACK delay (docs/rlc-tcp.md)",
+           "about 4 min on 2 free cores (3 320 runs, 20 replications); --quick 10-20 s (48 runs)"),
 )
 EXPERIMENTS = tuple(s.name for s in STUDIES)
 
@@ -463,12 +468,18 @@ def add_parser(commands: Any) -> None:
             "(--quick: smaller files, fewer points, 1 replication; --only NAME[,NAME] picks).\n\n"
             "hsdsch-buffer-mgmt: the HS-DSCH study's buffer schemes (DT, DF, RED and PDPC n,\n"
             "in packets, as ns-2.27 ran them): scenario 1, one buffer before a 384 kb/s wired\n"
-            "link, drops, transfer time and queuing delay against the buffer size."
+            "link, drops, transfer time and queuing delay against the buffer size.\n\n"
+            "umts-rlc-tcp: TCP over RLC AM on a 384 kb/s DCH with fading (2 MB downloads):\n"
+            "initial window x packet size, buffer x Reno/SACK/timestamps, status prohibit,\n"
+            "limited transmit, RLC window x RAN RTT, maxDAT, in-order delivery,\n"
+            "drop-tail/RED/ACK delay; a table (<name>.csv, tables.md) and figure\n"
+            "(<name>.png) each; 20 replications\n"
+            "(--quick: 2 replications, 1-2 levels per factor; --duration, --demo do not apply)."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("experiment", choices=EXPERIMENTS, metavar="EXPERIMENT", help="one of: " + ", ".join(EXPERIMENTS))
-    p.add_argument("--quick", action="store_true", help="short version for CI: 200 s, 2 replications")
+    p.add_argument("--quick", action="store_true", help="short version for CI (wcdma-rnc-aqm: 200 s, 2 replications; umts-rlc-tcp: 2 replications, fewer levels)")
     p.add_argument("--demo", action="store_true", help="one WCDMA bearer (R99 384k, web), every scheme, 300 s, 4 replications, with a plot")
     p.add_argument("--duration", type=_positive(float), metavar="S", help="simulated seconds per run (overrides the preset)")
     p.add_argument("--reps", type=_positive(int), metavar="N", help="replications (overrides the preset)")
@@ -483,6 +494,12 @@ def command(args: argparse.Namespace) -> int:
     from cellaqm.cli import OutputError, UsageError
     from cellaqm.runner import default_jobs
 
+    if args.experiment == "umts-rlc-tcp":
+        if args.only is not None:
+            raise UsageError("--only applies to lte-uplink-raqm and hsdsch-buffer-mgmt")
+        from cellaqm import reproduce_rlc
+
+        return reproduce_rlc.command(args)
     jobs = args.jobs if args.jobs is not None else default_jobs()
     out = Path(args.out or f"results/{args.experiment}")
     try:
@@ -495,7 +512,7 @@ def command(args: argparse.Namespace) -> int:
         return study.command({"lte-uplink-raqm": lte_uplink.STUDY, "hsdsch-buffer-mgmt": hsdsch.STUDY}[args.experiment],
                              args, jobs, out)
     if args.only is not None:
-        raise UsageError("--only applies to lte-uplink-raqm")
+        raise UsageError("--only applies to lte-uplink-raqm and hsdsch-buffer-mgmt")
     duration, reps, cases = 1200.0, 6, HEADLINE
     if args.quick:
         duration, reps = 200.0, 2

@@ -92,17 +92,18 @@ const OTHERS: &[Other] = &[
         name: "ack_delay",
         acts_at: REVERSE_PATH,
         rule: "hold uplink TCP ACKs while the forward buffer holds more than min_th packets: min_d (fixed), \
-               or from min_d rising linearly to max_d at a full buffer while it keeps growing (variable); \
+               or from min_d rising linearly to max_d at a full buffer while it keeps growing (variable), \
+               or with the occupancy alone (linear); \
                ACKs keep their order; in a scenario: [ack_delay]",
         params: &[
             (
                 "mode",
-                "variable | fixed",
-                "fixed: min_d whenever above min_th; variable: rising while the occupancy grows",
+                "variable | fixed | linear",
+                "fixed: min_d whenever above min_th; variable: rising while the occupancy grows; linear: with the occupancy",
             ),
             ("min_th", "packets", "forward buffer occupancy above which ACKs are delayed"),
             ("min_d", "time", "delay once above min_th"),
-            ("max_d", "time", "largest delay (variable), reached when the forward buffer is full"),
+            ("max_d", "time", "largest delay (variable, linear), reached when the forward buffer is full"),
         ],
         defaults: || Ordered::of(&AckDelayParams::default()),
     },

@@ -534,6 +534,42 @@ mod tests {
         assert!((got - expected).abs() < 0.01, "drop fraction {got}, expected {expected}");
     }
 
+    /// RED in the RLC buffer of umts-rlc-tcp.md (Table 2, B = 40 SDUs): the
+    /// instantaneous queue in SDUs (w_q = 1), min_th 30, max_th = B, max_p 0.02,
+    /// no gentle region. Held at 35 SDUs: p_b = 0.02·5/10 = 0.01, so the same
+    /// uniform inter-drop law gives a drop fraction of 0.02/1.01 = 0.0198;
+    /// below min_th nothing is dropped.
+    #[test]
+    fn red_in_sdus_drops_the_uniform_law_fraction() {
+        let params = RedParams {
+            thresholds: Some(Thresholds::packets(30, 40)),
+            max_p: 0.02,
+            gentle: false,
+            w_q: 1.0,
+            ..RedParams::default()
+        };
+        let ctx = QueueCtx { now: Time::ZERO, rate_bps: 384e3 };
+        for (held, expected) in [(35usize, 0.02 / 1.01), (29, 0.0)] {
+            let mut q = red(params.clone(), Limits { bytes: None, packets: Some(40) });
+            let (mut dropped, mut uid) = (Vec::new(), 0);
+            while q.packets() < held {
+                q.enqueue(pkt(uid, 1500), &ctx, &mut dropped);
+                uid += 1;
+            }
+            dropped.clear();
+            let n = 200_000;
+            for _ in 0..n {
+                q.enqueue(pkt(uid, 1500), &ctx, &mut dropped);
+                uid += 1;
+                if q.packets() > held {
+                    q.dequeue(&ctx, &mut dropped);
+                }
+            }
+            let got = dropped.len() as f64 / n as f64;
+            assert!((got - expected).abs() < 0.002, "held {held}: drop fraction {got}, expected {expected}");
+        }
+    }
+
     #[test]
     fn validation_names_the_key() {
         let k = "bottleneck.queue";

@@ -12,9 +12,12 @@
 //! fixed variant, n > min_th        → min_d
 //! variable, n > min_th, n > n_prev → min(max_d, min_d + (max_d − min_d)·(n − min_th)/(C − min_th))
 //! variable, n > min_th, otherwise  → min_d
+//! linear, n > min_th               → min(max_d, min_d + (max_d − min_d)·(n − min_th)/(C − min_th))
 //! ```
 //! so while the buffer keeps filling the delay grows linearly with the
-//! occupancy and reaches max_d when the buffer is full. ACKs keep their order:
+//! occupancy and reaches max_d when the buffer is full. `linear` is the
+//! spec's *choice* reading (umts-rlc-tcp.md "Buffer management": the delay a
+//! function of the occupancy alone, growing or not). ACKs keep their order:
 //! an ACK never leaves before the one handed over before it.
 
 use crate::time::{Dur, Time};
@@ -29,6 +32,8 @@ pub enum AckDelayMode {
     Variable,
     /// min_d whenever the occupancy exceeds min_th.
     Fixed,
+    /// min_d at min_th rising linearly with the occupancy to max_d at the capacity, growing or not.
+    Linear,
 }
 
 /// `{ mode = "variable", min_th = 20, min_d = "20ms", max_d = "200ms" }`
@@ -90,7 +95,7 @@ impl AckDelay {
         if occupancy <= p.min_th {
             return Dur::ZERO;
         }
-        if p.mode == AckDelayMode::Fixed || !growing {
+        if p.mode == AckDelayMode::Fixed || (p.mode == AckDelayMode::Variable && !growing) {
             return p.min_d;
         }
         let span = self.capacity.saturating_sub(p.min_th).max(1) as f64;
@@ -128,6 +133,19 @@ mod tests {
         assert_eq!(a.delay(5), Dur::ZERO);
     }
 
+    /// The linear reading: min_d just above min_th, +6 ms per SDU up to max_d,
+    /// whether the occupancy rises or falls.
+    #[test]
+    fn linear_rule_grows_with_occupancy_between_the_thresholds() {
+        let params = AckDelayParams { mode: AckDelayMode::Linear, ..AckDelayParams::default() };
+        let mut a = AckDelay::new(&params, 50);
+        assert_eq!(a.delay(20), Dur::ZERO);
+        for n in [21u32, 35, 30, 22, 49, 50] {
+            assert_eq!(a.delay(n), Dur::from_millis(20 + (n as u64 - 20) * 6), "occupancy {n}");
+        }
+        assert_eq!(a.delay(70), Dur::from_millis(200));
+    }
+
     #[test]
     fn fixed_rule() {
         let params = AckDelayParams {
@@ -159,13 +177,13 @@ mod tests {
         /// its rule delay, which is 0 at or below min_th and else in [min_d, max_d].
         #[test]
         fn releases_keep_order_and_bounds(
-            fixed in proptest::bool::ANY,
+            mode in 0..3u8,
             min_th in 0..40u32,
             (min_d, max_d) in (0..300u64, 0..300u64).prop_map(|(a, b)| (a.min(b), a.max(b))),
             capacity in 1..60u32,
             acks in proptest::collection::vec((0..80u32, 0..50_000u64), 0..300),
         ) {
-            let mode = if fixed { AckDelayMode::Fixed } else { AckDelayMode::Variable };
+            let mode = [AckDelayMode::Fixed, AckDelayMode::Variable, AckDelayMode::Linear][mode as usize];
             let params = AckDelayParams { mode, min_th, min_d: Dur::from_millis(min_d), max_d: Dur::from_millis(max_d) };
             let (mut rule, mut control) = (AckDelay::new(&params, capacity), AckDelay::new(&params, capacity));
             let (mut now, mut last) = (Time::ZERO, Time::ZERO);

@@ -65,6 +65,8 @@ pub struct BearerStats {
     pub sdus_discarded: u64,
     /// STATUS PDUs sent by the UE.
     pub statuses: u64,
+    /// Downlink data PDUs that reached the UE's RLC (duplicates included).
+    pub data_pdus_received: u64,
     /// Packets a discipline dropped or ECN-marked while RLC carried them (kept unmarked, see [`super::pdcp`]).
     pub spared: u64,
     /// Uplink packets and bytes the RNC's RLC delivered towards the core.
@@ -88,6 +90,15 @@ pub struct RadioSummary {
     pub sdus_discarded: u64,
     /// STATUS PDUs the UE sent.
     pub statuses: u64,
+    /// Downlink data PDUs that reached the UE's RLC (the "radio frames delivered" of umts-rlc-tcp.md).
+    pub data_pdus_received: u64,
+    /// Signalling efficiency of umts-rlc-tcp.md: 100 × `statuses` / `data_pdus_received` (null without data PDUs).
+    pub statuses_per_100_pdus: Option<f64>,
+    /// PDU slots of the users' own DCH downlinks over the run (TTIs × PDUs per TTI); 0 on HSDPA.
+    pub down_slots: u64,
+    /// Radio-frame utilisation: `down_pdus` / `down_slots`, the share of the DCH's PDU slots
+    /// that carried a PDU (null on HSDPA).
+    pub frame_utilisation: Option<f64>,
     /// Packets a discipline dropped or ECN-marked while RLC carried them (delivered anyway, unmarked).
     pub spared: u64,
     /// Mean PDCP occupancy, bytes (summed over the users' buffers).
@@ -105,8 +116,18 @@ impl RadioSummary {
         self.polls += other.polls;
         self.sdus_discarded += other.sdus_discarded;
         self.statuses += other.statuses;
+        self.data_pdus_received += other.data_pdus_received;
+        self.down_slots += other.down_slots;
         self.spared += other.spared;
         self.mean_pdcp_bytes += other.mean_pdcp_bytes;
+        self.ratios();
+    }
+
+    /// Derives the two ratios from the counts.
+    fn ratios(&mut self) {
+        let per = |n: u64, d: u64| (d > 0).then(|| n as f64 / d as f64);
+        self.statuses_per_100_pdus = per(100 * self.statuses, self.data_pdus_received);
+        self.frame_utilisation = per(self.down_pdus, self.down_slots);
     }
 }
 
@@ -405,17 +426,24 @@ impl Bearer {
     /// The summary of a run that ends at `end`.
     pub fn summary(&mut self, end: Time) -> RadioSummary {
         let s = self.stats(end);
-        RadioSummary {
+        let down_slots = self.dch.as_ref().map_or(0, |d| end.0 / d.tti().0 * d.pdus_per_tti() as u64);
+        let mut summary = RadioSummary {
             down_pdus: s.down_pdus,
             down_pdus_lost: s.down_pdus_lost,
             retransmissions: s.retransmissions,
             polls: s.polls,
             sdus_discarded: s.sdus_discarded,
             statuses: s.statuses,
+            data_pdus_received: s.data_pdus_received,
+            statuses_per_100_pdus: None,
+            down_slots,
+            frame_utilisation: None,
             spared: s.spared,
             mean_pdcp_bytes: s.queue_byte_ns as f64 / end.0.max(1) as f64,
             rate_bps: self.pdcp.rate_bps(),
-        }
+        };
+        summary.ratios();
+        summary
     }
 
     /// The downlink seen as a link, for a [`crate::metrics::LinkSummary`]:
@@ -462,6 +490,7 @@ impl Bearer {
         s.polls = tx.polls;
         s.sdus_discarded = tx.sdus_discarded;
         s.statuses = self.ue.rx.stats().statuses_sent;
+        s.data_pdus_received = self.ue.rx.stats().pdus_received;
         s.spared = self.pdcp.stats().spared;
         s
     }

@@ -5,9 +5,13 @@
 //! bearer rate counts RLC PDU payload, as 3GPP RAB rates do (TS 34.108: the
 //! 384 kb/s bearer carries 12 PDUs of 320 payload bits per 10 ms, the 64 kb/s
 //! one 4 per 20 ms), so `pdus_per_tti = ⌊rate · TTI / payload bits⌋`. Each
-//! PDU passes a [`Gilbert`] loss channel; the survivors reach the far end at
-//! the end of the TTI plus `delay` (interleaving, Iub and processing).
+//! PDU passes a [`Gilbert`] loss channel (`loss`), or the whole TTI (radio
+//! frame) passes a fading channel (`fading`, [`super::fading`]) whose state
+//! all its PDUs share, stepped by the TTIs elapsed since the last one used;
+//! the survivors reach the far end at the end of the TTI plus `delay`
+//! (interleaving, Iub and processing).
 
+use super::fading::FadingConfig;
 use super::gilbert::{Gilbert, GilbertConfig};
 use crate::rlc::Pdu;
 use crate::rng::Rng;
@@ -28,12 +32,21 @@ pub struct DchConfig {
     pub delay: Dur,
     /// PDU losses; absent: none.
     pub loss: Option<GilbertConfig>,
+    /// Frame losses from a Rayleigh-fading channel (one state per TTI); absent: none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fading: Option<FadingConfig>,
 }
 
 impl Default for DchConfig {
     /// The study's uplink: 64 kb/s, 20 ms TTI.
     fn default() -> Self {
-        DchConfig { rate: Rate(64_000.0), tti: Dur::from_millis(20), delay: Dur::from_millis(15), loss: None }
+        DchConfig {
+            rate: Rate(64_000.0),
+            tti: Dur::from_millis(20),
+            delay: Dur::from_millis(15),
+            loss: None,
+            fading: None,
+        }
     }
 }
 
@@ -47,9 +60,15 @@ impl DchConfig {
         if self.tti == Dur::ZERO {
             return Err(format!("{key}.tti: must be positive"));
         }
-        match &self.loss {
-            Some(l) => l.validate(&format!("{key}.loss")),
-            None => Ok(()),
+        match (&self.loss, &self.fading) {
+            (Some(_), Some(_)) => {
+                Err(format!("{key}.fading: give either loss (per PDU) or fading (per frame), not both"))
+            }
+            (Some(l), None) => l.validate(&format!("{key}.loss")),
+            (None, Some(f)) => {
+                f.validate(&format!("{key}.fading")).and_then(|_| f.chain().validate(&format!("{key}.fading")))
+            }
+            (None, None) => Ok(()),
         }
     }
 }
@@ -67,6 +86,8 @@ pub struct Dch {
     pdus_per_tti: u32,
     delay: Dur,
     channel: Gilbert,
+    /// With `fading`: whether the current TTI's frame is lost (`None`: per-PDU losses).
+    frame_lost: Option<bool>,
     /// PDUs on their way, with arrival times (non-decreasing).
     line: VecDeque<(Time, Pdu)>,
     last_tti: Option<Time>,
@@ -76,8 +97,9 @@ pub struct Dch {
 impl Dch {
     /// A DCH carrying PDUs of `payload` payload bytes; losses draw from `rng`.
     pub fn new(cfg: &DchConfig, payload: u32, rng: Rng) -> Dch {
-        let channel = match &cfg.loss {
-            Some(l) if l.mean > 0.0 => Gilbert::new(l, rng),
+        let channel = match (&cfg.loss, &cfg.fading) {
+            (_, Some(f)) => Gilbert::new(&f.chain(), rng),
+            (Some(l), None) if l.mean > 0.0 => Gilbert::new(l, rng),
             _ => Gilbert::lossless(rng),
         };
         Dch {
@@ -85,6 +107,7 @@ impl Dch {
             pdus_per_tti: cfg.pdus_per_tti(payload),
             delay: cfg.delay,
             channel,
+            frame_lost: cfg.fading.as_ref().map(|_| false),
             line: VecDeque::new(),
             last_tti: None,
             stats: DchStats::default(),
@@ -112,11 +135,15 @@ impl Dch {
     /// the line was empty (the caller schedules the arrival event then).
     pub fn transmit(&mut self, now: Time, pdu: Pdu) -> Option<Time> {
         if self.last_tti != Some(now) {
+            if let Some(lost) = &mut self.frame_lost {
+                let frames = self.last_tti.map_or(1, |t| now.since(t).0 / self.tti.0);
+                *lost = self.channel.advance(frames);
+            }
             self.last_tti = Some(now);
             self.stats.ttis += 1;
         }
         self.stats.pdus_sent += 1;
-        if self.channel.lose() {
+        if self.frame_lost.unwrap_or_else(|| self.channel.lose()) {
             self.stats.pdus_lost += 1;
             return None;
         }
@@ -227,5 +254,53 @@ mod tests {
         let got = goodput(&cfg);
         let nominal = 384e3 * 1500.0 / 1501.0;
         assert!(got < nominal * 0.995 && got > nominal * 0.9, "{got}");
+    }
+
+    /// Selective-repeat ARQ with a window that does not limit: each PDU needs
+    /// 1/(1 − p) transmissions on average, so the efficiency is 1 − p per PDU
+    /// (i.i.d. PDU losses, Gilbert with burst 1).
+    #[test]
+    fn rlc_am_on_an_iid_channel_delivers_one_minus_p_of_the_rate() {
+        for p in [0.05, 0.1, 0.2] {
+            let cfg = DchConfig {
+                rate: Rate(384e3),
+                tti: Dur::from_millis(10),
+                loss: Some(GilbertConfig { mean: p, burst: 1.0 }),
+                ..DchConfig::default()
+            };
+            let expected = 384e3 * 1500.0 / 1501.0 * (1.0 - p);
+            let got = goodput(&cfg);
+            assert!((got / expected - 1.0).abs() < 0.03, "p {p}: {got} vs {expected}");
+        }
+    }
+
+    /// With `fading`, the PDUs of one TTI are all lost or all delivered, and
+    /// the share of lost frames is the chain's mean.
+    #[test]
+    fn fading_loses_whole_frames_at_the_mean_ratio() {
+        let cfg = DchConfig {
+            rate: Rate(384e3),
+            tti: Dur::from_millis(10),
+            fading: Some(FadingConfig { mean: 0.1, doppler: 0.05 }),
+            ..DchConfig::default()
+        };
+        assert_eq!(cfg.validate("radio.dch"), Ok(()));
+        let mut dch = Dch::new(&cfg, 40, stream(5, "down"));
+        let (mut frames_lost, frames) = (0u64, 200_000u64);
+        for f in 0..frames {
+            let now = Time(f * dch.tti().0);
+            let before = dch.stats().pdus_lost;
+            for _ in 0..dch.pdus_per_tti() {
+                dch.transmit(now, Pdu::Mrw(crate::rlc::Mrw { sn: 0, discard_through: 0 }));
+            }
+            let lost = dch.stats().pdus_lost - before;
+            assert!(lost == 0 || lost == 12, "frame {f}: {lost} of 12 PDUs lost");
+            frames_lost += (lost == 12) as u64;
+            dch.line.clear();
+        }
+        let ratio = frames_lost as f64 / frames as f64;
+        assert!((ratio / 0.1 - 1.0).abs() < 0.06, "{ratio}");
+        let both = DchConfig { loss: Some(GilbertConfig { mean: 0.1, burst: 1.0 }), ..cfg };
+        assert!(both.validate("radio.dch").unwrap_err().starts_with("radio.dch.fading: give either"));
     }
 }

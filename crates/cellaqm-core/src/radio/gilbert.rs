@@ -75,6 +75,33 @@ impl Gilbert {
         self.bad = if self.bad { u >= self.p_bg } else { u < self.p_gb };
         self.bad
     }
+
+    /// Steps the channel `steps` (≥ 1) units at once; whether the last is lost.
+    /// A two-state chain forgets its state geometrically:
+    /// `P(bad after k | now) = π + (1{bad} − π)·(1 − p(G→B) − p(B→G))^k`, one draw.
+    pub fn advance(&mut self, steps: u64) -> bool {
+        if steps <= 1 || self.p_gb == 0.0 {
+            return self.lose();
+        }
+        let pi = self.p_gb / (self.p_gb + self.p_bg);
+        let lambda = 1.0 - self.p_gb - self.p_bg;
+        let p_bad = pi + (self.bad as u8 as f64 - pi) * lambda.powf(steps as f64);
+        self.bad = self.rng.random::<f64>() < p_bad;
+        self.bad
+    }
+}
+
+/// Steps `g` over `n` units: the share lost and the mean run of consecutive losses.
+#[cfg(test)]
+pub(super) fn loss_and_burst(g: &mut Gilbert, n: usize) -> (f64, f64) {
+    let (mut lost, mut bursts, mut prev) = (0usize, 0usize, false);
+    for _ in 0..n {
+        let l = g.lose();
+        lost += l as usize;
+        bursts += (l && !prev) as usize;
+        prev = l;
+    }
+    (lost as f64 / n as f64, lost as f64 / bursts.max(1) as f64)
 }
 
 #[cfg(test)]
@@ -84,15 +111,7 @@ mod tests {
 
     /// Long-run loss rate and mean burst length over `n` units.
     fn measure(mean: f64, burst: f64, n: usize) -> (f64, f64) {
-        let mut g = Gilbert::new(&GilbertConfig { mean, burst }, stream(7, "gilbert"));
-        let (mut lost, mut bursts, mut prev) = (0usize, 0usize, false);
-        for _ in 0..n {
-            let l = g.lose();
-            lost += l as usize;
-            bursts += (l && !prev) as usize;
-            prev = l;
-        }
-        (lost as f64 / n as f64, lost as f64 / bursts.max(1) as f64)
+        loss_and_burst(&mut Gilbert::new(&GilbertConfig { mean, burst }, stream(7, "gilbert")), n)
     }
 
     #[test]
@@ -103,6 +122,29 @@ mod tests {
             assert!((len / burst - 1.0).abs() < 0.03, "mean {mean} burst {burst}: burst {len}");
         }
         assert_eq!(measure(0.0, 1.0, 1000).0, 0.0);
+    }
+
+    /// Stepping k units at once lands in the bad state as often as k single steps do.
+    #[test]
+    fn advancing_several_units_matches_single_steps() {
+        let cfg = GilbertConfig { mean: 0.1, burst: 10.0 };
+        for k in [2u64, 5, 30] {
+            let (mut from_bad, mut from_good) = (0usize, 0usize);
+            let n = 200_000;
+            for i in 0..n {
+                let mut g = Gilbert::new(&cfg, stream(i as u64, "advance"));
+                g.bad = i % 2 == 0;
+                let bad = g.advance(k);
+                *if i % 2 == 0 { &mut from_bad } else { &mut from_good } += bad as usize;
+            }
+            // Hand-worked: π = 0.1, λ = 1 − 0.1/0.9·0.1 − 0.1 = 0.8889.
+            let lambda: f64 = 1.0 - 0.1 / 0.9 * 0.1 - 0.1;
+            for (got, start) in [(from_bad, 1.0), (from_good, 0.0)] {
+                let expected = 0.1 + (start - 0.1) * lambda.powi(k as i32);
+                let got = got as f64 / (n / 2) as f64;
+                assert!((got - expected).abs() < 0.006, "k {k} from {start}: {got} vs {expected}");
+            }
+        }
     }
 
     #[test]

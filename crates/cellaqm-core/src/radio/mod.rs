@@ -6,13 +6,13 @@
 //! it (today the HSDPA HS-DSCH, [`hsdpa`]); a [`bearer`] owns one user's
 //! chain: the RNC's PDCP buffer with its queue discipline ([`pdcp`]), the two
 //! RLC AM entities ([`crate::rlc`]), the user's own R99 DCH where there is one
-//! ([`dch`], with [`gilbert`] losses), the uplink DCH and the UE's buffer.
+//! ([`dch`], with [`gilbert`] PDU losses or [`fading`] frame losses), the uplink DCH and the UE's buffer.
 //! [`config`] reads `[radio]`: the template of every user's bearer and the
 //! groups of users that differ. ACK delay control ([`ack_delay`]) holds TCP
 //! ACKs at the RNC on their way to the core. The LTE uplink of the LTE study
 //! ([`lte`]: BSRs, SR and grants, HARQ, in-sequence reassembly) is the other
 //! kind of radio, with the managed buffer in the UE. A user's [`mobility`]
-//! and Rayleigh [`fading`] make its channel vary. Models take `now` and return what to
+//! and its Rayleigh fading ([`rayleigh`]) make its channel vary; [`dsch`] is the UMTS DSCH resource manager. Models take `now` and return what to
 //! schedule; none reads a clock, and each draws from its own [`crate::rng`]
 //! stream.
 
@@ -35,5 +35,6 @@ pub mod hsdpa;
 pub mod lte;
 pub mod mobility;
 pub mod pdcp;
+pub mod rayleigh;
 pub mod scheduler;
 mod tally;

@@ -53,7 +53,7 @@ pub struct PollConfig {
     pub periodic: Option<Dur>,
     /// Poll again when no STATUS answers a poll within this time (Timer_Poll).
     pub timer: Option<Dur>,
-    /// Minimum time between two polls (Timer_Poll_Prohibit).
+    /// Minimum time between two polls (Timer_Poll_Prohibit); 0 or absent: none.
     pub prohibit: Option<Dur>,
 }
 
@@ -61,7 +61,8 @@ pub struct PollConfig {
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct StatusConfig {
-    /// Minimum time between two STATUS PDUs (Timer_Status_Prohibit).
+    /// Minimum time between two STATUS PDUs (Timer_Status_Prohibit); 0: none
+    /// (the only way to turn off the 100 ms default).
     pub prohibit: Option<Dur>,
     /// Report as soon as a sequence-number gap shows a missing PDU ("Missing PDU Indicator").
     pub missing_pdu: bool,
@@ -163,8 +164,6 @@ impl RlcConfig {
         }
         positive(p.periodic, &format!("{key}.poll.periodic"))?;
         positive(p.timer, &format!("{key}.poll.timer"))?;
-        positive(p.prohibit, &format!("{key}.poll.prohibit"))?;
-        positive(self.status.prohibit, &format!("{key}.status.prohibit"))?;
         positive(self.status.periodic, &format!("{key}.status.periodic"))
     }
 }
@@ -188,8 +187,11 @@ mod tests {
         c.poll.window = Some(1.5);
         assert!(c.validate("radio.rlc").unwrap_err().starts_with("radio.rlc.poll.window:"));
         let mut c = RlcConfig::default();
-        c.status.prohibit = Some(Dur::ZERO);
-        assert!(c.validate("radio.rlc").unwrap_err().starts_with("radio.rlc.status.prohibit: must be positive"));
+        c.status.periodic = Some(Dur::ZERO);
+        assert!(c.validate("radio.rlc").unwrap_err().starts_with("radio.rlc.status.periodic: must be positive"));
+        c.status.periodic = None;
+        c.status.prohibit = Some(Dur::ZERO); // no prohibit
+        assert_eq!(c.validate("radio.rlc"), Ok(()));
         let c = RlcConfig { pdu_size: Bytes(3), ..RlcConfig::default() };
         assert!(c.validate("radio.rlc").unwrap_err().starts_with("radio.rlc.pdu_size:"));
     }

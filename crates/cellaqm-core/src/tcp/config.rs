@@ -143,6 +143,7 @@ pub const KEYS: &[(&str, &str, &str)] = &[
     ("header", "size", "TCP/IP header bytes on every packet (40 TCP/IPv4, 60 TCP/IPv6)"),
     ("initial_window", "1 to 10", "initial congestion window in segments"),
     ("rwnd", "packets | size", "the receiver's advertised window: packets of one MSS (a number) or bytes (\"64kB\")"),
+    ("limited_transmit", "bool", "limited transmit (RFC 3042): a new segment on each of the first two duplicate ACKs"),
     ("delayed_ack", "bool", "delayed ACKs (RFC 5681 §4.2): every second full segment or after delack_timeout"),
     ("delack_timeout", "time", "the delayed-ACK timer"),
     ("timestamps", "bool", "timestamps option (RFC 7323): an RTT sample on every ACK"),
@@ -219,6 +220,8 @@ pub struct TcpConfig {
     /// flight fills at least half of it, so that a sender held back by the receive
     /// window (or the application) does not grow it without bound.
     pub cwnd_validation: bool,
+    /// Limited transmit (RFC 3042): a new segment on each of the first two duplicate ACKs.
+    pub limited_transmit: bool,
 }
 
 impl Default for TcpConfig {
@@ -243,6 +246,7 @@ impl Default for TcpConfig {
             rtt_samples: RttSamples::PerRtt,
             restart_after_idle: true,
             cwnd_validation: false,
+            limited_transmit: false,
         }
     }
 }

@@ -14,7 +14,7 @@
 //! Files: `endpoint` (handshake, dispatch), `sender` (send half: segments,
 //! window, retransmission timer), `recovery` (fast retransmit/recovery for
 //! Reno, NewReno and SACK; ECN-Echo), `prr` (Proportional Rate Reduction:
-//! how much recovery sends per ACK), `scoreboard` (SACK scoreboard), `rtt`
+//! how much recovery sends per ACK), `limited_transmit` (RFC 3042), `scoreboard` (SACK scoreboard), `rtt`
 //! (RTO estimator), `congestion` (controller interface) with `reno` and `cubic`,
 //! `receiver` (receive half: reassembly, ACKs, SACK blocks) and `ranges`.
 
@@ -22,6 +22,7 @@ pub mod config;
 mod congestion;
 mod cubic;
 mod endpoint;
+mod limited_transmit;
 mod prr;
 mod ranges;
 mod receiver;

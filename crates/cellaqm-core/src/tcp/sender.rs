@@ -32,6 +32,8 @@ pub(super) struct Sender {
     ecn: bool,
     /// `tcp.cwnd_validation` (RFC 7661).
     pub cwnd_validation: bool,
+    /// `tcp.limited_transmit` (RFC 3042).
+    pub limited_transmit: bool,
     timestamps: bool,
     /// The SYN may go out (active open, or the peer's SYN arrived).
     opened: bool,
@@ -79,6 +81,7 @@ impl Sender {
             last_data_sent: None,
             ecn: cfg.ecn,
             cwnd_validation: cfg.cwnd_validation,
+            limited_transmit: cfg.limited_transmit,
             timestamps: cfg.timestamps,
             opened: false,
             written: 0,
@@ -201,7 +204,10 @@ impl Sender {
         }
         // RFC 6937: in recovery PRR's sndcnt, not cwnd, limits what is sent.
         let prr = self.prr_active();
-        let window = if prr { self.peer_wnd } else { self.cc.window().min(self.peer_wnd) };
+        let window = match prr {
+            true => self.peer_wnd,
+            false => (self.cc.window() + self.limited_transmit_allowance()).min(self.peer_wnd),
+        };
         loop {
             self.snd_nxt = self.scoreboard.skip_sacked(self.snd_nxt);
             match self.segment(self.snd_nxt) {

@@ -602,6 +602,29 @@ fn rfc_recovery_sends_in_the_second_half_of_the_round_trip() {
     }
 }
 
+/// Limited transmit (RFC 3042) on the same loss: the window is full (40 segments in
+/// flight, cwnd 40), so without it duplicates 1 and 2 send nothing; with it each sends one
+/// new segment (70, then 71) and the third sends the fast retransmission (30). cwnd is not
+/// changed by them: the reduction still halves min(FlightSize, cwnd) = 40 to ssthresh 20.
+#[test]
+fn limited_transmit_sends_one_new_segment_on_each_of_the_first_two_duplicates() {
+    for recovery in [Recovery::Reno, Recovery::NewReno, Recovery::Sack] {
+        for on in [false, true] {
+            let mut c = cfg(recovery);
+            (c.initial_window, c.rwnd, c.limited_transmit) = (10, Window::Packets(100), on);
+            let mut p = Pair::download(&c, u64::MAX);
+            p.fate = drop_segments(&[30]);
+            let list = answers(&mut p, secs(1.0));
+            let dup: Vec<&Answer> = list.iter().filter(|a| a.ack == 30).skip(1).take(3).collect();
+            let sent: Vec<Vec<u64>> = dup.iter().map(|a| a.sent.clone()).collect();
+            let expected = if on { vec![vec![70], vec![71], vec![30]] } else { vec![vec![], vec![], vec![30]] };
+            assert_eq!(sent, expected, "{recovery:?}, limited transmit {on}");
+            assert_eq!((dup[0].cwnd, dup[1].cwnd), (40 * MSS, 40 * MSS), "{recovery:?}: cwnd unchanged");
+            assert_eq!(p.server.ssthresh(), 20 * MSS, "{recovery:?}");
+        }
+    }
+}
+
 /// RFC 6937 §3.1's burst loss, hand-worked with SACK: segments 30–54 lost (25 of 40), so the
 /// duplicate ACKs come from 55–69. At the third, RFC 6675 pipe = 40 − 3 SACKed − 25 lost =
 /// 12 ≤ ssthresh = 20: the Slow Start Reduction Bound gives limit = max(prr_delivered −

@@ -9,7 +9,7 @@
 //! - path loss L = 128.1 + 37.6·log10(d / km) dB (TR 36.942 §4.5, macro cell
 //!   at 2 GHz), at least the minimum coupling loss of 70 dB (TR 36.942 Table 4.1);
 //! - fast fading: Rayleigh, Doppler from the speed and the carrier
-//!   ([`crate::radio::fading`]), flat over the allocation (*simplification*:
+//!   ([`crate::radio::rayleigh`]), flat over the allocation (*simplification*:
 //!   no frequency-selective scheduling);
 //! - no shadowing, no other cells or users: SINR = SNR (*our choice*: the
 //!   study has one UE in one cell);
@@ -30,8 +30,8 @@
 //! ```
 
 use super::link_adaptation::efficiency;
-use crate::radio::fading::Rayleigh;
 use crate::radio::mobility::Waypoint;
+use crate::radio::rayleigh::Rayleigh;
 use crate::rng::Rng;
 use crate::time::Time;
 use crate::units::{Hertz, Meters, Speed};
