@@ -34,13 +34,12 @@ sys.path.insert(0, str(HERE))
 
 import agreement  # noqa: E402
 import lte_compare  # noqa: E402
+from tcp_alignment import HEADER, MSS, ns3_tcp  # noqa: E402
 
 # ---------------------------------------------------------------- the fixed part of every row
 CORE_RATE = "100Mbps"
 CORE_DELAY_MS = 40
 BN_DELAY_MS = 10
-MSS = 1460
-HEADER = 40
 IW = 3
 RWND = 1_000_000
 # RED (classic Floyd & Jacobson settings, stated in both simulators): thresholds
@@ -176,23 +175,7 @@ def scenario(row: dict[str, Any], seed: int) -> dict[str, Any]:
         "name": "ns3-validation",
         "duration": f"{row['duration_s']}s",
         "seed": seed,
-        "tcp": {
-            "congestion": "cubic" if is_cubic(row) else "reno",
-            "recovery": "sack" if row["sack"] else "newreno",
-            "recovery_window": "prr",
-            "mss": f"{MSS}B",
-            "header": f"{HEADER}B",
-            "initial_window": IW,
-            "rwnd": f"{RWND}B",
-            "delayed_ack": False,
-            "timestamps": False,
-            "rto_min": "200ms",
-            "rto_initial": "1s",
-            "rto_max": "60s",
-            "ecn": False,
-            "rto_restart": "impatient",
-            "rtt_samples": "per_ack",
-        },
+        "tcp": ns3_tcp("cubic" if is_cubic(row) else "reno", row["sack"], IW, RWND),
         "traffic": {"model": "bulk", "flows": row["flows"], "start": "0s", "spacing": f"{spacing_s(row['flows'], seed)}s"},
         "core": {"rate": CORE_RATE, "delay": f"{CORE_DELAY_MS}ms"},
         "bottleneck": {

@@ -33,6 +33,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import agreement  # noqa: E402
+from tcp_alignment import MSS, ns3_tcp  # noqa: E402
 
 #: Where the records are kept (compare.py renders them into docs/validation.md).
 RESULTS = HERE / "results" / "lte.json"
@@ -45,8 +46,6 @@ TIMING_MIN_CALLS = 3
 DURATION_S = 60
 S1U_DELAY_MS = 20  # eNodeB ↔ core transport (the study's 20 ms)
 INTERNET_DELAY_MS = 40  # core ↔ server (the study's 40 ms)
-MSS = 1460
-HEADER = 40
 IW = 2
 RWND = 2_097_000
 UE_BUFFER = 1_250_000
@@ -94,23 +93,7 @@ def scenario(rate_bps: int) -> dict[str, Any]:
         "name": "lena-validation",
         "duration": f"{DURATION_S}s",
         "seed": 1,
-        "tcp": {
-            "congestion": "reno",
-            "recovery": "sack",
-            "recovery_window": "prr",
-            "mss": f"{MSS}B",
-            "header": f"{HEADER}B",
-            "initial_window": IW,
-            "rwnd": f"{RWND}B",
-            "delayed_ack": False,
-            "timestamps": False,
-            "rto_min": "200ms",
-            "rto_initial": "1s",
-            "rto_max": "60s",
-            "ecn": False,
-            "rto_restart": "impatient",
-            "rtt_samples": "per_ack",
-        },
+        "tcp": ns3_tcp("reno", True, IW, RWND),
         "traffic": {"model": "upload", "files": 1, "size": "1GB"},
         "core": {"delay": f"{S1U_DELAY_MS + INTERNET_DELAY_MS}ms"},
         "radio": {
