@@ -131,7 +131,7 @@ impl RadioAccess {
         }
         let hsdsch = cfg.cells.as_ref().map(|cells| {
             let h = cfg.hsdpa.as_ref().expect("validated: [radio.cells] with bearer = \"hsdpa\"");
-            HsDsch::new(cells, users as usize, h.scheduler, h.tti, h.air_delay, cfg.rlc.pdu_size.0, seed)
+            HsDsch::new(cells, users as usize, h, cfg.rlc.pdu_size.0, seed)
         });
         let shared = match cfg.bearer {
             BearerKind::LteUplink => unreachable!("validated: [radio.lte] with bearer = \"lte_uplink\""),
@@ -147,7 +147,7 @@ impl RadioAccess {
         };
         // The rate each PDCP discipline is first told: a DCH, its rate; HSDPA, what a lone user is granted.
         let told = |u: usize| match &shared {
-            None if hsdsch.is_some() => super::hsdsch::mcs::table(12, 0.002)[3].rate_bps,
+            None if hsdsch.is_some() => hsdsch.as_ref().map_or(0.0, HsDsch::top_rate_bps),
             None => configs[u].dch.as_ref().expect("validated").rate.bps(),
             Some((h, ..)) => h.granted_bps(u),
         };

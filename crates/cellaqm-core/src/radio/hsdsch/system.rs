@@ -27,7 +27,8 @@
 //!    `air_delay`.
 //!
 //! Max-SIR (`max_ci`) ranks users by their SIR; the other schedulers see the
-//! rate of the user's format. Work per TTI is O(users + cells) apart from the
+//! rate of the user's format (proportional fair: over the user's average
+//! served rate, [`RateAverage`]). Work per TTI is O(users + cells) apart from the
 //! schedulers' O(users) per cell; nothing is allocated once the buffers
 //! have grown.
 
@@ -40,7 +41,8 @@ use super::sir_stats::SirStats;
 use super::track::Track;
 use crate::radio::bearer::{stream_name, Bearer};
 use crate::radio::cell::CellSummary;
-use crate::radio::scheduler::{AnyScheduler, Scheduler, SchedulerKind, UserView};
+use crate::radio::hsdpa::HsdpaConfig;
+use crate::radio::scheduler::{AnyScheduler, RateAverage, Scheduler, SchedulerKind, UserView};
 use crate::rlc::Pdu;
 use crate::rng::{self, Rng};
 use crate::time::{Dur, Time};
@@ -66,6 +68,8 @@ struct Ue {
     mcs: Option<usize>,
     /// Unused bytes of the user's last share (< one PDU).
     carry: f64,
+    /// Its served rate, averaged for the proportional fair scheduler.
+    average: RateAverage,
     /// PDUs on their way to the UE, with their arrival times.
     air: VecDeque<(Time, Pdu)>,
     handovers: u64,
@@ -124,18 +128,12 @@ pub struct HsDsch {
 }
 
 impl HsDsch {
-    /// The system of `cfg` for `users` users, scheduler `scheduler`, TTI
-    /// `tti`, air delay `air_delay`, RLC PDUs of `pdu_bytes`; run seed `seed`
+    /// The system of `cfg` for `users` users with `hsdpa`'s scheduler, TTI,
+    /// air delay and averaging window, RLC PDUs of `pdu_bytes`; run seed `seed`
     /// (streams `radio.hsdsch` and each user's `radio[.ue<u>].move`).
-    pub fn new(
-        cfg: &CellsConfig,
-        users: usize,
-        scheduler: SchedulerKind,
-        tti: Dur,
-        air_delay: Dur,
-        pdu_bytes: u64,
-        seed: u64,
-    ) -> HsDsch {
+    pub fn new(cfg: &CellsConfig, users: usize, hsdpa: &HsdpaConfig, pdu_bytes: u64, seed: u64) -> HsDsch {
+        let (scheduler, tti, air_delay) = (hsdpa.scheduler, hsdpa.tti, hsdpa.air_delay);
+        let window = (hsdpa.average_window.0 / tti.0.max(1)).clamp(1, u32::MAX as u64) as u32;
         let layout = Layout::hex7(cfg.radius.0, cfg.wrap_around);
         let mut s = HsDsch {
             cfg: cfg.clone(),
@@ -194,6 +192,7 @@ impl HsDsch {
                 sir_db: f64::NEG_INFINITY,
                 mcs: None,
                 carry: 0.0,
+                average: RateAverage::new(window),
                 air: VecDeque::new(),
                 handovers: 0,
                 rng,
@@ -268,7 +267,7 @@ impl HsDsch {
         self.intf.sir(p, p, ue.gain[ue.cell], other)
     }
 
-    /// Records whether user `u`'s RNC has data; returns whether a TTI is needed.
+    /// Records whether user `u`'s RNC has data (then it is considered each TTI).
     pub fn set_busy(&mut self, u: usize, busy: bool) {
         if self.busy[u] != busy {
             self.busy[u] = busy;
@@ -334,7 +333,7 @@ impl HsDsch {
             self.cells[cell].views[u] = UserView {
                 backlog_bytes: schedulable as u64,
                 rate_bps: if self.scheduler == SchedulerKind::MaxCi { sir } else { rate },
-                avg_bps: 0.0,
+                avg_bps: if self.scheduler.uses_average() { ue.average.value(k) } else { 0.0 },
                 priority: 0,
             };
         }
@@ -407,6 +406,9 @@ impl HsDsch {
                 continue;
             }
             share -= (used / full).min(share);
+            if self.scheduler.uses_average() {
+                ue.average.serve(now.0 / self.tti.0, used * 8.0 / self.tti.as_secs_f64());
+            }
             served.push((u, None));
             cell.stats.users_served += 1;
             cell.stats.mcs_use[m] += 1;
@@ -425,6 +427,11 @@ impl HsDsch {
             out.push(air.pop_front().expect("checked").1);
         }
         air.front().map(|(at, _)| *at)
+    }
+
+    /// The rate of the top format (what each bearer's discipline is told).
+    pub fn top_rate_bps(&self) -> f64 {
+        self.table.last().map_or(0.0, |m| m.rate_bps)
     }
 
     /// User `u`'s cell now.

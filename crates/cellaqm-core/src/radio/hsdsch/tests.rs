@@ -9,6 +9,7 @@ use crate::packet::{Dir, Packet, TcpHeader};
 use crate::radio::access::RadioOut;
 use crate::radio::bearer::Bearer;
 use crate::radio::config::{BearerKind, RadioConfig};
+use crate::radio::hsdpa::HsdpaConfig;
 use crate::radio::scheduler::SchedulerKind;
 use crate::time::{Dur, Time};
 use crate::units::Speed;
@@ -59,7 +60,8 @@ fn run(h: &mut HsDsch, b: &mut [Bearer], from: u64, to: u64) -> Vec<Vec<usize>> 
 }
 
 fn system(cfg: &CellsConfig, users: usize, scheduler: SchedulerKind) -> HsDsch {
-    HsDsch::new(cfg, users, scheduler, Dur::from_millis(2), Dur::ZERO, 42, 7)
+    let hsdpa = HsdpaConfig { scheduler, air_delay: Dur::ZERO, ..HsdpaConfig::default() };
+    HsDsch::new(cfg, users, &hsdpa, 42, 7)
 }
 
 #[test]
@@ -151,4 +153,25 @@ fn a_handover_costs_exactly_one_tti() {
     assert_eq!(idle, [26], "the one TTI without service");
     assert_eq!((h.handovers(0), h.cell_of(0)), (1, 1));
     assert_eq!(h.cell_stats(1).handovers_in, 1);
+}
+
+#[test]
+fn max_sir_serves_the_better_channel_and_round_robin_takes_turns() {
+    // Both users reach the top format (30 m: SIR 9.99 dB; 300 m: 9.9 dB), one user per TTI:
+    // max-SIR ranks by SIR, not by format, so the nearer user gets every TTI while it has
+    // data; round robin alternates. 1800 B a TTI: 42 PDUs (36 B carried), then 43 (30 B carried)…
+    let cfg = CellsConfig { users_per_tti: 1, ..quiet() };
+    for (kind, want) in [
+        (SchedulerKind::MaxCi, [[42, 0], [43, 0], [43, 0], [43, 0]]),
+        (SchedulerKind::RoundRobin, [[42, 0], [0, 42], [43, 0], [0, 43]]),
+    ] {
+        let mut h = system(&cfg, 2, kind);
+        h.place(0, Track::fixed((30.0, 0.0)));
+        h.place(1, Track::fixed((-300.0, 0.0)));
+        let mut b = bearers(2);
+        offer(&mut b[0], 100, 1500);
+        offer(&mut b[1], 100, 1500);
+        let got = run(&mut h, &mut b, 0, 4);
+        assert_eq!(got, want, "{kind:?}");
+    }
 }
