@@ -279,6 +279,7 @@ def _metric_rows(summary: dict[str, Any]) -> list[tuple[str, str, str]]:
 
     simple("goodput_bps", "goodput", "kb/s", 1e-3)
     simple("mean_flow_goodput_bps", "mean flow goodput", "kb/s", 1e-3)
+    simple("goodput_per_cell_bps", "system goodput per cell", "kb/s", 1e-3)
     simple("delivered_bytes", "delivered", "bytes")
     simple("flows", "flows")
     delay = summary.get("delay_ms")

@@ -21,6 +21,7 @@ _STATS = ("count", "mean", "p50", "p90", "p95", "p99", "max")
 _TOP = {
     "goodput_bps": ("goodput", "bps"),
     "mean_flow_goodput_bps": ("mean flow goodput", "bps"),
+    "goodput_per_cell_bps": ("system goodput per cell", "bps"),
     "delivered_bytes": ("data delivered", "bytes"),
     "duration_s": ("duration", "s"),
     "flows": ("flows", "count"),

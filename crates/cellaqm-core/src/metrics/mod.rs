@@ -177,6 +177,9 @@ pub struct UserSummary {
     pub buffer: Option<LinkSummary>,
     /// Its radio bearer's counters, with `[radio]`.
     pub radio: Option<crate::radio::RadioSummary>,
+    /// Its handovers, on the HS-DSCH system (`[radio.cells]`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handovers: Option<u64>,
 }
 
 /// The run-level summary (`summary.json`).
@@ -192,6 +195,10 @@ pub struct Summary {
     pub goodput_bps: f64,
     /// Mean of the per-flow goodputs.
     pub mean_flow_goodput_bps: f64,
+    /// The HS-DSCH study's system goodput (`[radio.cells]`): `delivered_bytes`
+    /// (unique application bytes, partial transfers included) over cells × run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goodput_per_cell_bps: Option<f64>,
     /// One-way IP delay of every downlink TCP data packet, server IP layer to client IP layer.
     pub delay_ms: DelayStats,
     /// The same for every uplink TCP data packet, client IP layer to server IP layer (uploads).

@@ -59,6 +59,9 @@ impl Network {
                     Endpoint::new(&self.tcp, conn, Role::Server, Dir::Down),
                 ]);
                 ends[0].connect(now, &mut self.out);
+                if let Some(radio) = &mut self.radio {
+                    radio.new_session(now, user);
+                }
                 let c = Conn {
                     ends: Some(ends),
                     timer_at: [None; 2],

@@ -85,6 +85,11 @@ impl Network {
             delivered_bytes,
             goodput_bps: delivered_bytes as f64 * 8.0 / duration_s,
             mean_flow_goodput_bps: flows.iter().map(|f| f.goodput_bps).sum::<f64>() / flows.len().max(1) as f64,
+            goodput_per_cell_bps: self
+                .radio
+                .as_ref()
+                .and_then(RadioAccess::system_cells)
+                .map(|n| delivered_bytes as f64 * 8.0 / (n as f64 * duration_s)),
             delay_ms: DelayStats::from_histogram(&self.delays),
             delay_up_ms: DelayStats::from_histogram(&self.up_delays),
             users: self.users,
@@ -153,6 +158,7 @@ impl Network {
                 u.buffer = Some(LinkSummary::new(&stats, up, marked, end)); // the LTE UE's buffer
             } else if let Some(radio) = &mut self.radio {
                 u.cell = radio.cell_of(i as u32);
+                u.handovers = radio.handovers(i as u32);
                 let marked = radio.pdcp(i as u32).queue().stats().marked;
                 let bearer = &mut radio.bearers_mut()[i];
                 u.buffer = Some(LinkSummary::new(&bearer.link_stats(end), down, marked, end));

@@ -29,10 +29,11 @@
 //! summary: their summed backlog is tallied over time (`tally.rs`), each
 //! user's own in its bearer.
 
-use super::bearer::{stream_name, Bearer, RadioSummary, UeEvent};
+use super::bearer::{stream_name, Bearer, RadioSummary, SharedDown, UeEvent};
 use super::cell::{Cell, CellEvent, CellSummary};
 use super::config::{BearerKind, RadioConfig};
 use super::hsdpa::Hsdpa;
+use super::hsdsch::HsDsch;
 use super::lte::{LteEvent, LteOut, LteStats, LteUplink};
 use super::tally::Tally;
 use crate::bsr::BsrSummary;
@@ -92,6 +93,9 @@ pub struct RadioAccess {
     lte: Option<LteUplink>,
     lte_out: LteOut,
     cells: Vec<Cell>,
+    /// The seven-cell HS-DSCH system (`[radio.cells]`): it serves every
+    /// bearer, and `cells` holds one cell of no shared channel in its place.
+    hsdsch: Option<HsDsch>,
     /// Each user's cell.
     cell_of: Vec<u16>,
     bearers: Vec<Bearer>,
@@ -118,15 +122,22 @@ impl RadioAccess {
                 lte: Some(LteUplink::new(lte, queues, harq, rng::stream(seed, "radio.lte.channel"))),
                 lte_out: LteOut::default(),
                 cells: Vec::new(),
+                hsdsch: None,
                 cell_of: vec![0; users as usize],
                 bearers: Vec::new(),
                 tally: Tally::default(),
                 served: Vec::new(),
             };
         }
+        let hsdsch = cfg.cells.as_ref().map(|cells| {
+            let h = cfg.hsdpa.as_ref().expect("validated: [radio.cells] with bearer = \"hsdpa\"");
+            HsDsch::new(cells, users as usize, h, cfg.rlc.pdu_size.0, seed)
+        });
         let shared = match cfg.bearer {
             BearerKind::LteUplink => unreachable!("validated: [radio.lte] with bearer = \"lte_uplink\""),
             BearerKind::Dch => None,
+            // Each bearer is told the top format's rate (it is not told the rate of its changing channel).
+            BearerKind::Hsdpa if hsdsch.is_some() => None,
             BearerKind::Hsdpa => {
                 let h = cfg.hsdpa.as_ref().expect("validated");
                 let on_cell: Vec<_> = configs.iter().map(|c| c.hsdpa).collect();
@@ -136,6 +147,7 @@ impl RadioAccess {
         };
         // The rate each PDCP discipline is first told: a DCH, its rate; HSDPA, what a lone user is granted.
         let told = |u: usize| match &shared {
+            None if hsdsch.is_some() => hsdsch.as_ref().map_or(0.0, HsDsch::top_rate_bps),
             None => configs[u].dch.as_ref().expect("validated").rate.bps(),
             Some((h, ..)) => h.granted_bps(u),
         };
@@ -147,6 +159,7 @@ impl RadioAccess {
             lte_out: LteOut::default(),
             cells: vec![Cell::new(0, users as usize, members, shared)],
             cell_of: vec![0; users as usize],
+            hsdsch,
             bearers,
             tally: Tally::default(),
             served: Vec::new(),
@@ -207,12 +220,16 @@ impl RadioAccess {
                 let u = u as usize;
                 self.tally.hold(now);
                 let before = backlog(&self.bearers[u]);
-                let cell = &mut self.cells[self.cell_of[u] as usize];
-                if self.bearers[u].handle(now, ev, cell.shared(), out) {
+                let shared = match &mut self.hsdsch {
+                    Some(h) => Some(SharedDown::HsDsch(h)),
+                    None => self.cells[self.cell_of[u] as usize].shared().map(SharedDown::Hsdpa),
+                };
+                if self.bearers[u].handle(now, ev, shared, out) {
                     self.settle(now, u, out);
                     self.tally.change(before, backlog(&self.bearers[u]));
                 }
             }
+            RadioEvent::Cell(_, CellEvent::DownTti) if self.hsdsch.is_some() => self.hsdsch_tti(now, out),
             RadioEvent::Cell(c, ev) => {
                 let c = c as usize;
                 if !self.cells[c].due(now, ev) {
@@ -245,6 +262,44 @@ impl RadioAccess {
         }
     }
 
+    /// A TTI of the seven-cell HS-DSCH system at `now`, then the bearers it
+    /// served are settled and the next TTI asked for.
+    fn hsdsch_tti(&mut self, now: Time, out: &mut RadioOut) {
+        let h = self.hsdsch.as_mut().expect("checked");
+        if !h.due(now) {
+            return; // superseded
+        }
+        self.tally.hold(now);
+        let mut served = std::mem::take(&mut self.served);
+        h.tti(now, &mut self.bearers, &mut served);
+        for &(u, at) in &served {
+            if let Some(at) = at {
+                self.bearers[u].want(UeEvent::DownArrive, at, out);
+            }
+            let before = backlog(&self.bearers[u]);
+            self.settle(now, u, out);
+            self.tally.change(before, backlog(&self.bearers[u]));
+        }
+        self.served = served;
+        self.want_hsdsch_tti(now, out);
+    }
+
+    /// Asks for the HS-DSCH system's next TTI if it needs one.
+    fn want_hsdsch_tti(&mut self, now: Time, out: &mut RadioOut) {
+        let h = self.hsdsch.as_mut().expect("an HS-DSCH system");
+        if let Some(at) = h.next_tti(now).filter(|&at| h.want(at)) {
+            out.schedule.push((at, RadioEvent::Cell(0, CellEvent::DownTti)));
+        }
+    }
+
+    /// A new connection of user `ue` at `now`: on the HS-DSCH system, a new
+    /// session gives the user a new position, direction and speed.
+    pub fn new_session(&mut self, now: Time, ue: u32) {
+        if let Some(h) = &mut self.hsdsch {
+            h.new_session(now, ue as usize);
+        }
+    }
+
     /// After user `u`'s bearer changed: releases what its RLC senders let go,
     /// and asks for the TTIs, flow-control instants and timers the new state
     /// needs (the downlink's first, then the uplink's and the timers).
@@ -252,6 +307,12 @@ impl RadioAccess {
         let b = &mut self.bearers[u];
         b.release(now, out);
         let busy = b.rnc_has_work(now);
+        if let Some(h) = &mut self.hsdsch {
+            h.set_busy(u, busy);
+            self.want_hsdsch_tti(now, out);
+            self.bearers[u].want_uplink_and_timers(now, out);
+            return;
+        }
         let cell = &mut self.cells[self.cell_of[u] as usize];
         match cell.is_shared() {
             false => b.want_dch_tti(now, busy, out),
@@ -368,12 +429,28 @@ impl RadioAccess {
         if let Some(l) = &self.lte {
             return vec![l.cell_summary(end)];
         }
+        if let Some(h) = &self.hsdsch {
+            return (0..super::hsdsch::layout::CELLS).map(|c| h.cell_summary(c, end)).collect();
+        }
         self.cells.iter().map(|c| c.summary(end)).collect()
     }
 
-    /// User `ue`'s cell.
+    /// User `ue`'s cell (on the HS-DSCH system: where it is at the end).
     pub fn cell_of(&self, ue: u32) -> u32 {
-        self.cell_of[ue as usize] as u32
+        match &self.hsdsch {
+            Some(h) => h.cell_of(ue as usize) as u32,
+            None => self.cell_of[ue as usize] as u32,
+        }
+    }
+
+    /// The number of cells of the HS-DSCH system, with one.
+    pub fn system_cells(&self) -> Option<usize> {
+        self.hsdsch.as_ref().map(|_| super::hsdsch::layout::CELLS)
+    }
+
+    /// User `ue`'s handovers (HS-DSCH system).
+    pub fn handovers(&self, ue: u32) -> Option<u64> {
+        self.hsdsch.as_ref().map(|h| h.handovers(ue as usize))
     }
 }
 
@@ -401,6 +478,7 @@ mod tests {
             bearer: BearerKind::Dch,
             dch: Some(DchConfig { rate: Rate(kbps * 1e3), tti: Dur::from_millis(ms), ..DchConfig::default() }),
             hsdpa: None,
+            cells: None,
             lte: None,
             uplink: DchConfig::default(),
             buffer: Some(Bytes(buffer)),

@@ -18,6 +18,7 @@ use super::access::{RadioEvent, RadioOut};
 use super::config::BearerConfig;
 use super::dch::Dch;
 use super::hsdpa::Hsdpa;
+use super::hsdsch::HsDsch;
 use super::pdcp::{pdcp_discipline, Feed, Pdcp, SduStore};
 use crate::link::LinkStats;
 use crate::metrics::Occupancy;
@@ -46,6 +47,14 @@ pub enum UeEvent {
 }
 
 const UE_EVENTS: usize = 6;
+
+/// The cell's shared downlink a bearer's events reach.
+pub enum SharedDown<'a> {
+    /// The single-cell HSDPA (Iub, MAC-hs buffers, air line).
+    Hsdpa(&'a mut Hsdpa),
+    /// The seven-cell HS-DSCH system (air lines only).
+    HsDsch(&'a mut HsDsch),
+}
 
 /// Time-integrated counters of a bearer (downlink PDCP buffer).
 #[derive(Clone, Copy, Debug, Default)]
@@ -255,7 +264,7 @@ impl Bearer {
 
     /// Event `ev` fires; `shared` is the cell's HS-DSCH, if it serves the
     /// downlink. Returns `false` for a superseded event (nothing was done).
-    pub fn handle(&mut self, now: Time, ev: UeEvent, shared: Option<&mut Hsdpa>, out: &mut RadioOut) -> bool {
+    pub fn handle(&mut self, now: Time, ev: UeEvent, shared: Option<SharedDown>, out: &mut RadioOut) -> bool {
         if self.pending[ev as usize] != Some(now) {
             return false; // superseded
         }
@@ -267,7 +276,7 @@ impl Bearer {
             UeEvent::UpTti => self.up_tti(now, out),
             UeEvent::UpArrive => self.up_arrive(now, out),
             UeEvent::IubArrive => {
-                let h = shared.expect("Iub frames only on HSDPA");
+                let Some(SharedDown::Hsdpa(h)) = shared else { unreachable!("Iub frames only on HSDPA") };
                 if let Some(t) = h.iub_arrivals(now, self.user as usize) {
                     self.want(UeEvent::IubArrive, t, out);
                 }
@@ -329,10 +338,11 @@ impl Bearer {
     }
 
     /// Downlink PDUs due at the UE: from the user's DCH, or from the cell's air interface.
-    fn down_arrive(&mut self, now: Time, shared: Option<&mut Hsdpa>, out: &mut RadioOut) {
+    fn down_arrive(&mut self, now: Time, shared: Option<SharedDown>, out: &mut RadioOut) {
         let next = match (&mut self.dch, shared) {
             (Some(dch), _) => dch.arrivals(now, &mut self.pdus),
-            (None, Some(h)) => h.air_arrivals(now, self.user as usize, &mut self.pdus),
+            (None, Some(SharedDown::Hsdpa(h))) => h.air_arrivals(now, self.user as usize, &mut self.pdus),
+            (None, Some(SharedDown::HsDsch(h))) => h.air_arrivals(now, self.user as usize, &mut self.pdus),
             (None, None) => unreachable!("a bearer without a downlink"),
         };
         if let Some(at) = next {

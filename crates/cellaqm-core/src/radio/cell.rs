@@ -11,6 +11,7 @@
 use super::access::{RadioEvent, RadioOut};
 use super::bearer::{Bearer, UeEvent};
 use super::hsdpa::{Hsdpa, HsdpaStats};
+use super::hsdsch::sir_stats::SirSummary;
 use super::scheduler::SchedulerKind;
 use crate::time::{Dur, Time};
 use serde::Serialize;
@@ -45,6 +46,20 @@ pub struct CellSummary {
     pub users_per_tti: Option<f64>,
     /// Shared channel: transmissions delayed by HARQ.
     pub harq_delayed: Option<u64>,
+    /// HS-DSCH system: the SIR of the cell's backlogged users, once per TTI (dB).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sir_db: Option<SirSummary>,
+    /// HS-DSCH system: user shares of new blocks per format (QPSK 1/4, QPSK 1/2, 16QAM 3/8, 16QAM 5/8).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mcs_use: Option<[u64; 4]>,
+    /// HS-DSCH system: blocks lost (each sent again), handovers into the cell, and RLC PDU
+    /// bytes received per second (headers and RLC retransmissions included).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocks_lost: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handovers_in: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub air_bps: Option<f64>,
 }
 
 pub struct Cell {
@@ -238,6 +253,7 @@ impl Cell {
             tti_utilisation: stats.map(|s| s.ttis_used as f64 / ttis),
             users_per_tti: stats.map(|s| s.users_served as f64 / s.ttis_used.max(1) as f64),
             harq_delayed: stats.map(|s| s.harq_delayed),
+            ..CellSummary::default()
         }
     }
 }

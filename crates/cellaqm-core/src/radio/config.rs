@@ -22,6 +22,7 @@
 
 use super::dch::DchConfig;
 use super::hsdpa::{HsdpaConfig, HsdpaUser};
+use super::hsdsch::CellsConfig;
 use super::lte::LteConfig;
 use super::pdcp::pdcp_discipline;
 use crate::queue::QueueConfig;
@@ -82,6 +83,11 @@ pub struct RadioConfig {
     /// HSDPA downlink (with `bearer = "hsdpa"`), shared by the cell's users.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hsdpa: Option<HsdpaConfig>,
+    /// The seven-cell HS-DSCH system (with `bearer = "hsdpa"`): its cells
+    /// serve each user's bearer straight from the RNC every TTI, in place of
+    /// the single cell's flow control and Node-B buffers (docs/hsdsch.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cells: Option<CellsConfig>,
     /// The LTE uplink (with `bearer = "lte_uplink"`): one cell, a UE per user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lte: Option<LteConfig>,
@@ -220,6 +226,7 @@ impl RadioConfig {
         match self.bearer {
             BearerKind::Dch => {
                 given("hsdpa", self.hsdpa.is_some(), "dch")?;
+                given("cells", self.cells.is_some(), "dch")?;
                 given("lte", self.lte.is_some(), "dch")?;
                 if self.dch.is_none() {
                     return Err(format!("{key}.dch: missing (required with bearer = \"dch\")"));
@@ -232,10 +239,19 @@ impl RadioConfig {
                     Some(h) => h.validate(&format!("{key}.hsdpa"))?,
                     None => return Err(format!("{key}.hsdpa: missing (required with bearer = \"hsdpa\")")),
                 }
+                if let Some(c) = &self.cells {
+                    c.validate(&format!("{key}.cells"))?;
+                    if let Some(i) = self.groups.iter().position(|g| g.channel_rate.is_some() || g.priority.is_some()) {
+                        return Err(format!(
+                            "{key}.groups[{i}]: channel_rate and priority are not used with [{key}.cells] (the channel is the user's SIR)"
+                        ));
+                    }
+                }
             }
             BearerKind::LteUplink => {
                 given("dch", self.dch.is_some(), "lte")?;
                 given("hsdpa", self.hsdpa.is_some(), "lte")?;
+                given("cells", self.cells.is_some(), "lte")?;
                 match &self.lte {
                     Some(l) => l.validate(&format!("{key}.lte"))?,
                     None => return Err(format!("{key}.lte: missing (required with bearer = \"lte_uplink\")")),

@@ -3,7 +3,8 @@
 //!
 //! A run's radio is one cell and a bearer per user ([`access`]). A [`cell`]
 //! owns the radio resource its users share and the [`scheduler`] that shares
-//! it (today the HSDPA HS-DSCH, [`hsdpa`]); a [`bearer`] owns one user's
+//! it (the HSDPA HS-DSCH, [`hsdpa`]; the seven-cell HS-DSCH system of the
+//! HS-DSCH study, [`hsdsch`]); a [`bearer`] owns one user's
 //! chain: the RNC's PDCP buffer with its queue discipline ([`pdcp`]), the two
 //! RLC AM entities ([`crate::rlc`]), the user's own R99 DCH where there is one
 //! ([`dch`], with [`gilbert`] PDU losses or [`fading`] frame losses), the uplink DCH and the UE's buffer.
@@ -32,6 +33,7 @@ pub mod dsch;
 pub mod fading;
 pub mod gilbert;
 pub mod hsdpa;
+pub mod hsdsch;
 pub mod lte;
 pub mod mobility;
 pub mod pdcp;

@@ -340,6 +340,7 @@ impl LteUplink {
             tti_utilisation: Some(s.ttis_with_grants as f64 / (end.0 / self.tti.0).max(1) as f64),
             users_per_tti: Some(s.ue.grants as f64 / s.ttis_with_grants.max(1) as f64),
             harq_delayed: Some(s.harq.retransmissions),
+            ..CellSummary::default()
         }
     }
 

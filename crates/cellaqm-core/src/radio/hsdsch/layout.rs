@@ -1,0 +1,179 @@
+//! The seven-cell layout of the HS-DSCH study with wrap-around
+//! (hsdsch-buffer-mgmt.md, scenario 2).
+//!
+//! Seven omnidirectional hexagonal cells of radius `R` (centre to corner),
+//! flat-topped: the base station of cell 0 at the origin, cells 1–6 around it
+//! at the inter-site distance `D = √3·R`, at 30° + 60°·k. Wrap-around (our
+//! reading of "wrap-around for interference and moving users"): the
+//! seven-cell cluster tiles the plane, repeated by the six vectors of length
+//! `√7·D` at angles `30° + atan(√3/5) + 60°·k`; a user sees the nearest image
+//! of every base station, and a position is kept in the cluster around the
+//! origin (a user leaving it re-enters on the opposite side). Users are placed
+//! uniformly in the circle enclosing the cells (radius `√7·R`, the study's
+//! rule), then wrapped.
+
+use crate::rng::Rng;
+use rand::Rng as _;
+use std::f64::consts::PI;
+
+/// A point in metres.
+pub type Point = (f64, f64);
+
+/// The number of cells.
+pub const CELLS: usize = 7;
+
+/// The cells' base stations and the cluster's repeat vectors.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    radius: f64,
+    sites: [Point; CELLS],
+    /// The six translations that tile the plane with the cluster.
+    shifts: [Point; 6],
+    wrap: bool,
+}
+
+fn polar(r: f64, deg: f64) -> Point {
+    let a = deg.to_radians();
+    (r * a.cos(), r * a.sin())
+}
+
+fn dist2(a: Point, b: Point) -> f64 {
+    (a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)
+}
+
+impl Layout {
+    /// Seven hexagonal cells of `radius` m; `wrap`: wrap-around.
+    pub fn hex7(radius: f64, wrap: bool) -> Layout {
+        let d = 3f64.sqrt() * radius;
+        let mut sites = [(0.0, 0.0); CELLS];
+        for (k, s) in sites.iter_mut().enumerate().skip(1) {
+            *s = polar(d, 30.0 + 60.0 * (k - 1) as f64);
+        }
+        let tilt = 30.0 + (3f64.sqrt() / 5.0).atan().to_degrees();
+        let mut shifts = [(0.0, 0.0); 6];
+        for (k, s) in shifts.iter_mut().enumerate() {
+            *s = polar(7f64.sqrt() * d, tilt + 60.0 * k as f64);
+        }
+        Layout { radius, sites, shifts, wrap }
+    }
+
+    /// Base station `c`'s position.
+    pub fn site(&self, c: usize) -> Point {
+        self.sites[c]
+    }
+
+    /// The radius of the circle enclosing the seven cells: √7·R.
+    pub fn enclosing_radius(&self) -> f64 {
+        7f64.sqrt() * self.radius
+    }
+
+    /// `p` moved into the cluster around the origin (with wrap-around; else `p`).
+    pub fn wrap(&self, mut p: Point) -> Point {
+        if !self.wrap {
+            return p;
+        }
+        // Step to a nearer cluster centre until the origin's is the nearest.
+        loop {
+            let here = dist2(p, (0.0, 0.0));
+            let Some(t) = self.shifts.iter().find(|t| dist2(p, **t) < here - 1e-9) else { return p };
+            p = (p.0 - t.0, p.1 - t.1);
+        }
+    }
+
+    /// The distance from `p` (wrapped) to base station `c`: to its nearest image with wrap-around.
+    pub fn distance(&self, p: Point, c: usize) -> f64 {
+        let s = self.sites[c];
+        let mut best = dist2(p, s);
+        if self.wrap {
+            for t in &self.shifts {
+                best = best.min(dist2(p, (s.0 + t.0, s.1 + t.1)));
+            }
+        }
+        best.sqrt()
+    }
+
+    /// The nearest base station to `p` (the lowest index among equals).
+    pub fn nearest(&self, p: Point) -> usize {
+        let mut best = (0, f64::INFINITY);
+        for c in 0..CELLS {
+            let d = self.distance(p, c);
+            if d < best.1 {
+                best = (c, d);
+            }
+        }
+        best.0
+    }
+
+    /// A uniform point of the enclosing circle, wrapped: r = Rc·√U, angle 2πU'.
+    pub fn place(&self, rng: &mut Rng) -> Point {
+        let r = self.enclosing_radius() * rng.random::<f64>().sqrt();
+        let a = 2.0 * PI * rng.random::<f64>();
+        self.wrap((r * a.cos(), r * a.sin()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::stream;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-3
+    }
+
+    #[test]
+    fn sites_sit_at_the_inter_site_distance() {
+        let l = Layout::hex7(500.0, true);
+        let d = 500.0 * 3f64.sqrt(); // 866.03 m
+        for c in 1..CELLS {
+            assert!(close(l.distance((0.0, 0.0), c), d), "cell {c}");
+        }
+        // Cell 1 at 30°: (750, 433.01).
+        assert!(close(l.site(1).0, 750.0) && close(l.site(1).1, 433.0127), "{:?}", l.site(1));
+        // Neighbours 1 and 2 (30° and 90°) are D apart too.
+        let (a, b) = (l.site(1), l.site(2));
+        assert!(close(dist2(a, b).sqrt(), d));
+    }
+
+    #[test]
+    fn wrap_around_picks_the_nearest_image() {
+        let l = Layout::hex7(500.0, true);
+        // The first repeat vector: 2 steps at 30° and one at 90° of D: (2·750 + 0, 2·433.01 + 866.03) = (1500, 1732.05).
+        assert!(close(l.shifts[0].0, 1500.0) && close(l.shifts[0].1, 1732.0508), "{:?}", l.shifts[0]);
+        // A user at the far side of cell 4 (210°, site (−750, −433.01)), 400 m further out at 210°:
+        // (−1096.41, −633.01). Cell 1's own site is 2·866+400 = 2132 m away, but its image
+        // (750 − 1500, 433.01 − 1732.05) = (−750, −1299.04) is only |(−346.41, 666.03)| = 750.74 m away.
+        let p = (-750.0 - 346.4102, -433.0127 - 200.0);
+        assert!(close(l.distance(p, 1), (346.4102f64.powi(2) + 666.0254f64.powi(2)).sqrt()), "{}", l.distance(p, 1));
+        let plain = Layout::hex7(500.0, false);
+        assert!(plain.distance(p, 1) > 2000.0);
+        assert_eq!(l.nearest(p), 4);
+        // Stepping out across the cluster edge brings the user back on the opposite side, and
+        // distances are the same from either copy.
+        let out = (l.shifts[0].0 * 0.6, l.shifts[0].1 * 0.6);
+        let back = l.wrap(out);
+        assert!(close(back.0, -0.4 * 1500.0) && close(back.1, -0.4 * 1732.0508), "{back:?}");
+        for c in 0..CELLS {
+            assert!(close(l.distance(back, c), l.distance(out, c)), "cell {c}");
+        }
+    }
+
+    #[test]
+    fn every_point_is_nearest_to_one_of_seven_equally_sized_cells() {
+        // With wrap-around the cells tile the plane: uniform points over the cluster fall
+        // one seventh in each cell.
+        let l = Layout::hex7(500.0, true);
+        let mut rng = stream(1, "place");
+        let mut count = [0u32; CELLS];
+        for _ in 0..70_000 {
+            let p = l.place(&mut rng);
+            assert!(dist2(p, (0.0, 0.0)).sqrt() <= l.enclosing_radius() + 1e-6);
+            count[l.nearest(p)] += 1;
+        }
+        // Placement is uniform in the circle, so the centre cell (wholly inside it) gets its
+        // area's share 2.598 R² / (7π R²) = 11.8 %; the outer cells get the rest, folded in.
+        let centre = count[0] as f64 / 70_000.0;
+        assert!((centre - 3.0 * 3f64.sqrt() / 2.0 / (7.0 * PI)).abs() < 0.005, "{centre}");
+        assert!(count.iter().all(|&n| n > 8_000), "{count:?}");
+    }
+}

@@ -1,0 +1,472 @@
+//! The HS-DSCH system of hsdsch-buffer-mgmt.md (scenario 2): seven cells
+//! sharing one TTI clock, each serving its attached users from their RNC
+//! bearers.
+//!
+//! Every 2 ms TTI, while some user has data in its RNC:
+//! 1. Each backlogged user moves on ([`Track`]; the channel is recomputed
+//!    after each `channel_step` of travel), attaches to the nearest base
+//!    station (a changed cell is a handover: the user is not schedulable in
+//!    that TTI, its RNC queue stays), and gets its SIR ([`Interference::sir`]
+//!    with all the cell's power, `P_u = P_s`). The other cells' powers are
+//!    those of the *previous* TTI (our choice of order: a cell transmits in
+//!    a TTI if it sent a block then), so the SIR never depends on this
+//!    TTI's decisions. Link adaptation picks the format ([`mcs::select`]);
+//!    below the lowest threshold the user is not schedulable.
+//! 2. Each cell with a lost block sends it again, before any new data (our
+//!    choice; no retry limit). Otherwise its scheduler picks up to
+//!    `users_per_tti` users in order; the first takes the block of its format,
+//!    pulling RLC PDUs straight from its bearer (the RNC's PDCP buffer, with
+//!    its queue discipline, is where the queue builds: no Node-B buffer and no
+//!    flow control between); if its queue cannot fill the block, the next
+//!    user gets the rest of the codes and power, a share `f` of its own
+//!    block (our choice: codes and power in proportion to the share).
+//!    Bytes a user's share left unused when it had more to send carry over
+//!    to its next turn (less than one PDU).
+//! 3. A block is lost with probability `bler`, i.i.d. (our choice 10%); a
+//!    received block's PDUs reach the UE at the end of the TTI plus
+//!    `air_delay`.
+//!
+//! Max-SIR (`max_ci`) ranks users by their SIR; the other schedulers see the
+//! rate of the user's format (proportional fair: over the user's average
+//! served rate, [`RateAverage`]). Work per TTI is O(users + cells) apart from the
+//! schedulers' O(users) per cell; nothing is allocated once the buffers
+//! have grown.
+
+use super::channel::{db, dbm_to_w, Interference, PathLoss};
+use super::config::CellsConfig;
+use super::layout::{Layout, CELLS};
+use super::mcs::{self, Mcs};
+use super::shadowing::Shadowing;
+use super::sir_stats::SirStats;
+use super::track::Track;
+use crate::radio::bearer::{stream_name, Bearer};
+use crate::radio::cell::CellSummary;
+use crate::radio::hsdpa::HsdpaConfig;
+use crate::radio::scheduler::{AnyScheduler, RateAverage, Scheduler, SchedulerKind, UserView};
+use crate::rlc::Pdu;
+use crate::rng::{self, Rng};
+use crate::time::{Dur, Time};
+use rand::Rng as _;
+use serde::Serialize;
+use std::collections::VecDeque;
+
+/// One user's radio state.
+struct Ue {
+    track: Track,
+    shadow: Shadowing,
+    /// Path gain to each base station, linear, as of the last channel update.
+    gain: [f64; CELLS],
+    /// Travel since the last channel update, m.
+    moved: f64,
+    cell: usize,
+    /// The cell whose scheduler view holds this user.
+    view_cell: usize,
+    /// The first TTI (index) in which the user may be scheduled (after a handover).
+    ready: u64,
+    /// The user's SIR and format in this TTI.
+    sir_db: f64,
+    mcs: Option<usize>,
+    /// Unused bytes of the user's last share (< one PDU).
+    carry: f64,
+    /// Its served rate, averaged for the proportional fair scheduler.
+    average: RateAverage,
+    /// PDUs on their way to the UE, with their arrival times.
+    air: VecDeque<(Time, Pdu)>,
+    handovers: u64,
+    rng: Rng,
+}
+
+/// A cell's counters: `summary.cells[]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct HsCellStats {
+    /// TTIs in which the cell sent a block (new or again).
+    pub ttis_on_air: u64,
+    /// Users served (new blocks; several per TTI with code multiplexing).
+    pub users_served: u64,
+    /// New blocks sent, and blocks lost (each loss is sent again).
+    pub blocks: u64,
+    pub blocks_lost: u64,
+    /// Handovers into the cell.
+    pub handovers_in: u64,
+    /// New blocks' user shares by format (index into the table: QPSK 1/4 … 16QAM 5/8).
+    pub mcs_use: [u64; 4],
+    /// RLC PDU bytes carried by received blocks.
+    pub bytes: u64,
+}
+
+struct HsCell {
+    scheduler: AnyScheduler,
+    views: Vec<UserView>,
+    /// Whether it transmitted in the last TTI (its interference in this one).
+    on_air: bool,
+    /// A lost block, to send again.
+    retx: Vec<(usize, Pdu)>,
+    stats: HsCellStats,
+    sir: SirStats,
+}
+
+pub struct HsDsch {
+    cfg: CellsConfig,
+    layout: Layout,
+    path: PathLoss,
+    intf: Interference,
+    table: Vec<Mcs>,
+    scheduler: SchedulerKind,
+    tti: Dur,
+    air_delay: Dur,
+    pdu_bytes: f64,
+    ues: Vec<Ue>,
+    cells: Vec<HsCell>,
+    /// Block errors.
+    rng: Rng,
+    busy: Vec<bool>,
+    n_busy: usize,
+    pending: Option<Time>,
+    last_tti: Option<Time>,
+    picked: Vec<usize>,
+    block: Vec<(usize, Pdu)>,
+}
+
+impl HsDsch {
+    /// The system of `cfg` for `users` users with `hsdpa`'s scheduler, TTI,
+    /// air delay and averaging window, RLC PDUs of `pdu_bytes`; run seed `seed`
+    /// (streams `radio.hsdsch` and each user's `radio[.ue<u>].move`).
+    pub fn new(cfg: &CellsConfig, users: usize, hsdpa: &HsdpaConfig, pdu_bytes: u64, seed: u64) -> HsDsch {
+        let (scheduler, tti, air_delay) = (hsdpa.scheduler, hsdpa.tti, hsdpa.air_delay);
+        let window = (hsdpa.average_window.0 / tti.0.max(1)).clamp(1, u32::MAX as u64) as u32;
+        let layout = Layout::hex7(cfg.radius.0, cfg.wrap_around);
+        let mut s = HsDsch {
+            cfg: cfg.clone(),
+            path: PathLoss {
+                at_1km_db: cfg.path_loss_1km,
+                exponent: cfg.path_loss_exponent,
+                min_distance: cfg.min_distance.0,
+            },
+            intf: Interference {
+                orthogonality_loss: cfg.orthogonality_loss,
+                self_interference: cfg.self_interference,
+                noise_w: dbm_to_w(cfg.noise_dbm),
+            },
+            table: mcs::table(cfg.codes, tti.as_secs_f64()),
+            scheduler,
+            tti,
+            air_delay,
+            pdu_bytes: pdu_bytes as f64,
+            ues: Vec::with_capacity(users),
+            cells: (0..CELLS)
+                .map(|_| HsCell {
+                    scheduler: scheduler.build(),
+                    views: vec![UserView::default(); users],
+                    on_air: false,
+                    retx: Vec::new(),
+                    stats: HsCellStats::default(),
+                    sir: SirStats::default(),
+                })
+                .collect(),
+            rng: rng::stream(seed, "radio.hsdsch"),
+            busy: vec![false; users],
+            n_busy: 0,
+            pending: None,
+            last_tti: None,
+            picked: Vec::new(),
+            block: Vec::new(),
+            layout,
+        };
+        for u in 0..users {
+            let mut rng = rng::stream(seed, &stream_name(u as u32, "move"));
+            let track = Track::start(&s.layout, Time::ZERO, s.speeds(), &mut rng);
+            let shadow = Shadowing::new(
+                cfg.shadowing_sigma,
+                cfg.shadowing_site_correlation,
+                cfg.shadowing_decorrelation.0,
+                &mut rng,
+            );
+            s.ues.push(Ue {
+                track,
+                shadow,
+                gain: [0.0; CELLS],
+                moved: 0.0,
+                cell: 0,
+                view_cell: 0,
+                ready: 0,
+                sir_db: f64::NEG_INFINITY,
+                mcs: None,
+                carry: 0.0,
+                average: RateAverage::new(window),
+                air: VecDeque::new(),
+                handovers: 0,
+                rng,
+            });
+            s.update_channel(u);
+            s.ues[u].cell = s.layout.nearest(s.ues[u].track.position());
+        }
+        s
+    }
+
+    fn speeds(&self) -> (f64, f64) {
+        (self.cfg.speed_min.0, self.cfg.speed_max.0)
+    }
+
+    /// Places user `u` at `track` (tests, and a scenario's fixed user).
+    pub fn place(&mut self, u: usize, track: Track) {
+        self.ues[u].track = track;
+        self.update_channel(u);
+        self.ues[u].cell = self.layout.nearest(self.ues[u].track.position());
+    }
+
+    /// A new session of user `u` at `now`: a new position, direction, speed and shadowing (no handover cost).
+    pub fn new_session(&mut self, now: Time, u: usize) {
+        let speeds = self.speeds();
+        let ue = &mut self.ues[u];
+        ue.track = Track::start(&self.layout, now, speeds, &mut ue.rng);
+        ue.shadow.redraw(&mut ue.rng);
+        ue.moved = 0.0;
+        self.update_channel(u);
+        let ue = &mut self.ues[u];
+        ue.cell = self.layout.nearest(ue.track.position());
+        ue.ready = 0;
+        ue.carry = 0.0;
+    }
+
+    /// Recomputes user `u`'s path gains at its position and shadowing.
+    fn update_channel(&mut self, u: usize) {
+        let ue = &mut self.ues[u];
+        let p = ue.track.position();
+        for c in 0..CELLS {
+            ue.gain[c] = self.path.gain(self.layout.distance(p, c), ue.shadow.db(c));
+        }
+    }
+
+    /// Moves user `u` on to `now` (TTI `k`): channel, handover.
+    fn move_user(&mut self, u: usize, now: Time, k: u64) {
+        let ue = &mut self.ues[u];
+        let moved = ue.track.advance(&self.layout, now);
+        ue.moved += moved;
+        if ue.moved < self.cfg.channel_step.0 {
+            return;
+        }
+        let d = std::mem::take(&mut ue.moved);
+        ue.shadow.advance(d, &mut ue.rng);
+        self.update_channel(u);
+        let ue = &mut self.ues[u];
+        let best = self.layout.nearest(ue.track.position());
+        if best != ue.cell {
+            ue.cell = best;
+            ue.ready = k + 1; // a handover costs one transmission opportunity
+            ue.carry = 0.0;
+            ue.handovers += 1;
+            self.cells[best].stats.handovers_in += 1;
+        }
+    }
+
+    /// User `u`'s SIR (linear) in its cell with the other cells' powers of the last TTI.
+    fn sir(&self, u: usize) -> f64 {
+        let ue = &self.ues[u];
+        let p = self.cfg.power_w;
+        let other: f64 = (0..CELLS).filter(|&c| c != ue.cell && self.cells[c].on_air).map(|c| p * ue.gain[c]).sum();
+        self.intf.sir(p, p, ue.gain[ue.cell], other)
+    }
+
+    /// Records whether user `u`'s RNC has data (then it is considered each TTI).
+    pub fn set_busy(&mut self, u: usize, busy: bool) {
+        if self.busy[u] != busy {
+            self.busy[u] = busy;
+            if busy {
+                self.n_busy += 1;
+            } else {
+                self.n_busy -= 1;
+            }
+        }
+    }
+
+    /// The next TTI at or after `now` if some RNC has data or a block waits to be sent again.
+    pub fn next_tti(&self, now: Time) -> Option<Time> {
+        if self.n_busy == 0 && self.cells.iter().all(|c| c.retx.is_empty()) {
+            return None;
+        }
+        let p = self.tti.0;
+        let at = Time(now.0.div_ceil(p) * p);
+        Some(if self.last_tti == Some(at) { at + self.tti } else { at })
+    }
+
+    /// Whether `at` is the pending TTI to ask for (not one already asked for, earlier or equal).
+    pub fn want(&mut self, at: Time) -> bool {
+        if self.pending.is_none_or(|t| at < t) {
+            self.pending = Some(at);
+            return true;
+        }
+        false
+    }
+
+    /// Whether the TTI event at `now` is the live one (and marks it done).
+    pub fn due(&mut self, now: Time) -> bool {
+        if self.pending != Some(now) {
+            return false;
+        }
+        self.pending = None;
+        true
+    }
+
+    /// One TTI at `now`: the users whose bearers gave PDUs, and (with the time)
+    /// those whose air line was empty and needs a `DownArrive` event, go to `served`.
+    pub fn tti(&mut self, now: Time, bearers: &mut [Bearer], served: &mut Vec<(usize, Option<Time>)>) {
+        served.clear();
+        self.last_tti = Some(now);
+        let k = now.0 / self.tti.0;
+        for u in 0..self.ues.len() {
+            let vc = self.ues[u].view_cell;
+            if !self.busy[u] {
+                self.cells[vc].views[u].backlog_bytes = 0;
+                continue;
+            }
+            self.move_user(u, now, k);
+            let sir = self.sir(u);
+            let ue = &mut self.ues[u];
+            let cell = ue.cell;
+            ue.sir_db = db(sir);
+            ue.mcs = mcs::select(&self.table, ue.sir_db).map(|m| m.index);
+            self.cells[cell].sir.record(ue.sir_db);
+            self.cells[vc].views[u].backlog_bytes = 0;
+            ue.view_cell = cell;
+            let schedulable = ue.mcs.is_some() && k >= ue.ready;
+            let rate = ue.mcs.map_or(0.0, |m| self.table[m].rate_bps);
+            self.cells[cell].views[u] = UserView {
+                backlog_bytes: schedulable as u64,
+                rate_bps: if self.scheduler == SchedulerKind::MaxCi { sir } else { rate },
+                avg_bps: if self.scheduler.uses_average() { ue.average.value(k) } else { 0.0 },
+                priority: 0,
+            };
+        }
+        let at = now + self.tti + self.air_delay;
+        for c in 0..CELLS {
+            let sent = if self.cells[c].retx.is_empty() {
+                self.new_block(c, now, bearers, served)
+            } else {
+                self.block.append(&mut self.cells[c].retx);
+                true
+            };
+            self.cells[c].on_air = sent;
+            if !sent {
+                continue;
+            }
+            let cell = &mut self.cells[c];
+            cell.stats.ttis_on_air += 1;
+            if self.cfg.bler > 0.0 && self.rng.random::<f64>() < self.cfg.bler {
+                cell.stats.blocks_lost += 1;
+                cell.retx.append(&mut self.block);
+                continue;
+            }
+            cell.stats.bytes += self.block.len() as u64 * self.pdu_bytes as u64;
+            for (u, pdu) in self.block.drain(..) {
+                let air = &mut self.ues[u].air;
+                if air.is_empty() {
+                    served.push((u, Some(at)));
+                }
+                air.push_back((at, pdu));
+            }
+        }
+    }
+
+    /// Cell `c`'s new block at `now` into `self.block`: up to `users_per_tti`
+    /// users in the scheduler's order share the codes. Returns whether it holds anything.
+    fn new_block(
+        &mut self,
+        c: usize,
+        now: Time,
+        bearers: &mut [Bearer],
+        served: &mut Vec<(usize, Option<Time>)>,
+    ) -> bool {
+        let cell = &mut self.cells[c];
+        cell.scheduler.select(now, &cell.views, self.cfg.users_per_tti as usize, &mut self.picked);
+        let mut share = 1.0;
+        for &u in &self.picked {
+            if share <= 0.0 {
+                break;
+            }
+            let ue = &mut self.ues[u];
+            let m = ue.mcs.expect("a schedulable user has a format");
+            let full = self.table[m].block_bytes as f64;
+            let allowed = full * share + ue.carry;
+            let mut used = 0.0;
+            let mut dry = false;
+            while used + self.pdu_bytes <= allowed {
+                match bearers[u].next_down_pdu(now) {
+                    Some(pdu) => {
+                        self.block.push((u, pdu));
+                        used += self.pdu_bytes;
+                    }
+                    None => {
+                        dry = true;
+                        break;
+                    }
+                }
+            }
+            ue.carry = if dry { 0.0 } else { allowed - used };
+            if used == 0.0 {
+                continue;
+            }
+            share -= (used / full).min(share);
+            if self.scheduler.uses_average() {
+                ue.average.serve(now.0 / self.tti.0, used * 8.0 / self.tti.as_secs_f64());
+            }
+            served.push((u, None));
+            cell.stats.users_served += 1;
+            cell.stats.mcs_use[m] += 1;
+        }
+        if self.block.is_empty() {
+            return false;
+        }
+        cell.stats.blocks += 1;
+        true
+    }
+
+    /// User `u`'s PDUs due at the UE by `now` go to `out`; returns when the next ones arrive.
+    pub fn air_arrivals(&mut self, now: Time, u: usize, out: &mut Vec<Pdu>) -> Option<Time> {
+        let air = &mut self.ues[u].air;
+        while air.front().is_some_and(|(at, _)| *at <= now) {
+            out.push(air.pop_front().expect("checked").1);
+        }
+        air.front().map(|(at, _)| *at)
+    }
+
+    /// The rate of the top format (what each bearer's discipline is told).
+    pub fn top_rate_bps(&self) -> f64 {
+        self.table.last().map_or(0.0, |m| m.rate_bps)
+    }
+
+    /// User `u`'s cell now.
+    pub fn cell_of(&self, u: usize) -> usize {
+        self.ues[u].cell
+    }
+
+    /// User `u`'s handovers so far.
+    pub fn handovers(&self, u: usize) -> u64 {
+        self.ues[u].handovers
+    }
+
+    /// Cell `c`'s counters.
+    pub fn cell_stats(&self, c: usize) -> HsCellStats {
+        self.cells[c].stats
+    }
+
+    /// Cell `c`'s row of the summary for a run that ends at `end` (`goodput_bps` is the caller's).
+    pub fn cell_summary(&self, c: usize, end: Time) -> CellSummary {
+        let (s, secs) = (&self.cells[c].stats, end.as_secs_f64().max(1e-9));
+        let ttis = (end.0 / self.tti.0.max(1)).max(1) as f64;
+        CellSummary {
+            cell: c as u32,
+            users: self.ues.iter().filter(|u| u.cell == c).count() as u32,
+            downlink: "hsdsch",
+            scheduler: Some(self.scheduler.name()),
+            goodput_bps: 0.0,
+            tti_utilisation: Some(s.ttis_on_air as f64 / ttis),
+            users_per_tti: Some(s.users_served as f64 / s.blocks.max(1) as f64),
+            harq_delayed: None,
+            sir_db: Some(self.cells[c].sir.summary()),
+            mcs_use: Some(s.mcs_use),
+            blocks_lost: Some(s.blocks_lost),
+            handovers_in: Some(s.handovers_in),
+            air_bps: Some(s.bytes as f64 * 8.0 / secs),
+        }
+    }
+}

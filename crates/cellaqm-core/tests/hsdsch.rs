@@ -1,0 +1,61 @@
+//! The seven-cell HS-DSCH system (`[radio.cells]`, hsdsch-buffer-mgmt.md
+//! scenario 2) end to end: the study's scenario files run, report per cell
+//! and per user, conserve bytes, and repeat bit for bit.
+
+mod common;
+use cellaqm_core::Scenario;
+use common::run_seed;
+use std::path::Path;
+
+/// `scenarios/hsdsch/<name>.toml` with `--set` overrides.
+fn hsdsch(name: &str, sets: &[&str]) -> Result<Scenario, String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../../scenarios/hsdsch/{name}.toml"));
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    Scenario::from_file(&path, &sets).map_err(|e| e.to_string())
+}
+
+#[test]
+fn the_long_transfer_load_reports_seven_cells_and_the_system_goodput() {
+    let s = hsdsch("long-rr", &["duration=30s"]).unwrap();
+    let r = run_seed(&s, 3);
+    let sum = &r.summary;
+    assert_eq!(sum.cells.len(), 7);
+    assert!(sum.cells.iter().all(|c| c.downlink == "hsdsch" && c.scheduler == Some("round_robin")));
+    // The study's metric: unique application bytes delivered over 7 cells × the run.
+    let per_cell = sum.goodput_per_cell_bps.expect("with [radio.cells]");
+    assert!((per_cell - sum.delivered_bytes as f64 * 8.0 / (7.0 * 30.0)).abs() < 1e-6);
+    assert!(per_cell > 100e3, "{per_cell}");
+    // Users' bytes add up to the flows', every user row has its handovers, the cells their users.
+    assert_eq!(r.users.iter().map(|u| u.bytes_down).sum::<u64>(), r.flows.iter().map(|f| f.bytes_down).sum::<u64>());
+    assert!(r.users.iter().all(|u| u.handovers.is_some() && u.cell < 7));
+    assert_eq!(sum.cells.iter().map(|c| c.users).sum::<u32>(), 60);
+    // SIR samples were taken where users had data, and formats used; sessions add up.
+    let sir = sum.cells.iter().filter_map(|c| c.sir_db).map(|s| s.samples).sum::<u64>();
+    let shares: u64 = sum.cells.iter().filter_map(|c| c.mcs_use).map(|m| m.iter().sum::<u64>()).sum();
+    assert!(sir > 0 && shares > 0);
+    let ss = &sum.sessions;
+    assert!(ss.offered > 50, "{ss:?}");
+    assert_eq!(ss.offered, ss.served + ss.lost + ss.unfinished);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_run() {
+    let s = hsdsch("web-sir", &["duration=10s"]).unwrap();
+    let (a, b) = (run_seed(&s, 5), run_seed(&s, 5));
+    assert_eq!(a.flows, b.flows);
+    assert_eq!(a.users, b.users);
+    assert_eq!(a.summary.cells, b.summary.cells);
+    assert_eq!(a.summary.delivered_bytes, b.summary.delivered_bytes);
+    let c = run_seed(&s, 6);
+    assert_ne!(a.summary.delivered_bytes, c.summary.delivered_bytes, "another seed, another run");
+}
+
+#[test]
+fn errors_name_the_key() {
+    let err = hsdsch("long-rr", &["radio.cells.bler=1.5"]).unwrap_err();
+    assert!(err.contains("radio.cells.bler"), "{err}");
+    let err = hsdsch("long-rr", &["radio.cells.users_per_tti=0"]).unwrap_err();
+    assert!(err.contains("radio.cells.users_per_tti"), "{err}");
+    let err = hsdsch("long-rr", &["radio.cells.radius_m=3"]).unwrap_err();
+    assert!(err.contains("radius_m"), "{err}");
+}
