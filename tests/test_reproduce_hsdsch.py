@@ -5,12 +5,21 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import pytest
+
 from cellaqm import hsdsch
 from cellaqm.cli import main
 
 
-def test_quick_wired_scenario(tmp_path):
-    assert main(["reproduce", "hsdsch-buffer-mgmt", "--quick", "--quiet", "--out", str(tmp_path)]) == 0
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    out = tmp_path_factory.mktemp("hsdsch")
+    assert main(["reproduce", "hsdsch-buffer-mgmt", "--quick", "--quiet", "--out", str(out)]) == 0
+    return out
+
+
+def test_quick_wired_scenario(quick):
+    tmp_path = quick
     rows = list(csv.DictReader((tmp_path / "wired.csv").open()))
     by = {(r["scheme"], r["buffer [packets]"]): r for r in rows}
     ref = by[("reference", "∞")]
@@ -24,6 +33,26 @@ def test_quick_wired_scenario(tmp_path):
     for scheme in ("DF", "RED", "PDPC"):
         assert float(by[(scheme, "15")]["drops"]) < float(by[("DT", "15")]["drops"]), scheme
     assert (tmp_path / "wired.png").stat().st_size > 5000
+
+
+def test_quick_system_scenarios(quick):
+    """Scenario 2 on the seven-cell system: goodput per cell, sessions, the study's statistics; scenario 3."""
+    for exp in hsdsch.EXPERIMENTS:
+        assert (quick / f"{exp.name}.csv").is_file() and (quick / f"{exp.name}.png").stat().st_size > 5000, exp.name
+    rows = {(r["scheme"], r["buffer [packets]"]): r for r in csv.DictReader((quick / "long-rr-0.3.csv").open())}
+    assert set(rows) == {(s, n) for s in ("DT", "DF", "RED", "PDPC") for n in ("4", "30")} | {("reference", "∞")}
+    for r in rows.values():
+        assert float(r["goodput_kbps"]) > 100 and float(r["sessions_served"]) > 50
+    # DT 4 starves TCP of its window: transfers take several times the reference's.
+    assert float(rows[("DT", "4")]["transfer_s"]) > 2 * float(rows[("reference", "∞")]["transfer_s"])
+    report = (quick / "report.md").read_text()
+    assert report.count("ANOVA of system goodput per cell") == 8
+    assert "Paired t-tests against the reference buffer (Bonferroni)" in report
+    single = list(csv.DictReader((quick / "single-user.csv").open()))
+    assert {r["path"] for r in single} == {"(a) 25 ms", "(b) 75 ms", "(c) 25 ms, 1% loss"}
+    # A longer path takes longer.
+    by = {(r["path"], r["buffer [packets]"]): float(r["transfer_median_s"]) for r in single}
+    assert by[("(b) 75 ms", "100")] > by[("(a) 25 ms", "100")]
 
 
 def test_the_study_s_schemes_are_the_spec_s():

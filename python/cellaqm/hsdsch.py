@@ -8,7 +8,11 @@ DF n (drop-front), RED n (ns-2.27's RED with its drop-front: thresholds n and
 pseudo-code: thresholds n + 1 and 4n, counter 2n, drop-front) and a reference
 buffer that never drops. Scenario 1 puts them in front of a dedicated wired
 link standing in for a 3G bearer (the spec's choice: 384 kb/s, 100 ms one
-way) and measures one 250 kB transfer per buffer size.
+way) and measures one 250 kB transfer per buffer size. Scenario 2 runs them at
+the RNC of the seven-cell HS-DSCH system (``[radio.cells]``) under the session
+load and judges them by system goodput per cell, with the study's paired
+t-tests (Bonferroni), two-factor ANOVA (scheme × size) and Tukey comparisons;
+scenario 3 times one user's 250 kB transfers alone in the system.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any, Optional
 
-from cellaqm.study import Experiment, Run, Study, lines_figure
+from cellaqm.study import Experiment, Run, Study, bars_figure, lines_figure
 
 #: The page that explains the model, the parameters and the experiments.
 DOC = "docs/hsdsch.md"
@@ -76,10 +80,14 @@ def fixed_delay_ms(rate_bps: float, delay_s: float, core_bps: float = 100e6) -> 
 
 
 def measure(run: Run) -> Run:
-    """Simulates ``run``: drops per transfer, transfer time, mean queuing delay and goodput."""
+    """Simulates ``run``: scenario 1's drops, transfer time and queuing delay, or the system's measures."""
     from cellaqm import run as simulate
 
     t0 = time.perf_counter()
+    if run.options.get("system"):
+        run.out = {**measure_system(run), "wall_s": 0.0}
+        run.out["wall_s"] = time.perf_counter() - t0
+        return run
     res = simulate(run.doc, seed=run.seed)
     s = res.summary
     d = res.downloads
@@ -102,6 +110,73 @@ def measure(run: Run) -> Run:
 SIZES = [2, 4, 6, 8, 10, 15, 20, 25, 30, 40, 50, 60, 80]
 
 
+# --------------------------------------------------------------------------- scenario 2 and 3: the HS-DSCH system
+
+#: The session loads (the study): long transfers (60 users, 250 kB) and web
+#: (200 users, Pareto sizes with k = 4.5 kB, shape 1.1, capped at 2 MB: mean
+#: about 25 kB after the cap, the spec's choice).
+LOADS: dict[str, dict[str, Any]] = {
+    "long": {"users": 60, "size": "250kB"},
+    "web": {"users": 200, "size": {"dist": "pareto", "scale": "4.5kB", "shape": 1.1, "cap": "2MB"}},
+}
+SCHEDULERS = {"rr": ("round_robin", "RR"), "sir": ("max_ci", "max-SIR")}
+
+
+def system(scheme: str, n: int, load: str, scheduler: str, wait_s: float, duration_s: float = 300.0,
+           users: Optional[int] = None, loss: float = 0.0, delay_ms: float = 25.0) -> dict[str, Any]:
+    """Scenario 2 (and 3 with ``users = 1``): ``scheme`` n at the RNC of the seven-cell HS-DSCH system.
+
+    Sessions arrive every U(0, 2 × ``wait_s``) (the spec's choice) at a random idle user.
+    """
+    q, limit = queue(scheme, n)
+    radio: dict[str, Any] = {
+        "bearer": "hsdpa", "queue": q,
+        "hsdpa": {"scheduler": SCHEDULERS[scheduler][0], "air_delay": "0ms"},
+        "cells": {"layout": "hex7", "radius": "500m", "users_per_tti": 3, "bler": 0.1},
+        "rlc": {"window": 2047},
+        # The ACK path: near-ideal (the study's 25 ms is on the core link).
+        "uplink": {"rate": "10Mbps", "tti": "2ms", "delay": "0ms"},
+    }
+    if limit is not None:
+        radio["buffer_packets"] = limit
+    spec = LOADS[load]
+    core: dict[str, Any] = {"rate": "1Gbps", "delay": f"{delay_ms:g}ms"}
+    if loss:
+        core["loss"] = loss
+    return {
+        "name": f"hsdsch-{load}-{scheduler}-{scheme}{n}",
+        "description": (f"HS-DSCH study: {load} load, {SCHEDULERS[scheduler][1]}, mean wait {wait_s:g} s, "
+                        f"{LABELS[scheme]} {n}"),
+        "duration": f"{duration_s:g}s",
+        "tcp": {**TCP, "rwnd": "65535B"},
+        "traffic": {"model": "sessions", "users": users or spec["users"],
+                    "interarrival": {"dist": "uniform", "min": "0s", "max": f"{2 * wait_s * 1e3:g}ms"},
+                    "size": spec["size"]},
+        "core": core,
+        "radio": radio,
+    }
+
+
+def measure_system(run: Run) -> dict[str, Any]:
+    """System goodput per cell (the study's metric), sessions, and the mean transfer time."""
+    from cellaqm import run as simulate
+
+    res = simulate(run.doc, seed=run.seed)
+    s = res.summary
+    d = res.downloads
+    done = d[d["completion_s"].notna()]
+    sessions = s.get("sessions") or {}
+    return {
+        "goodput_kbps": float(s["goodput_per_cell_bps"]) / 1e3 if s.get("goodput_per_cell_bps") is not None
+        else math.nan,
+        "sessions_served": float(sessions.get("served", 0)),
+        "sessions_lost": float(sessions.get("lost", 0)),
+        "transfer_s": float(done["time_s"].mean()) if len(done) else math.nan,
+        "transfer_median_s": float(done["time_s"].median()) if len(done) else math.nan,
+        "rtos": float(s["rtos"]),
+    }
+
+
 def wired_runs(quick: bool, reps: int) -> list[Run]:
     """Scenario 1 (Figs. 4–5): DT, DF, RED, PDPC at each buffer size; RED replicated (its drops are random)."""
     sizes = [2, 6, 15, 40] if quick else SIZES
@@ -114,7 +189,108 @@ def wired_runs(quick: bool, reps: int) -> list[Run]:
     return runs
 
 
+def design_runs(load: str, scheduler: str, wait_s: float, cases: list[tuple[str, int]], quick: bool,
+                reps: int) -> list[Run]:
+    """Scenario 2 runs of ``cases`` (scheme, size), every case on the same seeds (common random numbers)."""
+    duration = 60.0 if quick else 300.0
+    runs = []
+    for scheme, n in cases:
+        for seed in range(1, reps + 1):
+            label = {"scheme": LABELS[scheme], "buffer [packets]": n if scheme != "ref" else "∞"}
+            runs.append(Run(label, system(scheme, n, load, scheduler, wait_s, duration), seed, {"system": True}))
+    return runs
+
+
+#: The 2 × 4 design of the study's ANOVA, and the reference.
+DESIGN = [(s, n) for s in SCHEMES for n in (4, 30)]
+REFERENCE = ("ref", 4)
+
+
+def frame(runs: list[Run], measure: str) -> Any:
+    import pandas as pd
+
+    return pd.DataFrame([{**r.labels, "seed": r.seed, measure: r.out[measure]} for r in runs])
+
+
+def anova_text(runs: list[Run]) -> str:
+    """The study's two-factor ANOVA (scheme × buffer size, interaction) and Tukey comparisons on system goodput."""
+    from cellaqm import stats
+
+    df = frame([r for r in runs if r.labels["scheme"] != LABELS["ref"]], "goodput_kbps")
+    if df["seed"].nunique() < 2:
+        return "(ANOVA needs two replications or more)\n"
+    df["buffer [packets]"] = df["buffer [packets]"].astype(str)
+    a = stats.anova2(df, "goodput_kbps", "scheme", "buffer [packets]")
+    lines = ["ANOVA of system goodput per cell (scheme × buffer size):", "",
+             "| term | df | F | p | η² |", "|---|---:|---:|---:|---:|"]
+    for _, r in a.iterrows():
+        lines.append(f"| {r['term']} | {r['df']:.0f} | {r['F']:.2f} | {r['p']:.3g} | {r['eta_sq']:.3f} |"
+                     if r["term"] != "Residual" else f"| Residual | {r['df']:.0f} | | | {r['eta_sq']:.3f} |")
+    t = stats.tukey_hsd(df, "goodput_kbps", ["scheme", "buffer [packets]"])
+    sig = t[t["reject"]]
+    lines += ["", f"Tukey HSD (95%): {len(sig)} of {len(t)} pairs differ"
+              + (":" if len(sig) else "."), ""]
+    for _, r in sig.iterrows():
+        lines.append(f"- {r['group2']} − {r['group1']}: {r['mean_diff']:+.1f} kb/s "
+                     f"[{r['ci_low']:+.1f}, {r['ci_high']:+.1f}], p = {r['p_adj']:.3g}")
+    return "\n".join(lines) + "\n"
+
+
+def versus_reference_text(runs: list[Run]) -> str:
+    """Paired t-tests of each case against the reference buffer (Bonferroni), on the common seeds."""
+    from cellaqm import stats
+
+    df = frame(runs, "goodput_kbps")
+    df["case"] = df["scheme"] + " " + df["buffer [packets]"].astype(str)
+    ref = f"{LABELS['ref']} ∞"
+    if df["seed"].nunique() < 2:
+        return "(paired tests need two replications or more)\n"
+    t = stats.paired_tests(df, "goodput_kbps", "case", reference=ref)
+    lines = ["Paired t-tests against the reference buffer (Bonferroni):", "",
+             "| case | pairs | difference [kb/s] (95% CI) | % | p (Bonferroni) | |", "|---|---:|---:|---:|---:|---|"]
+    for _, r in t.iterrows():
+        lines.append(f"| {r['level']} | {r['n_pairs']} | {r['mean_diff']:+.1f} [{r['ci_low']:+.1f}, {r['ci_high']:+.1f}] "
+                     f"| {r['pct_diff']:+.1f} | {r['p_bonferroni']:.3g} | {'differs' if r['significant'] else ''} |")
+    return "\n".join(lines) + "\n"
+
+
+def both(runs: list[Run]) -> str:
+    return anova_text(runs) + "\n" + versus_reference_text(runs)
+
+
+def system_experiment(load: str, scheduler: str, wait_s: float, cases: list[tuple[str, int]],
+                      analysis: Any, title: str) -> Experiment:
+    name = f"{load}-{scheduler}-{wait_s:g}"
+    return Experiment(
+        name, title, lambda quick, reps: design_runs(load, scheduler, wait_s, cases, quick, reps),
+        ("scheme", "buffer [packets]"), ("goodput_kbps", "sessions_served", "sessions_lost", "transfer_s", "rtos"),
+        bars_figure("buffer [packets]", "scheme", ("goodput_kbps", "transfer_s"), MEASURE_LABELS),
+        f"{LOADS[load]['users']} users, {SCHEDULERS[scheduler][1]}, mean waiting time {wait_s:g} s, 300 s "
+        "(60 s with --quick); system goodput per cell", analysis=analysis)
+
+
+def single_user_runs(quick: bool, reps: int) -> list[Run]:
+    """Scenario 3: one user alone (every other cell idle), 250 kB transfers, buffer 5–100 packets, three paths.
+
+    A session every U(0, 20 s) gives the user a new random position each time: a 300 s run
+    is about 30 transfers (the study's 30 runs per point); ``reps`` runs per point.
+    """
+    sizes = [5, 20, 100] if quick else [5, 10, 15, 20, 30, 50, 100]
+    cases = {"(a) 25 ms": {}, "(b) 75 ms": {"delay_ms": 75.0}, "(c) 25 ms, 1% loss": {"loss": 0.01}}
+    runs = []
+    for case, opts in cases.items():
+        for n in sizes:
+            for seed in range(1, reps + 1):
+                doc = system("dt", n, "long", "rr", 10.0, 60.0 if quick else 300.0, users=1, **opts)
+                runs.append(Run({"path": case, "buffer [packets]": n}, doc, seed, {"system": True}))
+    return runs
+
+
 MEASURE_LABELS = {
+    "goodput_kbps": "system goodput per cell [kb/s]",
+    "sessions_served": "sessions served",
+    "sessions_lost": "sessions lost",
+    "transfer_median_s": "median transfer time [s]",
     "drops": "drops per transfer",
     "transfer_s": "transfer time [s]",
     "queue_ms": "mean queuing delay [ms]",
@@ -126,6 +302,31 @@ EXPERIMENTS: list[Experiment] = [
                wired_runs, ("scheme", "buffer [packets]"), ("drops", "transfer_s", "queue_ms", "rtos"),
                lines_figure("buffer [packets]", "scheme", ("drops", "transfer_s", "queue_ms"), MEASURE_LABELS),
                "one 250 kB transfer, 100 ms one way; RED replicated, the others deterministic"),
+    system_experiment("long", "rr", 0.4, [("dt", 4), ("dt", 30), REFERENCE], versus_reference_text,
+                      "Long transfers, RR, mean wait 0.4 s: DT 4 and DT 30 against the reference (scenario 2)"),
+    system_experiment("long", "rr", 0.3, [*DESIGN, REFERENCE], both,
+                      "Long transfers, RR, mean wait 0.3 s: {DT, DF, RED, PDPC} × {4, 30} (scenario 2)"),
+    system_experiment("long", "rr", 0.2, [*DESIGN, REFERENCE], both,
+                      "Long transfers, RR, mean wait 0.2 s (the spec's choice for the higher load) (scenario 2)"),
+    system_experiment("long", "sir", 0.4, [("dt", 4), ("dt", 30), REFERENCE], versus_reference_text,
+                      "Long transfers, max-SIR, mean wait 0.4 s: DT sizes against the reference (scenario 2)"),
+    system_experiment("long", "sir", 0.3, [*DESIGN, REFERENCE], both,
+                      "Long transfers, max-SIR, mean wait 0.3 s: {DT, DF, RED, PDPC} × {4, 30} (scenario 2)"),
+    system_experiment("long", "sir", 0.2, [*DESIGN, REFERENCE], both,
+                      "Long transfers, max-SIR, mean wait 0.2 s (the spec's choice for the highest load) (scenario 2)"),
+    system_experiment("web", "rr", 0.0175, [*DESIGN, REFERENCE], both,
+                      "Web, 200 users, RR, mean wait 17.5 ms (scenario 2)"),
+    system_experiment("web", "rr", 0.015, [*DESIGN, REFERENCE], both,
+                      "Web, 200 users, RR, mean wait 15 ms (scenario 2)"),
+    system_experiment("web", "sir", 0.0175, [*DESIGN, REFERENCE], both,
+                      "Web, 200 users, max-SIR, mean wait 17.5 ms (scenario 2)"),
+    system_experiment("web", "sir", 0.015, [*DESIGN, REFERENCE], both,
+                      "Web, 200 users, max-SIR, mean wait 15 ms (scenario 2)"),
+    Experiment("single-user", "One user alone: median transfer time of 250 kB (scenario 3, Figs. 8–9)",
+               single_user_runs, ("path", "buffer [packets]"), ("transfer_median_s", "transfer_s", "rtos"),
+               lines_figure("buffer [packets]", "path", ("transfer_median_s",), MEASURE_LABELS),
+               "DT n at the RNC, one user with every other cell idle (with wrap-around any cell is the centre); "
+               "a session every 10 s on average, each at a new random position; loss on the core link both ways"),
 ]
 
 STUDY = Study("hsdsch-buffer-mgmt", "Buffer management for TCP over HS-DSCH", DOC, EXPERIMENTS, measure,

@@ -424,9 +424,9 @@ STUDIES = (
            "at fixed, square-wave and realistic rates, BSR period, fairness, estimator error (docs/lte-uplink.md)",
            "about 2 min on 2 cores (654 runs); --quick about 10 s (172 runs)"),
     Target("hsdsch-buffer-mgmt",
-           "the HS-DSCH study's buffer schemes (DT, DF, RED, PDPC n as ns-2.27 ran them), scenario 1: drops, "
-           "transfer time and queuing delay against the buffer size (docs/hsdsch.md)",
-           "about 2 s (170 runs); --quick less"),
+           "the HS-DSCH study: DT, DF, RED and PDPC n as ns-2.27 ran them; scenario 1 (one wired buffer), "
+           "scenario 2 (seven HS-DSCH cells, session loads, ANOVA and Tukey), scenario 3 (one user) (docs/hsdsch.md)",
+           "about 11 min on 2 cores (1 330 runs); --quick about 12 s"),
     Target("umts-rlc-tcp",
            "the RLC-TCP study: TCP over RLC AM on a 384 kb/s DCH with Rayleigh-fading frame errors: initial "
            "window, buffer x Reno/SACK/timestamps, status prohibit, limited transmit, RLC window, maxDAT, "
@@ -468,7 +468,9 @@ def add_parser(commands: Any) -> None:
             "(--quick: smaller files, fewer points, 1 replication; --only NAME[,NAME] picks).\n\n"
             "hsdsch-buffer-mgmt: the HS-DSCH study's buffer schemes (DT, DF, RED and PDPC n,\n"
             "in packets, as ns-2.27 ran them): scenario 1, one buffer before a 384 kb/s wired\n"
-            "link, drops, transfer time and queuing delay against the buffer size.\n\n"
+            "link; scenario 2, the seven-cell HS-DSCH system under session loads, system\n"
+            "goodput per cell with paired t-tests, ANOVA and Tukey; scenario 3, one user's\n"
+            "transfer times (10 replications; --quick: 60 s, 2).\n\n"
             "umts-rlc-tcp: TCP over RLC AM on a 384 kb/s DCH with fading (2 MB downloads):\n"
             "initial window x packet size, buffer x Reno/SACK/timestamps, status prohibit,\n"
             "limited transmit, RLC window x RAN RTT, maxDAT, in-order delivery,\n"

@@ -43,6 +43,8 @@ class Experiment:
     note: str = ""
     #: Fills derived columns of the rows (e.g. scaled throughput), if any.
     post: Optional[Callable[[list[dict[str, Any]]], None]] = None
+    #: Statistics beyond the table (tests, ANOVA), as Markdown, printed and added to the report.
+    analysis: Optional[Callable[[list[Run]], str]] = None
 
 
 @dataclass
@@ -273,6 +275,10 @@ def command(study: Study, args: Any, jobs: int, out: Path) -> int:
             write_csv(rows, columns(rows, exp.group, exp.measures), out / f"{exp.name}.csv")
             exp.figure(runs, rows, out / f"{exp.name}.png")
             report += [markdown(exp, rows, study.labels), f"![{exp.name}]({exp.name}.png)", ""]
+            if exp.analysis is not None:
+                text = exp.analysis(runs)
+                print(text)
+                report += [text, ""]
             (out / "report.md").write_text("\n".join(report))
         except OSError as exc:
             raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
