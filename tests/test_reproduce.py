@@ -70,7 +70,7 @@ def test_quick_umts_rlc_tcp_writes_every_experiment(tmp_path, capsys):
 
     assert main(["reproduce", "umts-rlc-tcp", "--quick", "--quiet", "--out", str(tmp_path)]) == 0
     exps = reproduce_rlc.experiments(quick=True)
-    assert [e.name for e in exps] == ["initial-window", "buffer-tcp", "limited-transmit", "status-prohibit", "rlc-window", "max-dat",
+    assert [e.name for e in exps] == ["initial-window", "buffer-tcp", "limited-transmit", "eifel", "status-prohibit", "rlc-window", "max-dat",
                                       "in-order", "buffer-aqm"]
     tables = {e.name: list(csv.DictReader((tmp_path / f"{e.name}.csv").open())) for e in exps}
     for e in exps:

@@ -105,10 +105,12 @@ def setter(path: str, value: Any) -> Callable[[dict[str, Any]], None]:
 
 
 def tcp_variant(name: str) -> list[Callable[[dict[str, Any]], None]]:
-    """``reno``, ``sack``, with ``+ts`` (timestamps) and/or ``+lt`` (limited transmit)."""
+    """``reno``, ``sack``, with ``+ts`` (timestamps), ``+lt`` (limited transmit) and/or ``+eifel``
+    (the Eifel response to spurious timeouts, with timestamps)."""
     recovery, *options = name.split("+")
-    return [setter("tcp.recovery", recovery), setter("tcp.timestamps", "ts" in options),
-            setter("tcp.limited_transmit", "lt" in options)]
+    return [setter("tcp.recovery", recovery), setter("tcp.timestamps", "ts" in options or "eifel" in options),
+            setter("tcp.limited_transmit", "lt" in options),
+            setter("tcp.spurious_rto", "eifel" if "eifel" in options else "none")]
 
 
 def buffer_scheme(scheme: str, size: int) -> list[Callable[[dict[str, Any]], None]]:
@@ -164,6 +166,13 @@ def experiments(quick: bool) -> list[Experiment]:
                    [goodput, ("rtos", "timeouts")])
     for size in pick([15, 30, 50, 80], [15]):
         for tcp in ("reno", "reno+lt"):
+            e.points.append((size, tcp, [setter("radio.buffer_packets", size), *tcp_variant(tcp)]))
+    exps.append(e)
+
+    e = Experiment("eifel", "The Eifel response (RFC 3522/4015) to spurious timeouts vs RLC buffer size",
+                   "RLC buffer [SDUs]", "TCP", [goodput, ("rtos", "timeouts"), ("spurious_rtos", "spurious timeouts")])
+    for size in pick([15, 30, 50, 80], [15]):
+        for tcp in ("sack+ts", "sack+eifel"):
             e.points.append((size, tcp, [setter("radio.buffer_packets", size), *tcp_variant(tcp)]))
     exps.append(e)
 

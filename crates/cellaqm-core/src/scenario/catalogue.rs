@@ -194,7 +194,8 @@ mod tests {
             if k.takes.contains(" | ") && !k.takes.contains("packets") {
                 let choices: Vec<&str> = k.takes.split(" | ").collect();
                 for choice in &choices {
-                    parse(&format!("[tcp]\n{} = \"{choice}\"", k.name)).unwrap();
+                    // With timestamps on: `spurious_rto = "eifel"` needs them.
+                    parse(&format!("[tcp]\ntimestamps = true\n{} = \"{choice}\"", k.name)).unwrap();
                 }
                 assert_eq!(serde_choices("tcp", &k.name), choices, "{}", k.name);
             }

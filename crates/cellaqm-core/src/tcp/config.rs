@@ -144,6 +144,11 @@ pub const KEYS: &[(&str, &str, &str)] = &[
     ("initial_window", "1 to 10", "initial congestion window in segments"),
     ("rwnd", "packets | size", "the receiver's advertised window: packets of one MSS (a number) or bytes (\"64kB\")"),
     ("limited_transmit", "bool", "limited transmit (RFC 3042): a new segment on each of the first two duplicate ACKs"),
+    (
+        "spurious_rto",
+        "none | eifel",
+        "undo a spurious timeout: Eifel detection by timestamps (RFC 3522) and response (RFC 4015); needs timestamps",
+    ),
     ("delayed_ack", "bool", "delayed ACKs (RFC 5681 §4.2): every second full segment or after delack_timeout"),
     ("delack_timeout", "time", "the delayed-ACK timer"),
     ("timestamps", "bool", "timestamps option (RFC 7323): an RTT sample on every ACK"),
@@ -222,6 +227,20 @@ pub struct TcpConfig {
     pub cwnd_validation: bool,
     /// Limited transmit (RFC 3042): a new segment on each of the first two duplicate ACKs.
     pub limited_transmit: bool,
+    /// The response to a spurious retransmission timeout: `"none"` or `"eifel"`
+    /// (RFC 3522 detection with timestamps, RFC 4015 response).
+    pub spurious_rto: SpuriousRto,
+}
+
+/// What a sender does when a timeout turns out spurious.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpuriousRto {
+    /// Nothing: the timeout's reduction stands and go-back-N goes on.
+    #[default]
+    None,
+    /// Eifel: detect by the echoed timestamp, resume with new data and restore cwnd and ssthresh.
+    Eifel,
 }
 
 impl Default for TcpConfig {
@@ -247,6 +266,7 @@ impl Default for TcpConfig {
             restart_after_idle: true,
             cwnd_validation: false,
             limited_transmit: false,
+            spurious_rto: SpuriousRto::None,
         }
     }
 }
@@ -254,6 +274,12 @@ impl Default for TcpConfig {
 impl TcpConfig {
     /// Checks the ranges the types cannot express; the error names the key.
     pub fn validate(&self) -> Result<(), String> {
+        if self.spurious_rto == SpuriousRto::Eifel && !self.timestamps {
+            return Err(
+                "tcp.spurious_rto: \"eifel\" detects a spurious timeout by timestamps; set tcp.timestamps = true"
+                    .into(),
+            );
+        }
         if !(1..=10).contains(&self.initial_window) {
             return Err(format!("tcp.initial_window: expected 1 to 10 segments, got {}", self.initial_window));
         }

@@ -52,6 +52,8 @@ pub(super) trait Controller {
     /// Sets the window (fast-recovery inflation and deflation, loss window after a lost SYN,
     /// restart after idle).
     fn set_window(&mut self, bytes: u64);
+    /// Sets the slow-start threshold (the Eifel response restoring it after a spurious timeout).
+    fn set_ssthresh(&mut self, bytes: u64);
     /// The smoothed RTT after a new sample (RFC 6298).
     fn on_rtt_sample(&mut self, _srtt: Dur) {}
     /// The state the trace records.

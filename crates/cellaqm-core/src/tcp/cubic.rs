@@ -176,6 +176,10 @@ impl Controller for Cubic {
         self.cwnd = bytes.max(self.mss as u64) as f64;
     }
 
+    fn set_ssthresh(&mut self, bytes: u64) {
+        self.ssthresh = bytes;
+    }
+
     fn on_rtt_sample(&mut self, srtt: Dur) {
         self.srtt = srtt;
     }

@@ -14,13 +14,15 @@
 //! Files: `endpoint` (handshake, dispatch), `sender` (send half: segments,
 //! window, retransmission timer), `recovery` (fast retransmit/recovery for
 //! Reno, NewReno and SACK; ECN-Echo), `prr` (Proportional Rate Reduction:
-//! how much recovery sends per ACK), `limited_transmit` (RFC 3042), `scoreboard` (SACK scoreboard), `rtt`
+//! how much recovery sends per ACK), `limited_transmit` (RFC 3042), `eifel` (undoing a spurious
+//! timeout, RFC 3522/4015), `scoreboard` (SACK scoreboard), `rtt`
 //! (RTO estimator), `congestion` (controller interface) with `reno` and `cubic`,
 //! `receiver` (receive half: reassembly, ACKs, SACK blocks) and `ranges`.
 
 pub mod config;
 mod congestion;
 mod cubic;
+mod eifel;
 mod endpoint;
 mod limited_transmit;
 mod prr;
@@ -36,7 +38,8 @@ mod sender;
 mod tests;
 
 pub use config::{
-    CongestionControl, Recovery, RecoveryWindow, RtoRestart, RttSamples, TcpConfig, Window, MAX_IP_PACKET, MAX_WINDOW,
+    CongestionControl, Recovery, RecoveryWindow, RtoRestart, RttSamples, SpuriousRto, TcpConfig, Window, MAX_IP_PACKET,
+    MAX_WINDOW,
 };
 pub use congestion::Metrics;
 pub use endpoint::Endpoint;
@@ -64,6 +67,8 @@ pub struct TcpStats {
     /// counters it is kept by the RECEIVING endpoint, counting its peer's spurious timeouts: sum
     /// both endpoints' stats to get a flow's total.
     pub spurious_rtos: u64,
+    /// Timeouts this sender found spurious and undid (`tcp.spurious_rto = "eifel"`).
+    pub rtos_undone: u64,
     /// Fast retransmits (entries into fast recovery).
     pub fast_retransmits: u64,
     /// ECN-Echo reactions (window reductions caused by CE marks).

@@ -57,6 +57,10 @@ impl Controller for Reno {
     fn set_window(&mut self, bytes: u64) {
         self.cwnd = bytes.max(self.mss);
     }
+
+    fn set_ssthresh(&mut self, bytes: u64) {
+        self.ssthresh = bytes;
+    }
 }
 
 #[cfg(test)]

@@ -8,11 +8,12 @@
 //! `recovery.rs`.
 
 use super::congestion::{self, Controller};
+use super::eifel::Eifel;
 use super::recovery::LossRecovery;
 use super::rtt::RttEstimator;
 use super::rtt_timing::RttTiming;
 use super::scoreboard::Scoreboard;
-use super::{Recovery, RecoveryWindow, RtoRestart, TcpConfig, TcpStats};
+use super::{Recovery, RecoveryWindow, RtoRestart, SpuriousRto, TcpConfig, TcpStats};
 use crate::packet::{flags, ts_clock, Dir, Ecn, FlowId, Packet, TcpHeader};
 use crate::time::{Dur, Time};
 
@@ -58,6 +59,9 @@ pub(super) struct Sender {
     last_rto_una: Option<u64>,
     /// Mark the next retransmission as the first one after a timeout.
     mark_rto: bool,
+    /// `tcp.spurious_rto = "eifel"`, and what the last first timeout left to judge.
+    eifel_on: bool,
+    eifel: Option<Eifel>,
     /// Set CWR on the next new data segment (RFC 3168 §6.1.2).
     pub cwr_pending: bool,
     pub scoreboard: Scoreboard,
@@ -96,6 +100,8 @@ impl Sender {
             rto_deadline: None,
             last_rto_una: None,
             mark_rto: false,
+            eifel_on: cfg.spurious_rto == SpuriousRto::Eifel,
+            eifel: None,
             cwr_pending: false,
             scoreboard: Scoreboard::default(),
             recovery: LossRecovery::default(),
@@ -260,6 +266,7 @@ impl Sender {
         let dupack = !new_ack && pure && h.ack == self.snd_una && self.snd_una < self.snd_max;
         let (handshake, acked) = (self.snd_una == 0, h.ack.saturating_sub(self.snd_una));
         if new_ack {
+            self.judge_timeout(h, acked);
             self.sample_rtt(now, h);
             self.snd_una = h.ack;
             self.snd_nxt = self.snd_nxt.max(h.ack);
@@ -287,6 +294,18 @@ impl Sender {
         }
         if self.ecn && h.has(flags::ECE) {
             self.on_ece(now);
+        }
+    }
+
+    /// The first ACK of new data after a first timeout: undo it if it was spurious ([`Eifel`]).
+    fn judge_timeout(&mut self, h: &TcpHeader, acked: u64) {
+        let Some(e) = self.eifel.take() else { return };
+        let flight = self.snd_max - h.ack;
+        if let Some(undo) = e.judge(h.ts_ecr, h.has(flags::ECE), acked, flight, self.initial_window) {
+            self.snd_nxt = self.snd_max; // RFC 4015 step 4: resume with new data
+            self.cc.set_window(undo.cwnd);
+            self.cc.set_ssthresh(undo.ssthresh);
+            self.stats.rtos_undone += 1;
         }
     }
 
@@ -329,6 +348,10 @@ impl Sender {
         if self.snd_una == 0 {
             self.cc.set_window(self.mss); // RFC 5681 §3.1: after a lost SYN the initial window is one segment
         } else if self.last_rto_una != Some(self.snd_una) {
+            if self.eifel_on {
+                let flight = self.snd_max - self.snd_una;
+                self.eifel = Some(Eifel::at_timeout(ts_clock(now), flight, self.cc.ssthresh()));
+            }
             self.cc.on_rto(now, self.reduction_base()); // RFC 5681 (4) and the loss window
         } // RFC 5681 §3.1: a repeated timeout of the same segment holds ssthresh (cwnd is 1 SMSS already)
         self.last_rto_una = Some(self.snd_una);

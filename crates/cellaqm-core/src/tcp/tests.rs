@@ -483,6 +483,50 @@ fn an_rto_whose_segment_was_not_lost_is_counted_spurious_by_the_receiver() {
     assert_eq!(p.server.stats().spurious_rtos, 0);
 }
 
+/// The Eifel response (RFC 3522 / 4015) after a delay spike with no loss: the
+/// data path stalls from 1.0 s to 1.4 s (every segment sent then is held
+/// until 1.4 s, in order: a link outage), longer than the RTO. Without it the
+/// sender drops to one segment and resends the window (go-back-N); with it the
+/// first ACK after the outage echoes the original's timestamp, the window is
+/// restored to what was in flight and only the one segment was sent twice.
+#[test]
+fn the_eifel_response_restores_the_window_after_a_delay_spike() {
+    let spike = |eifel: bool| {
+        let mut c = cfg(Recovery::Sack);
+        c.rwnd = Window::Packets(20);
+        c.timestamps = true;
+        c.spurious_rto = if eifel { SpuriousRto::Eifel } else { SpuriousRto::None };
+        let mut p = Pair::download(&c, u64::MAX);
+        p.fate = Box::new(|now, server, _| match server && now >= secs(1.0) && now < secs(1.4) {
+            true => Fate::Delay(secs(1.4).since(now)),
+            false => Fate::Deliver,
+        });
+        p.run_until(secs(1.0), |_| false);
+        let before = p.server.cwnd();
+        assert!(p.run_until(secs(3.0), |p| p.server.stats().rtos == 1));
+        // The outage ends at 1.4 s; the first ACKs after it are back by 1.5 s.
+        p.run_until(secs(1.55), |_| false);
+        (before, p.server.cwnd(), p.server.ssthresh(), *p.server.stats(), p)
+    };
+    // The receive window (20 segments) bounds the flight; cwnd had grown past it.
+    let (before, cwnd, ssthresh, s, mut p) = spike(true);
+    assert!(before > 20 * MSS);
+    assert_eq!((s.rtos, s.rtos_undone), (1, 1));
+    // Restored: cwnd = FlightSize + min(acked, IW), at least the 20-segment flight; ssthresh =
+    // pipe_prev = max(FlightSize, ssthresh) = ∞ (never reduced before).
+    assert!(cwnd >= 20 * MSS && ssthresh == u64::MAX, "window {cwnd}, ssthresh {ssthresh}");
+    assert_eq!(s.bytes_retransmitted, MSS, "only the timed-out segment was sent twice");
+    p.run_for(Dur::from_secs(2));
+    assert_eq!(p.server.stats().bytes_retransmitted, MSS);
+    let (_, cwnd_off, ssthresh_off, s_off, _) = spike(false);
+    assert_eq!(s_off.rtos_undone, 0);
+    assert!(cwnd_off < 15 * MSS && ssthresh_off == 10 * MSS, "without Eifel: halved to {ssthresh_off}, {cwnd_off}");
+    assert!(s_off.bytes_retransmitted > 5 * MSS, "go-back-N resends the window: {}", s_off.bytes_retransmitted);
+    // Eifel needs timestamps.
+    let bad = TcpConfig { spurious_rto: SpuriousRto::Eifel, ..TcpConfig::default() };
+    assert!(bad.validate().unwrap_err().starts_with("tcp.spurious_rto:"));
+}
+
 #[test]
 fn a_ce_mark_reduces_the_window_once_without_retransmission() {
     let mut c = cfg(Recovery::Sack);
