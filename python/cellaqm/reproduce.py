@@ -429,9 +429,9 @@ STUDIES = (
            "about 11 min on 2 cores (1 330 runs); --quick about 12 s"),
     Target("umts-rlc-tcp",
            "the RLC-TCP study: TCP over RLC AM on a 384 kb/s DCH with Rayleigh-fading frame errors: initial "
-           "window, buffer x Reno/SACK/timestamps, status prohibit, limited transmit, RLC window, maxDAT, "
+           "window, buffer x Reno/SACK/timestamps, status prohibit, limited transmit, Eifel, RLC window, maxDAT, "
            "in-order delivery, drop-tail/RED/ACK delay (docs/rlc-tcp.md)",
-           "about 4 min on 2 free cores (3 320 runs, 20 replications); --quick 10-20 s (48 runs)"),
+           "about 4 min on 2 cores (3 480 runs, 20 replications); --quick 10-20 s (50 runs)"),
 )
 EXPERIMENTS = tuple(s.name for s in STUDIES)
 
@@ -473,7 +473,7 @@ def add_parser(commands: Any) -> None:
             "transfer times (10 replications; --quick: 60 s, 2).\n\n"
             "umts-rlc-tcp: TCP over RLC AM on a 384 kb/s DCH with fading (2 MB downloads):\n"
             "initial window x packet size, buffer x Reno/SACK/timestamps, status prohibit,\n"
-            "limited transmit, RLC window x RAN RTT, maxDAT, in-order delivery,\n"
+            "limited transmit, the Eifel response, RLC window x RAN RTT, maxDAT, in-order delivery,\n"
             "drop-tail/RED/ACK delay; a table (<name>.csv, tables.md) and figure\n"
             "(<name>.png) each; 20 replications\n"
             "(--quick: 2 replications, 1-2 levels per factor; --duration, --demo do not apply)."
@@ -481,7 +481,9 @@ def add_parser(commands: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("experiment", choices=EXPERIMENTS, metavar="EXPERIMENT", help="one of: " + ", ".join(EXPERIMENTS))
-    p.add_argument("--quick", action="store_true", help="short version for CI (wcdma-rnc-aqm: 200 s, 2 replications; umts-rlc-tcp: 2 replications, fewer levels)")
+    p.add_argument("--quick", action="store_true", help="short version for CI (wcdma-rnc-aqm: 200 s, 2 replications; lte-uplink-raqm: smaller files, "
+                   "fewer points, 1 replication; hsdsch-buffer-mgmt: 60 s runs, 2 replications; umts-rlc-tcp: 2 "
+                   "replications, fewer levels)")
     p.add_argument("--demo", action="store_true", help="one WCDMA bearer (R99 384k, web), every scheme, 300 s, 4 replications, with a plot")
     p.add_argument("--duration", type=_positive(float), metavar="S", help="simulated seconds per run (overrides the preset)")
     p.add_argument("--reps", type=_positive(int), metavar="N", help="replications (overrides the preset)")
