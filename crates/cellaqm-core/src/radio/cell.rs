@@ -10,6 +10,7 @@
 
 use super::access::{RadioEvent, RadioOut};
 use super::bearer::{Bearer, UeEvent};
+use super::busy::Busy;
 use super::hsdpa::{Hsdpa, HsdpaStats};
 use super::hsdsch::sir_stats::SirSummary;
 use super::scheduler::SchedulerKind;
@@ -77,8 +78,7 @@ pub struct Cell {
     tti: Dur,
     fc_period: Dur,
     /// Per user: data waiting in the RNC (flow control will grant credits).
-    busy: Vec<bool>,
-    n_busy: usize,
+    busy: Busy,
     active: Vec<bool>,
     credits: Vec<u32>,
 }
@@ -107,8 +107,7 @@ impl Cell {
             last_fc: None,
             tti,
             fc_period,
-            busy: vec![false; users],
-            n_busy: 0,
+            busy: Busy::new(users),
             active: vec![false; users],
             credits: vec![0; users],
         }
@@ -196,14 +195,7 @@ impl Cell {
     /// After user `u`'s bearer changed: records whether its RNC is `busy` and
     /// asks for the TTI and the flow-control instant the cell now needs.
     pub fn settle(&mut self, now: Time, u: usize, busy: bool, out: &mut RadioOut) {
-        if self.busy[u] != busy {
-            self.busy[u] = busy;
-            if busy {
-                self.n_busy += 1;
-            } else {
-                self.n_busy -= 1;
-            }
-        }
+        self.busy.set(u, busy);
         self.want_events(now, out);
     }
 
@@ -211,7 +203,7 @@ impl Cell {
     /// the next flow-control instant if some RNC does.
     pub fn want_events(&mut self, now: Time, out: &mut RadioOut) {
         let Some(h) = &self.shared else { return };
-        let fc_at = (self.n_busy > 0).then(|| {
+        let fc_at = self.busy.any().then(|| {
             let at = h.next_flow_control(now);
             if self.last_fc == Some(at) {
                 at + self.fc_period

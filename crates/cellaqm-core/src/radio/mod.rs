@@ -26,6 +26,7 @@ pub use config::{BearerConfig, BearerKind, RadioConfig, UserGroup};
 pub mod access;
 pub mod ack_delay;
 pub mod bearer;
+pub mod busy;
 pub mod cell;
 pub mod config;
 pub mod dch;

@@ -40,6 +40,7 @@ use super::shadowing::Shadowing;
 use super::sir_stats::SirStats;
 use super::track::Track;
 use crate::radio::bearer::{stream_name, Bearer};
+use crate::radio::busy::Busy;
 use crate::radio::cell::CellSummary;
 use crate::radio::hsdpa::HsdpaConfig;
 use crate::radio::scheduler::{AnyScheduler, RateAverage, Scheduler, SchedulerKind, UserView};
@@ -119,8 +120,7 @@ pub struct HsDsch {
     cells: Vec<HsCell>,
     /// Block errors.
     rng: Rng,
-    busy: Vec<bool>,
-    n_busy: usize,
+    busy: Busy,
     pending: Option<Time>,
     last_tti: Option<Time>,
     picked: Vec<usize>,
@@ -164,8 +164,7 @@ impl HsDsch {
                 })
                 .collect(),
             rng: rng::stream(seed, "radio.hsdsch"),
-            busy: vec![false; users],
-            n_busy: 0,
+            busy: Busy::new(users),
             pending: None,
             last_tti: None,
             picked: Vec::new(),
@@ -269,19 +268,12 @@ impl HsDsch {
 
     /// Records whether user `u`'s RNC has data (then it is considered each TTI).
     pub fn set_busy(&mut self, u: usize, busy: bool) {
-        if self.busy[u] != busy {
-            self.busy[u] = busy;
-            if busy {
-                self.n_busy += 1;
-            } else {
-                self.n_busy -= 1;
-            }
-        }
+        self.busy.set(u, busy);
     }
 
     /// The next TTI at or after `now` if some RNC has data or a block waits to be sent again.
     pub fn next_tti(&self, now: Time) -> Option<Time> {
-        if self.n_busy == 0 && self.cells.iter().all(|c| c.retx.is_empty()) {
+        if !self.busy.any() && self.cells.iter().all(|c| c.retx.is_empty()) {
             return None;
         }
         let p = self.tti.0;
@@ -315,7 +307,7 @@ impl HsDsch {
         let k = now.0 / self.tti.0;
         for u in 0..self.ues.len() {
             let vc = self.ues[u].view_cell;
-            if !self.busy[u] {
+            if !self.busy.is(u) {
                 self.cells[vc].views[u].backlog_bytes = 0;
                 continue;
             }
