@@ -139,6 +139,12 @@ pub const KEYS: &[(&str, &str, &str)] = &[
         "rfc | prr",
         "what fast recovery sends per ACK: the recovery's own rule, or PRR-SSRB (RFC 6937)",
     ),
+    (
+        "fack",
+        "bool",
+        "Forward Acknowledgement (Mathis & Mahdavi 1996) with SACK: recovery when the highest SACKed byte is \
+         more than 3 MSS above snd_una, every hole below it lost, send while snd_max − fack + retransmitted < cwnd",
+    ),
     ("mss", "size", "maximum segment size: payload bytes per full segment"),
     ("header", "size", "TCP/IP header bytes on every packet (40 TCP/IPv4, 60 TCP/IPv6)"),
     ("initial_window", "1 to 10", "initial congestion window in segments"),
@@ -191,6 +197,8 @@ pub struct TcpConfig {
     pub recovery: Recovery,
     /// How much fast recovery sends per ACK: `"rfc"` (inflation / cwnd − pipe) or `"prr"` (RFC 6937).
     pub recovery_window: RecoveryWindow,
+    /// Forward Acknowledgement with SACK (Mathis & Mahdavi 1996, `fack.rs`); needs `recovery = "sack"`.
+    pub fack: bool,
     /// Maximum segment size: payload bytes per full segment.
     pub mss: Bytes,
     /// TCP/IP header bytes added to every packet (40 for TCP/IPv4, 60 for TCP/IPv6 as in the WCDMA study).
@@ -250,6 +258,7 @@ impl Default for TcpConfig {
             cubic_fast_convergence: true,
             recovery: Recovery::NewReno,
             recovery_window: RecoveryWindow::Rfc,
+            fack: false,
             mss: Bytes(1460),
             header: Bytes(40),
             initial_window: 3,
@@ -279,6 +288,9 @@ impl TcpConfig {
                 "tcp.spurious_rto: \"eifel\" detects a spurious timeout by timestamps; set tcp.timestamps = true"
                     .into(),
             );
+        }
+        if self.fack && self.recovery != Recovery::Sack {
+            return Err("tcp.fack: FACK works on the SACK scoreboard; set tcp.recovery = \"sack\"".into());
         }
         if !(1..=10).contains(&self.initial_window) {
             return Err(format!("tcp.initial_window: expected 1 to 10 segments, got {}", self.initial_window));

@@ -13,7 +13,7 @@
 //!
 //! Files: `endpoint` (handshake, dispatch), `sender` (send half: segments,
 //! window, retransmission timer), `recovery` (fast retransmit/recovery for
-//! Reno, NewReno and SACK; ECN-Echo), `prr` (Proportional Rate Reduction:
+//! Reno, NewReno and SACK; ECN-Echo), `fack` (Forward Acknowledgement on SACK), `prr` (Proportional Rate Reduction:
 //! how much recovery sends per ACK), `limited_transmit` (RFC 3042), `eifel` (undoing a spurious
 //! timeout, RFC 3522/4015), `scoreboard` (SACK scoreboard), `rtt`
 //! (RTO estimator), `congestion` (controller interface) with `reno` and `cubic`,
@@ -24,6 +24,7 @@ mod congestion;
 mod cubic;
 mod eifel;
 mod endpoint;
+mod fack;
 mod limited_transmit;
 mod prr;
 mod ranges;

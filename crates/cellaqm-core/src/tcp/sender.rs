@@ -103,7 +103,7 @@ impl Sender {
             eifel_on: cfg.spurious_rto == SpuriousRto::Eifel,
             eifel: None,
             cwr_pending: false,
-            scoreboard: Scoreboard::default(),
+            scoreboard: Scoreboard::new(cfg.fack),
             recovery: LossRecovery::default(),
             stats: TcpStats::default(),
         }
