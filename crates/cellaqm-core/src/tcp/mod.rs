@@ -39,8 +39,8 @@ mod sender;
 mod tests;
 
 pub use config::{
-    CongestionControl, Recovery, RecoveryWindow, RtoRestart, RttSamples, SpuriousRto, TcpConfig, Window, MAX_IP_PACKET,
-    MAX_WINDOW,
+    CongestionControl, Recovery, RecoveryWindow, RtoFormula, RtoRestart, RttSamples, SpuriousRto, TcpConfig, Window,
+    MAX_IP_PACKET, MAX_WINDOW,
 };
 pub use congestion::Metrics;
 pub use endpoint::Endpoint;
