@@ -4,10 +4,11 @@
 //! retransmit: ssthresh = max(FlightSize/2, 2·SMSS). Reno leaves recovery on
 //! the first new ACK; NewReno stays until everything outstanding at its start
 //! is acknowledged, retransmitting one segment per partial ACK; SACK recovery
-//! chooses the segments to send by NextSeg. How much recovery sends is
-//! `recovery_window`'s: with `"rfc"`, Reno and NewReno inflate cwnd by one SMSS
-//! per duplicate ACK (deflating on partial ACKs) and SACK sends while
-//! cwnd − pipe ≥ SMSS; with `"prr"`, each ACK in recovery allows the sndcnt of
+//! chooses the segments to send by NextSeg (FACK, `fack.rs`, changes when it
+//! starts, which holes are lost and the window rule). How much recovery sends
+//! is `recovery_window`'s: with `"rfc"`, Reno and NewReno inflate cwnd by one
+//! SMSS per duplicate ACK (deflating on partial ACKs) and SACK sends while
+//! cwnd − pipe ≥ SMSS (FACK: awnd < cwnd); with `"prr"`, each ACK in recovery allows the sndcnt of
 //! RFC 6937 (`prr.rs`) and cwnd is left at ssthresh. The fast retransmission
 //! and NewReno's partial-ACK retransmissions are sent whatever the rule
 //! allows, and under PRR they count in prr_out like any other segment. An

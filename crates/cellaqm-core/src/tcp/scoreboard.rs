@@ -3,7 +3,8 @@
 //! Records which sequence ranges above the cumulative ACK the receiver has
 //! SACKed (RFC 2018). A hole is lost once DupThresh discontiguous SACKed ranges,
 //! or more than (DupThresh − 1)·SMSS SACKed bytes, lie above it (IsLost), or,
-//! with FACK (`fack.rs`), once any SACKed byte lies above it; the data in flight is estimated by counting un-SACKed bytes not lost, plus those
+//! with FACK (`fack.rs`), once any SACKed byte lies above it; the data in
+//! flight is estimated by counting un-SACKed bytes not lost, plus those
 //! retransmitted in this recovery (SetPipe).
 
 use super::ranges::RangeSet;
