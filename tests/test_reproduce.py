@@ -28,6 +28,24 @@ def test_quick_reproduce_writes_the_table(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "runs in" in out
     assert f"see {reproduce.DOC}" in out
+    # The study's five observations follow the summary line, on its table and on ours.
+    assert "The study's stated observations" in out and '5. "TTLRED for incoming packets' in out
+    assert "| ARED, PDPC and TTLRED best |" in (tmp_path / "comparison.md").read_text()
+
+
+def test_set_overrides_go_to_the_cases_of_their_bearer():
+    sets = ("radio.dch.loss.burst=5.0", "radio.hsdpa.iub_delay=20ms", "radio.rlc.status.prohibit=300ms")
+    assert reproduce.sets_for("dch384", sets) == ["radio.dch.loss.burst=5.0", "radio.rlc.status.prohibit=300ms"]
+    assert reproduce.sets_for("hsdpa500", sets) == ["radio.hsdpa.iub_delay=20ms", "radio.rlc.status.prohibit=300ms"]
+
+
+def test_a_set_the_scenarios_refuse_is_one_line(tmp_path, capsys):
+    assert main(["reproduce", "wcdma-rnc-aqm", "--quick", "--quiet", "--set", "radio.rlc.status.prohibit=fast",
+                 "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("cellaqm: error: --set: radio.rlc.status.prohibit"), err
+    assert main(["reproduce", "umts-rlc-tcp", "--set", "tcp.rwnd=60", "--out", str(tmp_path)]) == 2
+    assert "--set: only with wcdma-rnc-aqm" in capsys.readouterr().err
 
 
 def test_demo_writes_a_plot(tmp_path):
