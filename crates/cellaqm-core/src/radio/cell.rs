@@ -45,7 +45,7 @@ pub struct CellSummary {
     pub tti_utilisation: Option<f64>,
     /// Shared channel: users served per TTI used (1 on HSDPA; several with code multiplexing).
     pub users_per_tti: Option<f64>,
-    /// Shared channel: transmissions delayed by HARQ.
+    /// Shared channel: IP packets delayed by HARQ.
     pub harq_delayed: Option<u64>,
     /// HS-DSCH system: the SIR of the cell's backlogged users, once per TTI (dB).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -19,9 +19,11 @@
 //!   fair, strict priority); it gets `rate · TTI` bits at its channel's rate
 //!   (the cell's `rate`, or the user's own `channel_rate`; fractions carry
 //!   over while the cell stays busy).
-//! - HARQ: with probability `harq` a transmission waits until the next
-//!   scheduling period (the next flow-control boundary: 0–10 ms extra). The
-//!   UE's reordering keeps each user's PDUs in order.
+//! - HARQ: with probability `harq` an IP packet waits until the next
+//!   scheduling period (the next flow-control boundary: 0–10 ms extra): the
+//!   PDU that ends it, drawn once per packet ending there (wcdma-rnc-aqm.md:
+//!   "with probability 0.1 per IP packet"). The UE's reordering keeps each
+//!   user's PDUs in order, so the PDUs behind it wait too.
 
 use super::scheduler::{AnyScheduler, RateAverage, Scheduler, SchedulerKind, UserView};
 use crate::rlc::Pdu;
@@ -46,7 +48,7 @@ pub struct HsdpaConfig {
     pub flow_control: Dur,
     /// Most MAC-d PDUs in one frame-protocol frame.
     pub max_frame: u32,
-    /// Probability that a transmission waits for the next scheduling period (HARQ).
+    /// Probability that an IP packet waits for the next scheduling period (HARQ).
     pub harq: f64,
     /// RNC → Node-B (Iub) one-way delay.
     pub iub_delay: Dur,
@@ -138,6 +140,7 @@ pub struct HsdpaUser {
 pub struct HsdpaStats {
     pub ttis_used: u64,
     pub pdus_sent: u64,
+    /// IP packets HARQ made wait for the next scheduling period.
     pub harq_delayed: u64,
     /// Users served, summed over the TTIs used.
     pub users_served: u64,
@@ -306,19 +309,26 @@ impl Hsdpa {
         self.stats.users_served += 1;
         self.stats.pdus_sent += take as u64;
         self.waiting -= take as u64;
-        let mut at = now + self.cfg.tti + self.cfg.air_delay;
-        if self.cfg.harq > 0.0 && self.rng.random::<f64>() < self.cfg.harq {
-            // HARQ: wait for the next scheduling period.
-            self.stats.harq_delayed += 1;
-            let p = self.cfg.flow_control.0;
-            at = Time((now.0 / p + 1) * p) + self.cfg.tti + self.cfg.air_delay;
-        }
-        let at = user.air.back().map_or(at, |&(last, _)| at.max(last)); // MAC-hs reordering
+        let on_time = now + self.cfg.tti + self.cfg.air_delay;
+        let p = self.cfg.flow_control.0;
+        let deferred = Time((now.0 / p + 1) * p) + self.cfg.tti + self.cfg.air_delay;
         let was_empty = user.air.is_empty();
+        let mut first = None;
         for pdu in user.nodeb.drain(..take) {
+            // HARQ, per IP packet: each packet ending in this PDU may wait for the next scheduling period.
+            let ending = if let Pdu::Data(d) = &pdu { d.ending_sdus().count() } else { 0 };
+            let mut at = on_time;
+            for _ in 0..ending {
+                if self.cfg.harq > 0.0 && self.rng.random::<f64>() < self.cfg.harq {
+                    self.stats.harq_delayed += 1;
+                    at = deferred;
+                }
+            }
+            let at = user.air.back().map_or(at, |&(last, _)| at.max(last)); // MAC-hs reordering
+            first.get_or_insert(at);
             user.air.push_back((at, pdu));
         }
-        served.push((u, (was_empty && take > 0).then_some(at)));
+        served.push((u, first.filter(|_| was_empty)));
         true
     }
 
@@ -342,7 +352,7 @@ impl Hsdpa {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rlc::{Mrw, Pdu};
+    use crate::rlc::{DataPdu, Mrw, Pdu};
     use crate::rng::stream;
 
     fn dummy() -> Pdu {
@@ -450,21 +460,41 @@ mod tests {
         assert!((got_bps / capped - 1.0).abs() < 0.01, "{got_bps} vs {capped}");
     }
 
+    /// Packets of two PDUs each (the second ends the packet): about one packet in
+    /// ten waits, decided on its ending PDU only; every PDU still arrives in order.
     #[test]
-    fn harq_delays_about_one_transmission_in_ten_and_keeps_order() {
+    fn harq_delays_about_one_packet_in_ten_and_keeps_order() {
         let cfg = HsdpaConfig::default();
         let mut h = Hsdpa::new(&cfg, &users(1), 42, stream(9, "h"));
         let mut out = Vec::new();
-        for k in 0..5000u64 {
+        let mut deferred_starts = 0;
+        for k in 0..10_000u64 {
             let t = Time::ZERO + Dur::from_millis(2 * k);
-            h.send_frame_pdu(t, 0, Pdu::Mrw(Mrw { sn: k, discard_through: 0 }));
+            let ends = k % 2 == 1;
+            let pdu = DataPdu {
+                sn: k,
+                poll: false,
+                sdu_first: k / 2,
+                sdu_last: k / 2,
+                starts: !ends,
+                ends,
+                payload: 40,
+                lis: ends as u32,
+            };
+            h.send_frame_pdu(t, 0, Pdu::Data(pdu));
             h.iub_arrivals(t + Dur::from_millis(10), 0);
-            h.tti(t + Dur::from_millis(10), &mut Vec::new());
+            let delayed = h.stats().harq_delayed;
+            let mut served = Vec::new();
+            h.tti(t + Dur::from_millis(10), &mut served);
+            if !ends && h.stats().harq_delayed > delayed {
+                deferred_starts += 1;
+            }
         }
+        assert_eq!(deferred_starts, 0, "a PDU that ends no packet draws nothing");
         h.air_arrivals(Time::MAX, 0, &mut out);
-        let sns: Vec<u64> = out.iter().map(|p| if let Pdu::Mrw(m) = p { m.sn } else { 0 }).collect();
-        assert_eq!(sns, (0..5000).collect::<Vec<_>>());
-        let share = h.stats().harq_delayed as f64 / h.stats().ttis_used as f64;
+        let sns: Vec<u64> = out.iter().map(|p| if let Pdu::Data(d) = p { d.sn } else { u64::MAX }).collect();
+        assert_eq!(sns, (0..10_000).collect::<Vec<_>>());
+        let share = h.stats().harq_delayed as f64 / 5000.0;
         assert!((share - 0.1).abs() < 0.015, "{share}");
     }
 
