@@ -474,9 +474,10 @@ def add_parser(commands: Any) -> None:
             "umts-rlc-tcp: TCP over RLC AM on a 384 kb/s DCH with fading (2 MB downloads):\n"
             "initial window x packet size, buffer x Reno/SACK/timestamps, status prohibit,\n"
             "limited transmit, the Eifel response, RLC window x RAN RTT, maxDAT, in-order delivery,\n"
-            "drop-tail/RED/ACK delay; a table (<name>.csv, tables.md) and figure\n"
-            "(<name>.png) each; 20 replications\n"
-            "(--quick: 2 replications, 1-2 levels per factor; --duration, --demo do not apply)."
+            "drop-tail/RED/ACK delay; a table (CSV) and a figure (PNG) each, and report.md;\n"
+            "20 replications (--quick: 2 replications, 1-2 levels per factor).\n\n"
+            "--duration and --demo apply to wcdma-rnc-aqm only (the other studies set their runs'\n"
+            "lengths)."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -488,7 +489,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--duration", type=_positive(float), metavar="S", help="simulated seconds per run (overrides the preset)")
     p.add_argument("--reps", type=_positive(int), metavar="N", help="replications (overrides the preset)")
     p.add_argument("--out", metavar="DIR", help="where to write the tables and figures (default: results/EXPERIMENT)")
-    p.add_argument("--only", metavar="NAMES", help="lte-uplink-raqm, hsdsch-buffer-mgmt: only these experiments "
+    p.add_argument("--only", metavar="NAMES", help="lte-uplink-raqm, hsdsch-buffer-mgmt, umts-rlc-tcp: only these experiments "
                    "(comma-separated; the list is in the study's docs page and in the error for a wrong name)")
     p.add_argument("--jobs", type=_positive(int), metavar="N", help="parallel runs (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -498,12 +499,6 @@ def command(args: argparse.Namespace) -> int:
     from cellaqm.cli import OutputError, UsageError
     from cellaqm.runner import default_jobs
 
-    if args.experiment == "umts-rlc-tcp":
-        if args.only is not None:
-            raise UsageError("--only applies to lte-uplink-raqm and hsdsch-buffer-mgmt")
-        from cellaqm import reproduce_rlc
-
-        return reproduce_rlc.command(args)
     jobs = args.jobs if args.jobs is not None else default_jobs()
     out = Path(args.out or f"results/{args.experiment}")
     try:
@@ -511,12 +506,12 @@ def command(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
     if args.experiment != "wcdma-rnc-aqm":
-        from cellaqm import hsdsch, lte_uplink, study
+        from cellaqm import hsdsch, lte_uplink, rlc_tcp, study
 
-        return study.command({"lte-uplink-raqm": lte_uplink.STUDY, "hsdsch-buffer-mgmt": hsdsch.STUDY}[args.experiment],
-                             args, jobs, out)
+        studies = {s.name: s for s in (lte_uplink.STUDY, hsdsch.STUDY, rlc_tcp.STUDY)}
+        return study.command(studies[args.experiment], args, jobs, out)
     if args.only is not None:
-        raise UsageError("--only applies to lte-uplink-raqm and hsdsch-buffer-mgmt")
+        raise UsageError("--only applies to lte-uplink-raqm, hsdsch-buffer-mgmt and umts-rlc-tcp")
     duration, reps, cases = 1200.0, 6, HEADLINE
     if args.quick:
         duration, reps = 200.0, 2
