@@ -34,42 +34,28 @@ R = TypeVar("R")
 SCHEMES = ("td", "red", "ared", "pdpc", "ttlred1", "ttlred2")
 SCHEME_LABELS = {"td": "TD", "red": "RED", "ared": "ARED", "pdpc": "PDPC", "ttlred1": "TTLRED1", "ttlred2": "TTLRED2"}
 
+
+def _dch(label: str, rate: str, tti: str) -> dict[str, Any]:
+    """An R99 DCH bearer of ``rate`` and ``tti``: 15 ms one way, the study's 1.5% PDU loss and RLC window 768."""
+    # Mean burst length: the study gives only the mean loss (1.5%); 2 PDUs is our choice.
+    loss = {"mean": 0.015, "burst": 2.0}
+    return {"label": label, "radio": {"bearer": "dch", "dch": {"rate": rate, "tti": tti, "delay": "15ms", "loss": loss},
+                                      "rlc": {"window": 768}}}
+
+
+def _hsdpa(label: str, rate: str) -> dict[str, Any]:
+    """An HSDPA bearer of ``rate`` (share 0.9, HARQ 0.1 as in every HSDPA case of the study)."""
+    # RLC window 2047 (the 12-bit SN maximum): 768 PDUs would cap 3.6 Mb/s near 2.9 Mb/s.
+    return {"label": label, "radio": {"bearer": "hsdpa", "hsdpa": {"rate": rate, "share": 0.9, "harq": 0.1},
+                                      "rlc": {"window": 2047}}}
+
+
 #: Bearers: label, the [radio] section without buffer/queue.
 BEARERS: dict[str, dict[str, Any]] = {
-    "dch64": {
-        "label": "R99 64k",
-        "radio": {
-            "bearer": "dch",
-            # Mean burst length: the study gives only the mean loss (1.5%); 2 PDUs is our choice.
-            "dch": {"rate": "64kbps", "tti": "20ms", "delay": "15ms", "loss": {"mean": 0.015, "burst": 2.0}},
-            "rlc": {"window": 768},
-        },
-    },
-    "dch384": {
-        "label": "R99 384k",
-        "radio": {
-            "bearer": "dch",
-            "dch": {"rate": "384kbps", "tti": "10ms", "delay": "15ms", "loss": {"mean": 0.015, "burst": 2.0}},
-            "rlc": {"window": 768},
-        },
-    },
-    "hsdpa500": {
-        "label": "HSDPA 500k",
-        "radio": {
-            "bearer": "hsdpa",
-            "hsdpa": {"rate": "500kbps", "share": 0.9, "harq": 0.1},
-            # 2047 (the 12-bit SN maximum): 768 PDUs would cap 3.6 Mb/s near 2.9 Mb/s.
-            "rlc": {"window": 2047},
-        },
-    },
-    "hsdpa3600": {
-        "label": "HSDPA 3.6M",
-        "radio": {
-            "bearer": "hsdpa",
-            "hsdpa": {"rate": "3.6Mbps", "share": 0.9, "harq": 0.1},
-            "rlc": {"window": 2047},
-        },
-    },
+    "dch64": _dch("R99 64k", "64kbps", "20ms"),
+    "dch384": _dch("R99 384k", "384kbps", "10ms"),
+    "hsdpa500": _hsdpa("HSDPA 500k", "500kbps"),
+    "hsdpa3600": _hsdpa("HSDPA 3.6M", "3.6Mbps"),
 }
 
 TRAFFIC: dict[str, dict[str, Any]] = {
@@ -347,17 +333,6 @@ def plot(rows: list[dict[str, Any]], path: Path) -> Path:
     return path
 
 
-def write_csv(rows: list[dict[str, Any]], path: Path, columns: Optional[list[str]] = None) -> None:
-    import csv
-
-    columns = columns or COLUMNS
-    with path.open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=columns)
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: (round(v, 3) if isinstance(v, float) else v) for k, v in r.items() if k in columns})
-
-
 # --------------------------------------------------------------------------- next to the published table
 
 #: Columns of ``comparison.csv``: per metric the published value, ours, their ratio and both changes vs TD.
@@ -498,6 +473,7 @@ def add_parser(commands: Any) -> None:
 def command(args: argparse.Namespace) -> int:
     from cellaqm.cli import OutputError, UsageError
     from cellaqm.runner import default_jobs
+    from cellaqm.study import write_csv
 
     jobs = args.jobs if args.jobs is not None else default_jobs()
     out = Path(args.out or f"results/{args.experiment}")
@@ -527,7 +503,7 @@ def command(args: argparse.Namespace) -> int:
     print_table(rows, title)
     print(f"What the model is and why some rows tie (the HSDPA 3.6M rows: the uplink's ACK clock): see {DOC}")
     try:
-        write_csv(rows, out / "table.csv")
+        write_csv(rows, COLUMNS, out / "table.csv", digits=3)
         (out / "table.md").write_text(markdown(rows, title))
         written = [out / "table.csv", out / "table.md"]
         from cellaqm import published
@@ -536,7 +512,7 @@ def command(args: argparse.Namespace) -> int:
         if compared:
             line = published.summary_line(summary)
             print_comparison(compared, line)
-            write_csv(compared, out / "comparison.csv", COMPARISON_COLUMNS)
+            write_csv(compared, COMPARISON_COLUMNS, out / "comparison.csv", digits=3)
             (out / "comparison.md").write_text(comparison_markdown(compared, line))
             written += [out / "comparison.csv", out / "comparison.md"]
         if args.demo:

@@ -172,14 +172,15 @@ def print_table(exp: Experiment, rows: list[dict[str, Any]], labels: dict[str, s
     Console(width=max(Console().width, 140)).print(t)
 
 
-def write_csv(rows: list[dict[str, Any]], cols: list[str], path: Path) -> None:
+def write_csv(rows: list[dict[str, Any]], cols: list[str], path: Path, digits: int = 4) -> None:
+    """The ``cols`` of ``rows`` as CSV, numbers rounded to ``digits`` decimals."""
     import csv
 
     with path.open("w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=cols, extrasaction="ignore")
         w.writeheader()
         for r in rows:
-            w.writerow({k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items()})
+            w.writerow({k: (round(v, digits) if isinstance(v, float) else v) for k, v in r.items()})
 
 
 # --------------------------------------------------------------------------- figures
