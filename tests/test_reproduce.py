@@ -84,39 +84,48 @@ def test_the_documented_page_exists():
 
 def test_quick_umts_rlc_tcp_writes_every_experiment(tmp_path, capsys):
     """``cellaqm reproduce umts-rlc-tcp --quick``: a table and a figure per experiment of the spec."""
-    from cellaqm import reproduce_rlc
+    from cellaqm import rlc_tcp
 
     assert main(["reproduce", "umts-rlc-tcp", "--quick", "--quiet", "--out", str(tmp_path)]) == 0
-    exps = reproduce_rlc.experiments(quick=True)
+    exps = rlc_tcp.STUDY.experiments
     assert [e.name for e in exps] == ["initial-window", "buffer-tcp", "limited-transmit", "eifel", "status-prohibit", "rlc-window", "max-dat",
                                       "in-order", "buffer-aqm"]
     tables = {e.name: list(csv.DictReader((tmp_path / f"{e.name}.csv").open())) for e in exps}
     for e in exps:
         assert (tmp_path / f"{e.name}.png").stat().st_size > 1000
-        assert len(tables[e.name]) == len(e.points)
+        assert len(tables[e.name]) == len(e.runs(True, 1))  # a row per point
         assert all(r["runs"] == "2" for r in tables[e.name])
     # A 64-PDU RLC window limits a 384 kb/s bearer with a 100 ms RAN round trip (64 x 40 B per round trip).
-    window = {r["x"]: float(r["goodput_kbps"]) for r in tables["rlc-window"]}
+    window = {r["RLC window [PDUs]"]: float(r["goodput_kbps"]) for r in tables["rlc-window"]}
     assert window["64"] < 0.3 * window["2047"]
     # Initial window 4 downloads 5 kB faster than 1 (fewer round trips).
-    iw = {(r["x"], r["series"]): float(r["download_s"]) for r in tables["initial-window"]}
+    iw = {(r["IP packet size [B]"], r["initial window"]): float(r["download_s"]) for r in tables["initial-window"]}
     assert iw[("1500", "IW 4")] < iw[("1500", "IW 1")]
+    # Every download of the quick runs finishes: each goodput has its two runs.
+    assert all(r["goodput_kbps_n"] == "2" for r in tables["buffer-aqm"])
     out = capsys.readouterr().out
-    assert f"see {reproduce_rlc.DOC}" in out and "## Fig. 10" in (tmp_path / "tables.md").read_text()
+    assert rlc_tcp.DOC in out and "## Fig. 10" in (tmp_path / "report.md").read_text()
+
+
+def test_umts_rlc_tcp_only_runs_the_named_experiments(tmp_path):
+    assert main(["reproduce", "umts-rlc-tcp", "--quick", "--quiet", "--only", "in-order", "--out", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in-order.csv", "in-order.png", "report.md"]
+    rows = list(csv.DictReader((tmp_path / "in-order.csv").open()))
+    assert [r["in-order delivery"] for r in rows] == ["on", "off"] and "series" not in rows[0]
 
 
 def test_umts_rlc_tcp_refuses_the_wcdma_only_options(tmp_path, capsys):
     assert main(["reproduce", "umts-rlc-tcp", "--duration", "10", "--quiet", "--out", str(tmp_path)]) == 2
-    assert "--duration: only with wcdma-rnc-aqm" in capsys.readouterr().err
+    assert "umts-rlc-tcp: --demo and --duration do not apply" in capsys.readouterr().err
 
 
 def test_rlc_reference_file_matches_the_generator(tmp_path):
-    """scenarios/rlc-tcp/reference.toml is generated from reproduce_rlc.reference()."""
+    """scenarios/rlc-tcp/reference.toml is generated from rlc_tcp.reference()."""
     from pathlib import Path
 
-    from cellaqm import reproduce_rlc
+    from cellaqm import rlc_tcp
 
     repo = Path(__file__).resolve().parents[1]
-    written = reproduce_rlc.write_reference(tmp_path)
-    assert (repo / reproduce_rlc.REFERENCE_FILE).read_text() == written.read_text()
-    assert (repo / reproduce_rlc.DOC).is_file() and reproduce_rlc.DOC in (repo / "README.md").read_text()
+    written = rlc_tcp.write_reference(tmp_path)
+    assert (repo / rlc_tcp.REFERENCE_FILE).read_text() == written.read_text()
+    assert (repo / rlc_tcp.DOC).is_file() and rlc_tcp.DOC in (repo / "README.md").read_text()

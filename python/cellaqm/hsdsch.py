@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import time
-from pathlib import Path
 from typing import Any, Optional
 
 from cellaqm.study import Experiment, Run, Study, bars_figure, lines_figure
@@ -258,9 +257,16 @@ def both(runs: list[Run]) -> str:
     return anova_text(runs) + "\n" + versus_reference_text(runs)
 
 
-def system_experiment(load: str, scheduler: str, wait_s: float, cases: list[tuple[str, int]],
-                      analysis: Any, title: str) -> Experiment:
+def system_experiment(load: str, scheduler: str, wait_s: float, design: bool, remark: str = "") -> Experiment:
+    """Scenario 2 under ``load`` and ``scheduler`` with mean wait ``wait_s``: the 2 × 4 design (``design``,
+    with the ANOVA) or DT 4 and DT 30 alone, and the reference (paired t-tests against it)."""
     name = f"{load}-{scheduler}-{wait_s:g}"
+    cases = [*(DESIGN if design else [("dt", 4), ("dt", 30)]), REFERENCE]
+    analysis = both if design else versus_reference_text
+    what = "{DT, DF, RED, PDPC} × {4, 30}" if design else "DT 4 and DT 30 against the reference"
+    wait = f"{wait_s:g} s" if wait_s >= 0.1 else f"{wait_s * 1e3:g} ms"
+    sessions = "Long transfers" if load == "long" else f"Web, {LOADS[load]['users']} users"
+    title = f"{sessions}, {SCHEDULERS[scheduler][1]}, mean wait {wait}: {what}{remark} (scenario 2)"
     return Experiment(
         name, title, lambda quick, reps: design_runs(load, scheduler, wait_s, cases, quick, reps),
         ("scheme", "buffer [packets]"), ("goodput_kbps", "sessions_served", "sessions_lost", "transfer_s", "rtos"),
@@ -302,26 +308,11 @@ EXPERIMENTS: list[Experiment] = [
                wired_runs, ("scheme", "buffer [packets]"), ("drops", "transfer_s", "queue_ms", "rtos"),
                lines_figure("buffer [packets]", "scheme", ("drops", "transfer_s", "queue_ms"), MEASURE_LABELS),
                "one 250 kB transfer, 100 ms one way; RED replicated, the others deterministic"),
-    system_experiment("long", "rr", 0.4, [("dt", 4), ("dt", 30), REFERENCE], versus_reference_text,
-                      "Long transfers, RR, mean wait 0.4 s: DT 4 and DT 30 against the reference (scenario 2)"),
-    system_experiment("long", "rr", 0.3, [*DESIGN, REFERENCE], both,
-                      "Long transfers, RR, mean wait 0.3 s: {DT, DF, RED, PDPC} × {4, 30} (scenario 2)"),
-    system_experiment("long", "rr", 0.2, [*DESIGN, REFERENCE], both,
-                      "Long transfers, RR, mean wait 0.2 s (the spec's choice for the higher load) (scenario 2)"),
-    system_experiment("long", "sir", 0.4, [("dt", 4), ("dt", 30), REFERENCE], versus_reference_text,
-                      "Long transfers, max-SIR, mean wait 0.4 s: DT sizes against the reference (scenario 2)"),
-    system_experiment("long", "sir", 0.3, [*DESIGN, REFERENCE], both,
-                      "Long transfers, max-SIR, mean wait 0.3 s: {DT, DF, RED, PDPC} × {4, 30} (scenario 2)"),
-    system_experiment("long", "sir", 0.2, [*DESIGN, REFERENCE], both,
-                      "Long transfers, max-SIR, mean wait 0.2 s (the spec's choice for the highest load) (scenario 2)"),
-    system_experiment("web", "rr", 0.0175, [*DESIGN, REFERENCE], both,
-                      "Web, 200 users, RR, mean wait 17.5 ms (scenario 2)"),
-    system_experiment("web", "rr", 0.015, [*DESIGN, REFERENCE], both,
-                      "Web, 200 users, RR, mean wait 15 ms (scenario 2)"),
-    system_experiment("web", "sir", 0.0175, [*DESIGN, REFERENCE], both,
-                      "Web, 200 users, max-SIR, mean wait 17.5 ms (scenario 2)"),
-    system_experiment("web", "sir", 0.015, [*DESIGN, REFERENCE], both,
-                      "Web, 200 users, max-SIR, mean wait 15 ms (scenario 2)"),
+    *(e for scheduler in SCHEDULERS for e in (
+        system_experiment("long", scheduler, 0.4, design=False),
+        system_experiment("long", scheduler, 0.3, design=True),
+        system_experiment("long", scheduler, 0.2, design=True, remark=" (the spec's choice for the highest load)"))),
+    *(system_experiment("web", scheduler, wait_s, design=True) for scheduler in SCHEDULERS for wait_s in (0.0175, 0.015)),
     Experiment("single-user", "One user alone: median transfer time of 250 kB (scenario 3, Figs. 8–9)",
                single_user_runs, ("path", "buffer [packets]"), ("transfer_median_s", "transfer_s", "rtos"),
                lines_figure("buffer [packets]", "path", ("transfer_median_s",), MEASURE_LABELS),
@@ -332,8 +323,3 @@ EXPERIMENTS: list[Experiment] = [
 STUDY = Study("hsdsch-buffer-mgmt", "Buffer management for TCP over HS-DSCH", DOC, EXPERIMENTS, measure,
               MEASURE_LABELS, reps=(10, 2))
 
-
-def command(args: Any, jobs: int, out: Path) -> int:
-    from cellaqm import study
-
-    return study.command(STUDY, args, jobs, out)

@@ -32,7 +32,7 @@ To add a scheme of your own, see docs/queues.md.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Optional, Union, overload
 
 from cellaqm import _core
@@ -106,6 +106,11 @@ def _drops(raw: list[tuple[int, str]]) -> list[Drop]:
     return [Drop(uid, cause) for uid, cause in raw]
 
 
+def _core_attr(name: str, doc: str) -> Any:
+    """A read-only property: attribute ``name`` of the core queue."""
+    return property(lambda self: getattr(self._q, name), doc=doc)
+
+
 class Queue:
     """A queue discipline driven by hand; build one with :func:`make`."""
 
@@ -142,24 +147,10 @@ class Queue:
         (TTLRED2 never drops such a packet)."""
         self._q.mark_started(uid)
 
-    @property
-    def bytes(self) -> int:
-        """Bytes queued."""
-        return self._q.bytes
-
-    @property
-    def packets(self) -> int:
-        """Packets queued."""
-        return self._q.packets
-
-    @property
-    def marked(self) -> int:
-        """Packets ECN-marked so far."""
-        return self._q.marked
-
-    @property
-    def scheme(self) -> str:
-        return self._q.scheme
+    bytes: int = _core_attr("bytes", "Bytes queued.")
+    packets: int = _core_attr("packets", "Packets queued.")
+    marked: int = _core_attr("marked", "Packets ECN-marked so far.")
+    scheme: str = _core_attr("scheme", "The scheme's name.")
 
     @property
     def rate(self) -> float:
@@ -172,7 +163,7 @@ class Queue:
         self._q.rate = _rate(rate)
 
     def __len__(self) -> int:
-        return self._q.packets
+        return self.packets
 
     def __repr__(self) -> str:
         return f"<cellaqm.queues.Queue {self.scheme}: {self.packets} packets, {self.bytes} bytes>"
@@ -305,18 +296,5 @@ def schemes() -> pd.DataFrame:
     """
     import pandas as pd
 
-    rows = []
-    for s in catalogue():
-        for p in s.params or [Param("", "", "", "")]:
-            rows.append(
-                {
-                    "scheme": s.name,
-                    "acts_at": s.acts_at,
-                    "rule": s.rule,
-                    "parameter": p.name,
-                    "default": p.default,
-                    "unit": p.unit,
-                    "meaning": p.meaning,
-                }
-            )
+    rows = [(s.name, s.acts_at, s.rule, *astuple(p)) for s in catalogue() for p in s.params or [Param("", "", "", "")]]
     return pd.DataFrame(rows, columns=["scheme", "acts_at", "rule", "parameter", "default", "unit", "meaning"])

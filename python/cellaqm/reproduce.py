@@ -40,42 +40,28 @@ SCHEME_LABELS = {"td": "TD", "red": "RED", "ared": "ARED", "pdpc": "PDPC", "ttlr
 #: about 40% goodput on R99 384k files where the study's gain 7-12%; 200 ms and 100 ms do not.
 RLC_TIMERS: dict[str, Any] = {"poll": {"timer": "200ms"}, "status": {"prohibit": "100ms"}}
 
+
+def _dch(label: str, rate: str, tti: str) -> dict[str, Any]:
+    """An R99 DCH bearer of ``rate`` and ``tti``: 15 ms one way, the study's 1.5% PDU loss and RLC window 768."""
+    # Mean burst length: the study gives only the mean loss (1.5%); 2 PDUs is our choice.
+    loss = {"mean": 0.015, "burst": 2.0}
+    return {"label": label, "radio": {"bearer": "dch", "dch": {"rate": rate, "tti": tti, "delay": "15ms", "loss": loss},
+                                      "rlc": {"window": 768, **RLC_TIMERS}}}
+
+
+def _hsdpa(label: str, rate: str) -> dict[str, Any]:
+    """An HSDPA bearer of ``rate`` (share 0.9, HARQ 0.1 as in every HSDPA case of the study)."""
+    # RLC window 2047 (the 12-bit SN maximum): 768 PDUs would cap 3.6 Mb/s near 2.9 Mb/s.
+    return {"label": label, "radio": {"bearer": "hsdpa", "hsdpa": {"rate": rate, "share": 0.9, "harq": 0.1},
+                                      "rlc": {"window": 2047, **RLC_TIMERS}}}
+
+
 #: Bearers: label, the [radio] section without buffer/queue.
 BEARERS: dict[str, dict[str, Any]] = {
-    "dch64": {
-        "label": "R99 64k",
-        "radio": {
-            "bearer": "dch",
-            # Mean burst length: the study gives only the mean loss (1.5%); 2 PDUs is our choice.
-            "dch": {"rate": "64kbps", "tti": "20ms", "delay": "15ms", "loss": {"mean": 0.015, "burst": 2.0}},
-            "rlc": {"window": 768, **RLC_TIMERS},
-        },
-    },
-    "dch384": {
-        "label": "R99 384k",
-        "radio": {
-            "bearer": "dch",
-            "dch": {"rate": "384kbps", "tti": "10ms", "delay": "15ms", "loss": {"mean": 0.015, "burst": 2.0}},
-            "rlc": {"window": 768, **RLC_TIMERS},
-        },
-    },
-    "hsdpa500": {
-        "label": "HSDPA 500k",
-        "radio": {
-            "bearer": "hsdpa",
-            "hsdpa": {"rate": "500kbps", "share": 0.9, "harq": 0.1},
-            # 2047 (the 12-bit SN maximum): 768 PDUs would cap 3.6 Mb/s near 2.9 Mb/s.
-            "rlc": {"window": 2047, **RLC_TIMERS},
-        },
-    },
-    "hsdpa3600": {
-        "label": "HSDPA 3.6M",
-        "radio": {
-            "bearer": "hsdpa",
-            "hsdpa": {"rate": "3.6Mbps", "share": 0.9, "harq": 0.1},
-            "rlc": {"window": 2047, **RLC_TIMERS},
-        },
-    },
+    "dch64": _dch("R99 64k", "64kbps", "20ms"),
+    "dch384": _dch("R99 384k", "384kbps", "10ms"),
+    "hsdpa500": _hsdpa("HSDPA 500k", "500kbps"),
+    "hsdpa3600": _hsdpa("HSDPA 3.6M", "3.6Mbps"),
 }
 
 TRAFFIC: dict[str, dict[str, Any]] = {
@@ -369,17 +355,6 @@ def plot(rows: list[dict[str, Any]], path: Path) -> Path:
     return path
 
 
-def write_csv(rows: list[dict[str, Any]], path: Path, columns: Optional[list[str]] = None) -> None:
-    import csv
-
-    columns = columns or COLUMNS
-    with path.open("w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=columns)
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: (round(v, 3) if isinstance(v, float) else v) for k, v in r.items() if k in columns})
-
-
 # --------------------------------------------------------------------------- next to the published table
 
 #: Columns of ``comparison.csv``: per metric the published value, ours, their ratio and both changes vs TD.
@@ -496,9 +471,10 @@ def add_parser(commands: Any) -> None:
             "umts-rlc-tcp: TCP over RLC AM on a 384 kb/s DCH with fading (2 MB downloads):\n"
             "initial window x packet size, buffer x Reno/SACK/timestamps, status prohibit,\n"
             "limited transmit, the Eifel response, RLC window x RAN RTT, maxDAT, in-order delivery,\n"
-            "drop-tail/RED/ACK delay; a table (<name>.csv, tables.md) and figure\n"
-            "(<name>.png) each; 20 replications\n"
-            "(--quick: 2 replications, 1-2 levels per factor; --duration, --demo do not apply)."
+            "drop-tail/RED/ACK delay; a table (CSV) and a figure (PNG) each, and report.md;\n"
+            "20 replications (--quick: 2 replications, 1-2 levels per factor).\n\n"
+            "--duration and --demo apply to wcdma-rnc-aqm only (the other studies set their runs'\n"
+            "lengths)."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -510,7 +486,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("--duration", type=_positive(float), metavar="S", help="simulated seconds per run (overrides the preset)")
     p.add_argument("--reps", type=_positive(int), metavar="N", help="replications (overrides the preset)")
     p.add_argument("--out", metavar="DIR", help="where to write the tables and figures (default: results/EXPERIMENT)")
-    p.add_argument("--only", metavar="NAMES", help="lte-uplink-raqm, hsdsch-buffer-mgmt: only these experiments "
+    p.add_argument("--only", metavar="NAMES", help="lte-uplink-raqm, hsdsch-buffer-mgmt, umts-rlc-tcp: only these experiments "
                    "(comma-separated; the list is in the study's docs page and in the error for a wrong name)")
     p.add_argument("--jobs", type=_positive(int), metavar="N", help="parallel runs (default: all cores)")
     p.add_argument("--set", action="append", default=[], metavar="KEY.PATH=VALUE", dest="sets",
@@ -523,15 +499,10 @@ def add_parser(commands: Any) -> None:
 def command(args: argparse.Namespace) -> int:
     from cellaqm.cli import OutputError, UsageError
     from cellaqm.runner import default_jobs
+    from cellaqm.study import write_csv
 
     if args.sets and args.experiment != "wcdma-rnc-aqm":
         raise UsageError("--set: only with wcdma-rnc-aqm")
-    if args.experiment == "umts-rlc-tcp":
-        if args.only is not None:
-            raise UsageError("--only applies to lte-uplink-raqm and hsdsch-buffer-mgmt")
-        from cellaqm import reproduce_rlc
-
-        return reproduce_rlc.command(args)
     jobs = args.jobs if args.jobs is not None else default_jobs()
     out = Path(args.out or f"results/{args.experiment}")
     try:
@@ -539,12 +510,12 @@ def command(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
     if args.experiment != "wcdma-rnc-aqm":
-        from cellaqm import hsdsch, lte_uplink, study
+        from cellaqm import hsdsch, lte_uplink, rlc_tcp, study
 
-        return study.command({"lte-uplink-raqm": lte_uplink.STUDY, "hsdsch-buffer-mgmt": hsdsch.STUDY}[args.experiment],
-                             args, jobs, out)
+        studies = {s.name: s for s in (lte_uplink.STUDY, hsdsch.STUDY, rlc_tcp.STUDY)}
+        return study.command(studies[args.experiment], args, jobs, out)
     if args.only is not None:
-        raise UsageError("--only applies to lte-uplink-raqm and hsdsch-buffer-mgmt")
+        raise UsageError("--only applies to lte-uplink-raqm, hsdsch-buffer-mgmt and umts-rlc-tcp")
     duration, reps, cases = 1200.0, 6, HEADLINE
     if args.quick:
         duration, reps = 200.0, 2
@@ -568,7 +539,7 @@ def command(args: argparse.Namespace) -> int:
     print_table(rows, title)
     print(f"What the model is and why some rows tie (the HSDPA 3.6M rows: the uplink's ACK clock): see {DOC}")
     try:
-        write_csv(rows, out / "table.csv")
+        write_csv(rows, COLUMNS, out / "table.csv", digits=3)
         (out / "table.md").write_text(markdown(rows, title))
         written = [out / "table.csv", out / "table.md"]
         from cellaqm import published
@@ -582,7 +553,7 @@ def command(args: argparse.Namespace) -> int:
             stated = obs.observations(compared, rows, [b["label"] for b in BEARERS.values()])
             print("The study's stated observations, on its Table I and on ours:")
             print("\n".join(obs.lines(stated)))
-            write_csv(compared, out / "comparison.csv", COMPARISON_COLUMNS)
+            write_csv(compared, COMPARISON_COLUMNS, out / "comparison.csv", digits=3)
             (out / "comparison.md").write_text(comparison_markdown(compared, line) + "\n" + obs.markdown(stated))
             written += [out / "comparison.csv", out / "comparison.md"]
         if args.demo:

@@ -4,7 +4,7 @@ command loop that runs them in parallel and writes ``NAME.csv``, ``NAME.png``
 and ``report.md`` as each experiment finishes (so an interrupted reproduction
 keeps what it completed).
 
-A study module (``lte_uplink``, ``hsdsch``) builds its scenarios and
+A study module (``lte_uplink``, ``hsdsch``, ``rlc_tcp``) builds its scenarios and
 :class:`Run` lists, measures a run (``measure``: simulate, keep numbers in
 ``run.out``) and lists its :class:`Experiment` s in a :class:`Study`.
 """
@@ -76,7 +76,8 @@ def mean_ci(values: list[float]) -> tuple[float, float]:
 
 
 def table(runs: list[Run], group: tuple[str, ...], measures: tuple[str, ...]) -> list[dict[str, Any]]:
-    """One row per group (in run order): each measure's mean and 95% CI half width over the replications.
+    """One row per group (in run order): each measure's mean, 95% CI half width and number of runs with a
+    value (``_n``: a NaN, e.g. a transfer that did not finish, is no value) over the replications.
 
     Measures a run does not have (derived ones, filled by the experiment's ``post``) are left out.
     """
@@ -89,7 +90,9 @@ def table(runs: list[Run], group: tuple[str, ...], measures: tuple[str, ...]) ->
         row["runs"] = len(rs)
         for m in measures:
             if m in rs[0].out:
-                row[m], row[m + "_ci"] = mean_ci([float(r.out[m]) for r in rs])
+                values = [float(r.out[m]) for r in rs]
+                row[m], row[m + "_ci"] = mean_ci(values)
+                row[m + "_n"] = sum(not math.isnan(v) for v in values)
         rows.append(row)
     return rows
 
@@ -122,16 +125,24 @@ def fmt(x: Any, measure: str = "") -> str:
 
 
 def columns(rows: list[dict[str, Any]], group: tuple[str, ...], measures: tuple[str, ...]) -> list[str]:
-    return [*group, "runs"] + [c for m in measures for c in (m, m + "_ci") if rows and m in rows[0]]
+    """The CSV's columns: the group, ``runs``, and per measure its mean, CI half width and runs with a value."""
+    return [*group, "runs"] + [c for m in measures for c in (m, m + "_ci", m + "_n") if rows and c in rows[0]]
+
+
+def counted(row: dict[str, Any], measure: str) -> str:
+    """" (n/N runs)" when only n of the row's N runs have a value of ``measure``, else ""."""
+    n = row.get(measure + "_n", row["runs"])
+    return "" if n == row["runs"] else f" ({n}/{row['runs']} runs)"
 
 
 def markdown(exp: Experiment, rows: list[dict[str, Any]], labels: dict[str, str]) -> str:
-    cols = columns(rows, exp.group, exp.measures)
+    cols = [c for c in columns(rows, exp.group, exp.measures) if not c.endswith("_n")]
     names = [labels.get(c, "± 95% CI" if c.endswith("_ci") else c) for c in cols]
     lines = [f"## {exp.title}", "", f"`{exp.name}`" + (f": {exp.note}" if exp.note else ""), "",
              "| " + " | ".join(names) + " |", "|" + "---|" * len(cols)]
     for r in rows:
-        lines.append("| " + " | ".join(fmt(r.get(c, ""), c) for c in cols) + " |")
+        lines.append("| " + " | ".join(fmt(r.get(c, ""), c) + (counted(r, c) if c in exp.measures else "")
+                                       for c in cols) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -153,21 +164,23 @@ def print_table(exp: Experiment, rows: list[dict[str, Any]], labels: dict[str, s
             t.add_section()
         prev = r[first]
         cells = [fmt(r[c], "delay" if isinstance(r[c], float) else "") for c in exp.group] + [str(r["runs"])]
-        cells += [fmt(r[m], m) + ("" if math.isnan(r[m + "_ci"]) else f" ± {fmt(r[m + '_ci'], m)}") for m in measures]
+        cells += [fmt(r[m], m) + ("" if math.isnan(r[m + "_ci"]) else f" ± {fmt(r[m + '_ci'], m)}") + counted(r, m)
+                  for m in measures]
         t.add_row(*cells)
     if exp.note:
         t.caption = exp.note
     Console(width=max(Console().width, 140)).print(t)
 
 
-def write_csv(rows: list[dict[str, Any]], cols: list[str], path: Path) -> None:
+def write_csv(rows: list[dict[str, Any]], cols: list[str], path: Path, digits: int = 4) -> None:
+    """The ``cols`` of ``rows`` as CSV, numbers rounded to ``digits`` decimals."""
     import csv
 
     with path.open("w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=cols, extrasaction="ignore")
         w.writeheader()
         for r in rows:
-            w.writerow({k: (round(v, 4) if isinstance(v, float) else v) for k, v in r.items()})
+            w.writerow({k: (round(v, digits) if isinstance(v, float) else v) for k, v in r.items()})
 
 
 # --------------------------------------------------------------------------- figures
@@ -192,24 +205,37 @@ def save(fig: Any, path: Path) -> None:
     plt.close(fig)
 
 
-def lines_figure(x: str, series: str, measures: tuple[str, ...], labels: dict[str, str],
+def numeric(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def lines_figure(x: str, series: Optional[str], measures: tuple[str, ...], labels: dict[str, str],
                  logx: bool = False) -> Callable[..., None]:
-    """Each measure against ``x``, one line per ``series`` value, with CI bars."""
+    """Each measure against ``x``, one line per ``series`` value (one line if None), with CI bars.
+
+    A numeric ``x`` is drawn at its values (rows with another ``x``, such as a reference, are left
+    out); if no row has a numeric ``x``, its levels are drawn evenly spaced, in row order.
+    """
 
     def draw(runs: list[Run], rows: list[dict[str, Any]], path: Path) -> None:
         fig, axes = figure(len(measures))
+        levels = list(dict.fromkeys(r[x] for r in rows))
+        spaced = not any(numeric(v) for v in levels)
         for ax, m in zip(axes, measures):
-            for name in dict.fromkeys(r[series] for r in rows):
-                pts = [r for r in rows if r[series] == name and isinstance(r[x], (int, float))]
-                ax.errorbar([r[x] for r in pts], [r[m] for r in pts],
+            for name in dict.fromkeys(r[series] if series else None for r in rows):
+                pts = [r for r in rows if (r[series] if series else None) == name and (spaced or numeric(r[x]))]
+                ax.errorbar([levels.index(r[x]) if spaced else r[x] for r in pts], [r[m] for r in pts],
                             yerr=[0 if math.isnan(r[m + "_ci"]) else r[m + "_ci"] for r in pts],
-                            marker="o", capsize=2, label=str(name))
+                            marker="o", capsize=2, label=None if name is None else str(name))
+            if spaced:
+                ax.set_xticks(range(len(levels)), [str(v) for v in levels])
             ax.set_xlabel(x)
             ax.set_ylabel(labels.get(m, m))
             if logx:
                 ax.set_xscale("log")
             ax.grid(alpha=0.3)
-        axes[0].legend(fontsize=7)
+        if series:
+            axes[0].legend(fontsize=7, title=series)
         save(fig, path)
 
     return draw

@@ -9,7 +9,7 @@
 //! would exceed 1.25 MB is dropped at the tail") or from the front (the
 //! oldest packets until it fits: DFF as the full buffer's fallback).
 
-use super::drop_front::make_room;
+use super::passive::make_room;
 use super::{DropCause, Fifo, Limits, QueueCtx, Scheme, Tally};
 use crate::packet::Packet;
 use crate::time::Time;

@@ -60,7 +60,6 @@ pub mod catalogue;
 pub mod codel;
 mod dff;
 mod disc;
-mod drop_front;
 mod fifo;
 /// docs/queues.md's example scheme, compiled and tested with the crate (the
 /// page shows the file verbatim; tests/test_queues.py checks it does), but
@@ -70,6 +69,7 @@ mod fifo;
 mod fixed_drop;
 mod fq_codel;
 pub(crate) mod parse;
+mod passive;
 mod pdcp_discard;
 mod pdpc;
 mod pie;
@@ -80,7 +80,6 @@ mod rfc8033;
 #[cfg(test)]
 mod rfc8289;
 mod signal;
-mod tail_drop;
 mod taqm;
 #[cfg(test)]
 pub(crate) mod testkit;
@@ -92,16 +91,15 @@ pub use at_head::{AtHead, Backlog, HeadRule};
 pub use codel::{Codel, CodelParams};
 pub use dff::Dff;
 pub use disc::{Disc, Limits, QueueStats, Scheme, Tally};
-pub use drop_front::DropFront;
 pub use fifo::Fifo;
 pub use fq_codel::{FqCodel, FqCodelParams};
+pub use passive::{DropFront, Passive, TailDrop};
 pub use pdcp_discard::{PdcpDiscard, PdcpDiscardParams};
 pub use pdpc::{Pdpc, PdpcParams};
 pub use pie::{Pie, PieParams};
 pub use red::{Red, RedParams};
 pub use registry::{ParamDoc, Registration, SCHEMES};
 pub use signal::DropPosition;
-pub use tail_drop::TailDrop;
 pub use taqm::{Taqm, TaqmParams};
 pub use thresholds::{Level, Thresholds};
 pub use ttlred1::{Ttlred1, Ttlred1Params};

@@ -209,35 +209,12 @@ impl RefPie {
 #[cfg(test)]
 mod tests {
     use super::{Config, Enque, RefPie};
-    use crate::packet::Ecn;
-    use crate::queue::testkit::pkt;
+    use crate::queue::testkit::{arrival, random_replay, replay_steps, Replay as Step, REPLAY_RATES as RATES};
     use crate::queue::{Disc, DropCause, Limits, Pie, PieParams, QueueCtx, QueueDisc};
     use crate::rng::stream;
     use crate::time::{Dur, Time};
     use crate::units::Bytes;
     use proptest::prelude::*;
-    use rand::Rng as _;
-
-    /// Link rates the replays switch between, bit/s.
-    const RATES: [f64; 4] = [64e3, 384e3, 2e6, 10e6];
-
-    /// One step of a replay; `dt_us` advances the clock first.
-    #[derive(Clone, Debug)]
-    enum Step {
-        Arrive {
-            dt_us: u64,
-            size: u32,
-            ect: bool,
-        },
-        Depart {
-            dt_us: u64,
-        },
-        /// The link's rate becomes `RATES[i]`.
-        Rate {
-            dt_us: u64,
-            i: usize,
-        },
-    }
 
     /// Decisions seen in a replay, to show it exercised what it compares.
     #[derive(Debug, Default)]
@@ -277,8 +254,7 @@ mod tests {
         let mut next_update = Time(cfg.t_update_ns);
         for (uid, step) in steps.iter().enumerate() {
             let uid = uid as u64;
-            let (Step::Arrive { dt_us, .. } | Step::Depart { dt_us } | Step::Rate { dt_us, .. }) = step;
-            now += Dur::from_micros(*dt_us);
+            now += step.dt();
             // The updates due by now, at the rate in force since the previous step.
             while next_update <= now {
                 oracle.calculate_drop_prob(rate);
@@ -288,12 +264,8 @@ mod tests {
             let mut d = Vec::new();
             match *step {
                 Step::Arrive { size, ect, .. } => {
-                    let mut p = pkt(uid, size);
-                    if ect {
-                        p.ecn = Ecn::Ect;
-                    }
                     let marked_before = q.stats().marked;
-                    q.enqueue(p, &ctx, &mut d);
+                    q.enqueue(arrival(uid, size, ect), &ctx, &mut d);
                     let got = match d.as_slice() {
                         [] if q.stats().marked > marked_before => Enque::Marked,
                         [] => Enque::Enqueued,
@@ -367,18 +339,9 @@ mod tests {
             )
     }
 
-    fn steps() -> impl Strategy<Value = Vec<Step>> {
-        let step = prop_oneof![
-            6 => (0..20_000u64, 40..1500u32, any::<bool>()).prop_map(|(dt_us, size, ect)| Step::Arrive { dt_us, size, ect }),
-            3 => (0..40_000u64).prop_map(|dt_us| Step::Depart { dt_us }),
-            1 => (0..100_000u64, 0..RATES.len()).prop_map(|(dt_us, i)| Step::Rate { dt_us, i }),
-        ];
-        proptest::collection::vec(step, 0..800)
-    }
-
     proptest! {
         #[test]
-        fn pie_matches_rfc_8033(cfg in config(), seed in any::<u64>(), steps in steps()) {
+        fn pie_matches_rfc_8033(cfg in config(), seed in any::<u64>(), steps in replay_steps((6, 3, 1))) {
             replay(&cfg, seed, &steps)?;
         }
     }
@@ -388,18 +351,7 @@ mod tests {
     /// the options drops early, overflows and, with ECN, marks, in agreement.
     #[test]
     fn every_option_combination_is_exercised() {
-        let mut rng = stream(7, "steps");
-        let steps: Vec<Step> = (0..60_000)
-            .map(|_| match rng.random_range(0..11) {
-                0..5 => Step::Arrive {
-                    dt_us: rng.random_range(0..4_000),
-                    size: rng.random_range(40..1500),
-                    ect: rng.random(),
-                },
-                5..10 => Step::Depart { dt_us: rng.random_range(0..4_000) },
-                _ => Step::Rate { dt_us: rng.random_range(0..20_000), i: rng.random_range(0..RATES.len()) },
-            })
-            .collect();
+        let steps = random_replay(&mut stream(7, "steps"), (5, 5, 1), 4_000);
         for bits in 0..8u32 {
             let cfg = Config {
                 qdelay_ref_ns: 15_000_000,

@@ -178,20 +178,12 @@ impl RefCodel {
 mod tests {
     use super::{Config, RefCodel};
     use crate::packet::Ecn;
-    use crate::queue::testkit::pkt;
+    use crate::queue::testkit::{arrival, random_replay, replay_steps, Replay as Step, REPLAY_RATES as RATES};
     use crate::queue::{Codel, CodelParams, Disc, DropCause, Limits, QueueCtx, QueueDisc};
     use crate::rng::stream;
     use crate::time::{Dur, Time};
     use crate::units::Bytes;
     use proptest::prelude::*;
-    use rand::Rng as _;
-
-    /// One step of a replay; `dt_us` advances the clock first.
-    #[derive(Clone, Debug)]
-    enum Step {
-        Arrive { dt_us: u64, size: u32, ect: bool },
-        Depart { dt_us: u64 },
-    }
 
     /// Decisions seen in a replay, to show it exercised what it compares.
     #[derive(Debug, Default)]
@@ -203,7 +195,8 @@ mod tests {
     }
 
     /// Replays `steps` through [`Codel`] and [`RefCodel`]: every arrival's
-    /// fate and every departure (packet, mark, drops) must agree.
+    /// fate and every departure (packet, mark, drops) must agree. CoDel acts
+    /// on sojourn times only: the rate changes reach [`Codel`], not the oracle.
     fn replay(cfg: &Config, steps: &[Step]) -> Result<Tally, TestCaseError> {
         let params = CodelParams {
             target: Dur(cfg.target as u64),
@@ -214,20 +207,15 @@ mod tests {
         let mut q = Disc::new(Limits { bytes: cfg.limit_bytes, packets: cfg.limit_packets }, Codel::new(&params));
         let mut oracle = RefCodel::new(cfg.clone());
         let mut tally = Tally::default();
-        let mut now = Time::ZERO;
+        let (mut now, mut rate) = (Time::ZERO, RATES[0]);
         for (uid, step) in steps.iter().enumerate() {
             let uid = uid as u64;
-            let (Step::Arrive { dt_us, .. } | Step::Depart { dt_us }) = step;
-            now += Dur::from_micros(*dt_us);
-            let ctx = QueueCtx { now, rate_bps: 1e6 };
+            now += step.dt();
+            let ctx = QueueCtx { now, rate_bps: rate };
             let mut d = Vec::new();
             match *step {
                 Step::Arrive { size, ect, .. } => {
-                    let mut p = pkt(uid, size);
-                    if ect {
-                        p.ecn = Ecn::Ect;
-                    }
-                    q.enqueue(p, &ctx, &mut d);
+                    q.enqueue(arrival(uid, size, ect), &ctx, &mut d);
                     let accepted = d.is_empty();
                     prop_assert!(d.iter().all(|x| x.pkt.uid == uid && x.cause == DropCause::Overflow), "{:?}", d);
                     prop_assert_eq!(
@@ -248,6 +236,11 @@ mod tests {
                     tally.sent += sent.is_some() as u64;
                     tally.marked += sent.is_some_and(|(_, ce)| ce) as u64;
                     tally.dropped += got.1.len() as u64;
+                }
+                Step::Rate { i, .. } => {
+                    q.on_timer(&ctx, &mut d);
+                    prop_assert!(d.is_empty(), "CoDel's timer dropped {:?}", d);
+                    rate = RATES[i];
                 }
             }
             let v = q.scheme().vars();
@@ -282,37 +275,19 @@ mod tests {
             })
     }
 
-    fn steps() -> impl Strategy<Value = Vec<Step>> {
-        let step = prop_oneof![
-            (0..20_000u64, 40..1500u32, any::<bool>()).prop_map(|(dt_us, size, ect)| Step::Arrive { dt_us, size, ect }),
-            (0..40_000u64).prop_map(|dt_us| Step::Depart { dt_us }),
-        ];
-        proptest::collection::vec(step, 0..800)
-    }
-
     proptest! {
         #[test]
-        fn codel_matches_rfc_8289(cfg in config(), steps in steps()) {
+        fn codel_matches_rfc_8289(cfg in config(), steps in replay_steps((5, 5, 1))) {
             replay(&cfg, &steps)?;
         }
     }
 
     /// The replay is not vacuous: on 60 000 random steps (more arrivals than
-    /// departures), with and without ECN, CoDel drops, the buffer refuses
+    /// departures, no rate changes), with and without ECN, CoDel drops, the buffer refuses
     /// packets and, with ECN, CoDel marks, in agreement.
     #[test]
     fn drops_marks_and_overflow_are_exercised() {
-        let mut rng = stream(5, "steps");
-        let steps: Vec<Step> = (0..60_000)
-            .map(|_| match rng.random_range(0..9) {
-                0..5 => Step::Arrive {
-                    dt_us: rng.random_range(0..4_000),
-                    size: rng.random_range(40..1500),
-                    ect: rng.random(),
-                },
-                _ => Step::Depart { dt_us: rng.random_range(0..6_000) },
-            })
-            .collect();
+        let steps = random_replay(&mut stream(5, "steps"), (5, 4, 0), 6_000);
         for ecn in [false, true] {
             let cfg = Config {
                 target: 5_000_000,

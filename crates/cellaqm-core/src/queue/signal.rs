@@ -13,7 +13,7 @@
 //! the second queued packet (ns-2's `pickPacketToDrop` with `drop_front_`,
 //! which spares the head, perhaps in transmission).
 
-use super::drop_front::make_room;
+use super::passive::make_room;
 use super::{DropCause, Fifo, Limits, Tally};
 use crate::packet::Packet;
 use serde::{Deserialize, Serialize};

@@ -209,3 +209,77 @@ pub fn scenario_queue(table: &str) -> Result<super::QueueConfig, String> {
     );
     crate::Scenario::from_toml_str(&text, &[]).map(|s| s.bottleneck.queue).map_err(|e| e.0)
 }
+
+// --------------------------------------------------------------------------- oracle replays
+
+/// Link rates the oracle replays (rfc8033.rs, rfc8289.rs) switch between, bit/s.
+pub const REPLAY_RATES: [f64; 4] = [64e3, 384e3, 2e6, 10e6];
+
+/// One step of an oracle replay; `dt_us` advances the clock first.
+#[derive(Clone, Debug)]
+pub enum Replay {
+    /// Packet `uid` (the step's index) of `size` bytes arrives, ECN-capable if `ect`.
+    Arrive {
+        dt_us: u64,
+        size: u32,
+        ect: bool,
+    },
+    Depart {
+        dt_us: u64,
+    },
+    /// The link's rate becomes `REPLAY_RATES[i]`.
+    Rate {
+        dt_us: u64,
+        i: usize,
+    },
+}
+
+impl Replay {
+    /// How far the step advances the clock.
+    pub fn dt(&self) -> crate::time::Dur {
+        let (Replay::Arrive { dt_us, .. } | Replay::Depart { dt_us } | Replay::Rate { dt_us, .. }) = self;
+        crate::time::Dur::from_micros(*dt_us)
+    }
+}
+
+/// The packet of an arrival step: [`ect`] or [`pkt`].
+pub fn arrival(uid: u64, size: u32, is_ect: bool) -> Packet {
+    if is_ect {
+        ect(uid, size)
+    } else {
+        pkt(uid, size)
+    }
+}
+
+/// Proptest's replay steps, weighted (arrivals, departures, rate changes): arrivals
+/// and departures up to 20 and 40 ms apart, rate changes up to 100 ms.
+pub fn replay_steps(weights: (u32, u32, u32)) -> impl Strategy<Value = Vec<Replay>> {
+    let step = prop_oneof![
+        weights.0 => (0..20_000u64, 40..1500u32, any::<bool>()).prop_map(|(dt_us, size, ect)| Replay::Arrive { dt_us, size, ect }),
+        weights.1 => (0..40_000u64).prop_map(|dt_us| Replay::Depart { dt_us }),
+        weights.2 => (0..100_000u64, 0..REPLAY_RATES.len()).prop_map(|(dt_us, i)| Replay::Rate { dt_us, i }),
+    ];
+    proptest::collection::vec(step, 0..800)
+}
+
+/// 60 000 replay steps from `rng`, weighted (arrivals, departures, rate changes):
+/// arrivals up to 4 ms apart, departures up to `depart_us`, rate changes up to 20 ms.
+pub fn random_replay(rng: &mut crate::rng::Rng, weights: (u32, u32, u32), depart_us: u64) -> Vec<Replay> {
+    use rand::Rng as _;
+    (0..60_000)
+        .map(|_| {
+            let k = rng.random_range(0..weights.0 + weights.1 + weights.2);
+            if k < weights.0 {
+                Replay::Arrive {
+                    dt_us: rng.random_range(0..4_000),
+                    size: rng.random_range(40..1500),
+                    ect: rng.random(),
+                }
+            } else if k < weights.0 + weights.1 {
+                Replay::Depart { dt_us: rng.random_range(0..depart_us) }
+            } else {
+                Replay::Rate { dt_us: rng.random_range(0..20_000), i: rng.random_range(0..REPLAY_RATES.len()) }
+            }
+        })
+        .collect()
+}
