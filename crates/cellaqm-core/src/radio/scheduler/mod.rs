@@ -147,7 +147,7 @@ pub fn in_turn_by<K: PartialOrd>(
             continue;
         }
         let k = key(&users[u]);
-        let at = picked.partition_point(|&p| !(key(&users[p]) > k));
+        let at = picked.partition_point(|&p| key(&users[p]).partial_cmp(&k) != Some(std::cmp::Ordering::Greater));
         if at == max {
             continue;
         }
