@@ -426,7 +426,7 @@ STUDIES = (
     Target("hsdsch-buffer-mgmt",
            "the HS-DSCH study: DT, DF, RED and PDPC n as ns-2.27 ran them; scenario 1 (one wired buffer), "
            "scenario 2 (seven HS-DSCH cells, session loads, ANOVA and Tukey), scenario 3 (one user) (docs/hsdsch.md)",
-           "about 9 min on 2 cores (1 208 runs: their CPU time / 2); --quick about 20 s (211 runs)"),
+           "about 9 min on 2 cores (1 208 runs, 1 066 CPU s / 2); --quick about 20 s (211 runs)"),
     Target("umts-rlc-tcp",
            "the RLC-TCP study: TCP over RLC AM on a 384 kb/s DCH with Rayleigh-fading frame errors: initial "
            "window, buffer x Reno/SACK/timestamps, status prohibit, limited transmit, Eifel, RLC window, maxDAT, "
