@@ -55,6 +55,35 @@ def test_quick_system_scenarios(quick):
     assert by[("(b) 75 ms", "100")] > by[("(a) 25 ms", "100")]
 
 
+def test_quick_load_sweep(quick):
+    """The load sweep: the offered loads, every case at each, and the capacity terms under the table."""
+    rows = list(csv.DictReader((quick / "load-sweep.csv").open()))
+    assert [int(r[hsdsch.OFFERED]) for r in rows] == [1429] * 4 + [5714] * 4  # 250 kB × 8 / wait / 7
+    assert {r["case"] for r in rows} == {"DT 4", "DT 30", "DF 4", "reference"}
+    low = {r["case"]: r for r in rows if r["mean wait"] == "0.2 s"}
+    high = {r["case"]: r for r in rows if r["mean wait"] == "0.05 s"}
+    # Below saturation the offered load is carried; past it sessions are lost.
+    assert float(low["reference"]["sessions_lost"]) == 0 and float(low["reference"]["goodput_kbps"]) > 1000
+    assert float(high["reference"]["sessions_lost"]) > 100
+    assert "Capacity terms of the seven cells" in (quick / "report.md").read_text()
+
+
+def test_capacity_terms_by_hand():
+    # Two cells over 10 s (5000 TTIs): on air 40 % and 60 %; 1 Mb/s and 2 Mb/s of RLC bytes received;
+    # format shares 1:1:1:1 of QPSK 1/4 … 16QAM 5/8; 100 + 200 blocks lost of 5000 TTIs on air.
+    cells = [{"tti_utilisation": 0.4, "air_bps": 1e6, "mcs_use": [1, 1, 0, 0], "blocks_lost": 100,
+              "users_per_tti": 1.0, "handovers_in": 10, "sir_db": {"samples": 5, "p5": -4.0, "p50": 2.0, "p95": 9.0}},
+             {"tti_utilisation": 0.6, "air_bps": 2e6, "mcs_use": [0, 0, 1, 1], "blocks_lost": 200,
+              "users_per_tti": 2.0, "handovers_in": 30, "sir_db": {"samples": 5, "p5": -2.0, "p50": 4.0, "p95": 10.0}}]
+    t = hsdsch.capacity_terms(cells, 10.0)
+    assert t["busy"] == 0.5
+    assert abs(t["air_on_kbps"] - 3000.0) < 1e-9  # 3 Mb/s received over one cell's worth of on-air time
+    assert abs(t["format_mbps"] - (1.44 + 2.88 + 4.32 + 7.2) / 4) < 1e-12
+    assert [t[f"mcs{i}"] for i in range(4)] == [0.25] * 4
+    assert abs(t["bler"] - 300 / 5000) < 1e-12 and t["users_tti"] == 1.5 and t["handovers_s"] == 2.0
+    assert (t["sir_p5"], t["sir_p50"], t["sir_p95"]) == (-3.0, 3.0, 9.5)
+
+
 def test_the_study_s_schemes_are_the_spec_s():
     assert hsdsch.queue("red", 5) == ({"scheme": "red", "thresholds": {"min": 5, "max": 20}, "max_p": 0.1,
                                        "gentle": True, "w_q": 1.0, "mean_packet": "1500B", "drop": "ns2_front",

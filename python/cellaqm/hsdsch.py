@@ -157,7 +157,7 @@ def system(scheme: str, n: int, load: str, scheduler: str, wait_s: float, durati
 
 
 def measure_system(run: Run) -> dict[str, Any]:
-    """System goodput per cell (the study's metric), sessions, and the mean transfer time."""
+    """System goodput per cell (the study's metric), sessions, the mean transfer time, and the cells' capacity terms."""
     from cellaqm import run as simulate
 
     res = simulate(run.doc, seed=run.seed)
@@ -173,7 +173,43 @@ def measure_system(run: Run) -> dict[str, Any]:
         "transfer_s": float(done["time_s"].mean()) if len(done) else math.nan,
         "transfer_median_s": float(done["time_s"].median()) if len(done) else math.nan,
         "rtos": float(s["rtos"]),
+        **capacity_terms(s.get("cells") or [], float(s["duration_s"])),
     }
+
+
+#: The formats' rates (the spec's table, Mb/s), in the order of ``summary.cells[].mcs_use``.
+FORMAT_MBPS = (1.44, 2.88, 4.32, 7.2)
+
+
+def capacity_terms(cells: list[dict[str, Any]], duration_s: float, tti_s: float = 0.002) -> dict[str, float]:
+    """What a cell's goodput is made of, over the seven cells of a run (``summary.cells``).
+
+    ``busy``: share of TTIs on air; ``air_on_kbps``: RLC bytes received per TTI on air (the
+    cell's rate while it sends); ``format_mbps``: the mean rate of the formats of the users
+    served (each user share counted once); ``mcs<i>``: the formats' shares; ``bler``: blocks
+    lost per TTI on air; ``users_tti``: users per new block; ``sir_p5/p50/p95``: the cells'
+    mean percentiles of the backlogged users' SIR (dB); ``handovers_s``: handovers per second
+    per cell.
+    """
+    if not cells:
+        return {}
+    n, ttis = len(cells), duration_s / tti_s
+    on_air = sum(c["tti_utilisation"] or 0.0 for c in cells)
+    mcs = [sum((c["mcs_use"] or [0] * 4)[i] for c in cells) for i in range(4)]
+    shares = [m / max(1, sum(mcs)) for m in mcs]
+    sir = [c["sir_db"] for c in cells if c["sir_db"] and c["sir_db"]["samples"]]
+    out = {
+        "busy": on_air / n,
+        "air_on_kbps": sum(c["air_bps"] or 0.0 for c in cells) / max(on_air, 1e-12) / 1e3,
+        "format_mbps": sum(sh * r for sh, r in zip(shares, FORMAT_MBPS)),
+        "bler": sum(c["blocks_lost"] or 0 for c in cells) / max(on_air * ttis, 1.0),
+        "users_tti": sum(c["users_per_tti"] or 0.0 for c in cells) / n,
+        "handovers_s": sum(c["handovers_in"] or 0 for c in cells) / n / duration_s,
+        **{f"mcs{i}": sh for i, sh in enumerate(shares)},
+    }
+    for q in ("p5", "p50", "p95"):
+        out[f"sir_{q}"] = sum(x[q] for x in sir) / len(sir) if sir else math.nan
+    return out
 
 
 def wired_runs(quick: bool, reps: int) -> list[Run]:
@@ -292,6 +328,55 @@ def single_user_runs(quick: bool, reps: int) -> list[Run]:
     return runs
 
 
+#: The load sweep: mean waiting times of the long-transfer load (the study's 0.4 and 0.2 s and
+#: beyond), the cases where the schemes separate, and the replications (full; --quick: 2 loads, 60 s).
+SWEEP_WAITS = (0.4, 0.2, 0.1, 0.05)
+SWEEP_CASES = [("dt", 4), ("dt", 30), ("df", 4), REFERENCE]
+OFFERED = "offered [kb/s per cell]"
+
+
+def offered_kbps(load: str, wait_s: float) -> int:
+    """A fixed-size load's offered bytes per second per cell: one file every ``wait_s`` on average over 7 cells."""
+    size = LOADS[load]["size"]
+    assert isinstance(size, str) and size.endswith("kB"), "a fixed size in kB"
+    return round(float(size[:-2]) * 8 / wait_s / 7)
+
+
+def sweep_runs(quick: bool, reps: int) -> list[Run]:
+    """Long transfers under RR loaded from the study's 0.4 s to past saturation (0.05 s): where the schemes separate."""
+    waits = (0.2, 0.05) if quick else SWEEP_WAITS
+    runs = []
+    for wait in waits:
+        for scheme, n in SWEEP_CASES:
+            case = LABELS[scheme] + ("" if scheme == "ref" else f" {n}")
+            label = {OFFERED: offered_kbps("long", wait), "mean wait": f"{wait:g} s", "case": case}
+            for seed in range(1, min(reps, 3) + 1):
+                doc = system(scheme, n, "long", "rr", wait, 60.0 if quick else 120.0)
+                runs.append(Run(label, doc, seed, {"system": True}))
+    return runs
+
+
+def capacity_text(runs: list[Run]) -> str:
+    """The reference buffer's capacity terms at each load (means over the seeds): what a cell's goodput is made of."""
+    ref = [r for r in runs if r.labels["case"] == LABELS["ref"]]
+    loads = list(dict.fromkeys(r.labels[OFFERED] for r in ref))
+    lines = ["Capacity terms of the seven cells, reference buffer (means over the seeds; `capacity_terms`):", "",
+             "| offered [kb/s per cell] | goodput | TTIs on air | rate on air [kb/s] | format rate [Mb/s] "
+             "| QPSK 1/4 / 1/2, 16QAM 3/8 / 5/8 | BLER | users per block | SIR p5 / p50 / p95 [dB] "
+             "| handovers per s per cell |", "|---:|---:|---:|---:|---:|---|---:|---:|---|---:|"]
+    for load in loads:
+        rs = [r.out for r in ref if r.labels[OFFERED] == load]
+
+        def m(k: str) -> float:
+            return sum(o[k] for o in rs) / len(rs)
+
+        mcs = " / ".join(f"{m(f'mcs{i}'):.2f}" for i in range(4))
+        lines.append(f"| {load} | {m('goodput_kbps'):.0f} | {m('busy'):.3f} | {m('air_on_kbps'):.0f} "
+                     f"| {m('format_mbps'):.2f} | {mcs} | {m('bler'):.3f} | {m('users_tti'):.2f} "
+                     f"| {m('sir_p5'):.1f} / {m('sir_p50'):.1f} / {m('sir_p95'):.1f} | {m('handovers_s'):.2f} |")
+    return "\n".join(lines) + "\n"
+
+
 MEASURE_LABELS = {
     "goodput_kbps": "system goodput per cell [kb/s]",
     "sessions_served": "sessions served",
@@ -301,6 +386,8 @@ MEASURE_LABELS = {
     "transfer_s": "transfer time [s]",
     "queue_ms": "mean queuing delay [ms]",
     "rtos": "RTOs",
+    "busy": "TTIs on air",
+    "air_on_kbps": "rate on air [kb/s]",
 }
 
 EXPERIMENTS: list[Experiment] = [
@@ -313,6 +400,13 @@ EXPERIMENTS: list[Experiment] = [
         system_experiment("long", scheduler, 0.3, design=True),
         system_experiment("long", scheduler, 0.2, design=True, remark=" (the spec's choice for the highest load)"))),
     *(system_experiment("web", scheduler, wait_s, design=True) for scheduler in SCHEDULERS for wait_s in (0.0175, 0.015)),
+    Experiment("load-sweep", "Long transfers, RR, loaded past saturation: where the schemes separate",
+               sweep_runs, (OFFERED, "mean wait", "case"),
+               ("goodput_kbps", "sessions_lost", "transfer_s", "busy", "air_on_kbps"),
+               lines_figure(OFFERED, "case", ("goodput_kbps", "sessions_lost", "transfer_s"), MEASURE_LABELS,
+                            logx=True),
+               "60 users, 250 kB, mean waiting time 0.4–0.05 s (offered load per cell = 250 kB / wait / 7), "
+               "120 s, 3 seeds (--quick: 0.2 and 0.05 s, 60 s, 2 seeds)", analysis=capacity_text),
     Experiment("single-user", "One user alone: median transfer time of 250 kB (scenario 3, Figs. 8–9)",
                single_user_runs, ("path", "buffer [packets]"), ("transfer_median_s", "transfer_s", "rtos"),
                lines_figure("buffer [packets]", "path", ("transfer_median_s",), MEASURE_LABELS),

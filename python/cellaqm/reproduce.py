@@ -423,7 +423,7 @@ STUDIES = (
     Target("hsdsch-buffer-mgmt",
            "the HS-DSCH study: DT, DF, RED and PDPC n as ns-2.27 ran them; scenario 1 (one wired buffer), "
            "scenario 2 (seven HS-DSCH cells, session loads, ANOVA and Tukey), scenario 3 (one user) (docs/hsdsch.md)",
-           "about 11 min on 2 cores (1 330 runs); --quick about 12 s"),
+           "about 9 min on 2 cores (1 208 runs, 1 066 CPU s / 2); --quick about 20 s (211 runs)"),
     Target("umts-rlc-tcp",
            "the RLC-TCP study: TCP over RLC AM on a 384 kb/s DCH with Rayleigh-fading frame errors: initial "
            "window, buffer x Reno/SACK/timestamps, status prohibit, limited transmit, Eifel, RLC window, maxDAT, "
@@ -467,7 +467,8 @@ def add_parser(commands: Any) -> None:
             "in packets, as ns-2.27 ran them): scenario 1, one buffer before a 384 kb/s wired\n"
             "link; scenario 2, the seven-cell HS-DSCH system under session loads, system\n"
             "goodput per cell with paired t-tests, ANOVA and Tukey; scenario 3, one user's\n"
-            "transfer times (10 replications; --quick: 60 s, 2).\n\n"
+            "transfer times (10 replications; --quick: 60 s, 2); load-sweep, goodput and lost\n"
+            "sessions against the load up to past saturation (3 seeds).\n\n"
             "umts-rlc-tcp: TCP over RLC AM on a 384 kb/s DCH with fading (2 MB downloads):\n"
             "initial window x packet size, buffer x Reno/SACK/timestamps, status prohibit,\n"
             "limited transmit, the Eifel response, RLC window x RAN RTT, maxDAT, in-order delivery,\n"

@@ -39,6 +39,15 @@ impl Time {
     }
 }
 
+/// The earliest of `times` that are set (the next of several timers), `None` if none is.
+/// A plain fold: on the per-packet path, cheaper than `into_iter().flatten().min()`.
+pub fn earliest<const N: usize>(times: [Option<Time>; N]) -> Option<Time> {
+    times.iter().fold(None, |best, &t| match (best, t) {
+        (Some(b), Some(t)) => Some(b.min(t)),
+        (b, t) => b.or(t),
+    })
+}
+
 impl Dur {
     pub const ZERO: Dur = Dur(0);
     pub const MAX: Dur = Dur(u64::MAX);
@@ -137,6 +146,13 @@ mod tests {
         assert_eq!(t.since(Time(80_000_000)), Dur::ZERO);
         assert_eq!(Time::MAX + Dur::from_secs(1), Time::MAX);
         assert_eq!(Dur::from_millis(3) * 4, Dur::from_millis(12));
+    }
+
+    #[test]
+    fn the_earliest_set_time() {
+        assert_eq!(earliest::<3>([None, None, None]), None);
+        assert_eq!(earliest([None, Some(Time(5)), Some(Time(3)), None]), Some(Time(3)));
+        assert_eq!(earliest([Some(Time(7))]), Some(Time(7)));
     }
 
     #[test]

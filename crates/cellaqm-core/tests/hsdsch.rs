@@ -38,6 +38,28 @@ fn the_long_transfer_load_reports_seven_cells_and_the_system_goodput() {
     assert_eq!(ss.offered, ss.served + ss.lost + ss.unfinished);
 }
 
+/// Per user: every finished 250 kB session delivered exactly its 250 kB (no byte lost or
+/// doubled on the way through the RNC buffer, RLC and the shared channel), an unfinished one
+/// less; each user's downlink bytes are its flows' (the run's byte ledger balances too: `run_seed`).
+#[test]
+fn every_user_gets_exactly_its_sessions_bytes() {
+    let s = hsdsch("long-rr", &["duration=30s"]).unwrap();
+    let r = run_seed(&s, 4);
+    let mut finished = 0;
+    for u in &r.users {
+        let flows: Vec<_> = r.flows.iter().filter(|f| f.user == u.user).collect();
+        assert_eq!(u.bytes_down, flows.iter().map(|f| f.bytes_down).sum::<u64>(), "user {}", u.user);
+        for f in flows {
+            match f.completion_s {
+                Some(_) => assert_eq!(f.bytes_delivered, 250_000, "user {} flow {}", u.user, f.flow),
+                None => assert!(f.bytes_delivered < 250_000, "user {} flow {}", u.user, f.flow),
+            }
+            finished += f.completion_s.is_some() as u32;
+        }
+    }
+    assert!(finished > 50, "{finished} sessions finished");
+}
+
 #[test]
 fn the_same_seed_gives_the_same_run() {
     let s = hsdsch("web-sir", &["duration=10s"]).unwrap();

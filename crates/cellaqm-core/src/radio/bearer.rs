@@ -26,7 +26,7 @@ use crate::packet::Packet;
 use crate::queue::{DropCause, Dropped, Limits};
 use crate::rlc::{AmEntity, Delivery, Pdu, Release};
 use crate::rng;
-use crate::time::{Dur, Time};
+use crate::time::{earliest, Dur, Time};
 use serde::Serialize;
 
 /// The events of one user's bearer.
@@ -240,6 +240,9 @@ impl Bearer {
     /// Accumulates the PDCP backlog integrals and occupancy, and the UE buffer's
     /// backlog integrals, up to `now`.
     fn account(&mut self, now: Time) {
+        if now == self.last_change {
+            return; // nothing to add (several changes at one instant)
+        }
         let dt = now.since(self.last_change).0;
         let (bytes, packets) = (self.pdcp.bytes(), self.pdcp.packets() as u64);
         self.stats.queue_byte_ns += bytes as u128 * dt as u128;
@@ -417,8 +420,9 @@ impl Bearer {
             self.want(UeEvent::UpTti, at, out);
         }
         // Timers that may create work later.
+        let later = |t: Option<Time>| t.filter(|&t| t > now);
         let timers = [self.rnc.next_timer(), self.ue.next_timer(), self.pdcp.next_timer(), self.ue_buffer.next_timer()];
-        if let Some(at) = timers.into_iter().flatten().filter(|&t| t > now).min() {
+        if let Some(at) = earliest(timers.map(later)) {
             self.want(UeEvent::Timer, at, out);
         }
     }

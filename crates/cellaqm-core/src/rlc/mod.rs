@@ -31,7 +31,7 @@ pub use pdu::{DataPdu, Mrw, Pdu, SduId, Sn, StatusPdu};
 pub use receiver::{AmReceiver, Delivery, ReceiverStats};
 pub use sender::{AmSender, Release, SduSource, SenderStats};
 
-use crate::time::Time;
+use crate::time::{earliest, Time};
 
 /// One end of an AM bearer: the sender of this end's data and the receiver of the peer's.
 pub struct AmEntity {
@@ -69,9 +69,6 @@ impl AmEntity {
 
     /// When a timer of either side next wants a transmission opportunity.
     pub fn next_timer(&self) -> Option<Time> {
-        match (self.tx.next_timer(), self.rx.next_timer()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        earliest([self.tx.next_timer(), self.rx.next_timer()])
     }
 }

@@ -12,7 +12,7 @@
 use super::config::RlcConfig;
 use super::pdu::{DataPdu, Mrw, SduId, Sn, StatusPdu};
 use super::status;
-use crate::time::{Dur, Time};
+use crate::time::{earliest, Dur, Time};
 use std::collections::{BTreeSet, VecDeque};
 
 /// What became of an SDU on the receiving side, in the order it happened.
@@ -236,7 +236,7 @@ impl AmReceiver {
     /// When a timer next wants a transmission opportunity.
     pub fn next_timer(&self) -> Option<Time> {
         let prohibit = (self.status_due && !self.mrw_ack_due).then_some(self.prohibit_until);
-        [prohibit, self.periodic_at].into_iter().flatten().min()
+        earliest([prohibit, self.periodic_at])
     }
 
     /// The STATUS PDU for a transmission opportunity at `now`, if one is due and allowed.

@@ -13,7 +13,7 @@
 
 use super::config::RlcConfig;
 use super::pdu::{DataPdu, Mrw, Pdu, SduId, Sn, StatusPdu};
-use crate::time::Time;
+use crate::time::{earliest, Time};
 use std::collections::{BTreeSet, VecDeque};
 
 /// Where the sender takes SDUs from, one at a time, when it needs bytes.
@@ -175,15 +175,12 @@ impl AmSender {
     /// When a timer next wants a transmission opportunity.
     pub fn next_timer(&self) -> Option<Time> {
         let prohibit = (self.poll_due && self.vt_a < self.vt_s).then_some(self.poll_prohibit_until);
-        [
+        earliest([
             self.poll_timer.map(|(at, _)| at),
             self.periodic_at,
             self.mrw.filter(|m| !m.due).map(|m| m.resend_at),
             prohibit,
-        ]
-        .into_iter()
-        .flatten()
-        .min()
+        ])
     }
 
     /// The PDU for one transmission opportunity at `now`, if there is anything to send.

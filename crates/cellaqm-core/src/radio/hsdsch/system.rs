@@ -57,6 +57,13 @@ struct Ue {
     shadow: Shadowing,
     /// Path gain to each base station, linear, as of the last channel update.
     gain: [f64; CELLS],
+    /// Channel updates so far (a new one invalidates the SIR below).
+    channel: u64,
+    /// The cells on air (bit c: cell c) and the channel update the SIR was computed for:
+    /// the same inputs give the same SIR, so it is not recomputed.
+    sir_for: Option<(u8, u64)>,
+    /// The SIR, linear.
+    sir: f64,
     /// Travel since the last channel update, m.
     moved: f64,
     cell: usize,
@@ -102,6 +109,8 @@ struct HsCell {
     on_air: bool,
     /// A lost block, to send again.
     retx: Vec<(usize, Pdu)>,
+    /// Users it may schedule in this TTI (none: its scheduler is not asked).
+    schedulable: usize,
     stats: HsCellStats,
     sir: SirStats,
 }
@@ -121,6 +130,9 @@ pub struct HsDsch {
     /// Block errors.
     rng: Rng,
     busy: Busy,
+    /// Whether user `u`'s view in its `view_cell` was written since it was last idle
+    /// (kept apart from `ues` so the idle users' check in each TTI touches one byte each).
+    listed: Vec<bool>,
     pending: Option<Time>,
     last_tti: Option<Time>,
     picked: Vec<usize>,
@@ -159,12 +171,14 @@ impl HsDsch {
                     views: vec![UserView::default(); users],
                     on_air: false,
                     retx: Vec::new(),
+                    schedulable: 0,
                     stats: HsCellStats::default(),
                     sir: SirStats::default(),
                 })
                 .collect(),
             rng: rng::stream(seed, "radio.hsdsch"),
             busy: Busy::new(users),
+            listed: vec![false; users],
             pending: None,
             last_tti: None,
             picked: Vec::new(),
@@ -184,6 +198,9 @@ impl HsDsch {
                 track,
                 shadow,
                 gain: [0.0; CELLS],
+                channel: 0,
+                sir_for: None,
+                sir: 0.0,
                 moved: 0.0,
                 cell: 0,
                 view_cell: 0,
@@ -230,6 +247,7 @@ impl HsDsch {
     /// Recomputes user `u`'s path gains at its position and shadowing.
     fn update_channel(&mut self, u: usize) {
         let ue = &mut self.ues[u];
+        ue.channel += 1;
         let p = ue.track.position();
         for c in 0..CELLS {
             ue.gain[c] = self.path.gain(self.layout.distance(p, c), ue.shadow.db(c));
@@ -305,23 +323,37 @@ impl HsDsch {
         served.clear();
         self.last_tti = Some(now);
         let k = now.0 / self.tti.0;
+        let mut on_air = 0u8;
+        for (c, cell) in self.cells.iter_mut().enumerate() {
+            cell.schedulable = 0;
+            on_air |= (cell.on_air as u8) << c;
+        }
         for u in 0..self.ues.len() {
-            let vc = self.ues[u].view_cell;
             if !self.busy.is(u) {
-                self.cells[vc].views[u].backlog_bytes = 0;
+                if std::mem::take(&mut self.listed[u]) {
+                    self.cells[self.ues[u].view_cell].views[u].backlog_bytes = 0;
+                }
                 continue;
             }
+            self.listed[u] = true;
+            let vc = self.ues[u].view_cell;
             self.move_user(u, now, k);
-            let sir = self.sir(u);
+            if self.ues[u].sir_for != Some((on_air, self.ues[u].channel)) {
+                let sir = self.sir(u);
+                let ue = &mut self.ues[u];
+                ue.sir = sir;
+                ue.sir_db = db(sir);
+                ue.mcs = mcs::select(&self.table, ue.sir_db).map(|m| m.index);
+                ue.sir_for = Some((on_air, ue.channel));
+            }
             let ue = &mut self.ues[u];
-            let cell = ue.cell;
-            ue.sir_db = db(sir);
-            ue.mcs = mcs::select(&self.table, ue.sir_db).map(|m| m.index);
+            let (cell, sir) = (ue.cell, ue.sir);
             self.cells[cell].sir.record(ue.sir_db);
             self.cells[vc].views[u].backlog_bytes = 0;
             ue.view_cell = cell;
             let schedulable = ue.mcs.is_some() && k >= ue.ready;
             let rate = ue.mcs.map_or(0.0, |m| self.table[m].rate_bps);
+            self.cells[cell].schedulable += schedulable as usize;
             self.cells[cell].views[u] = UserView {
                 backlog_bytes: schedulable as u64,
                 rate_bps: if self.scheduler == SchedulerKind::MaxCi { sir } else { rate },
@@ -369,6 +401,9 @@ impl HsDsch {
         served: &mut Vec<(usize, Option<Time>)>,
     ) -> bool {
         let cell = &mut self.cells[c];
+        if cell.schedulable == 0 {
+            return false;
+        }
         cell.scheduler.select(now, &cell.views, self.cfg.users_per_tti as usize, &mut self.picked);
         let mut share = 1.0;
         for &u in &self.picked {

@@ -91,6 +91,30 @@ fn a_lone_user_near_its_base_station_gets_the_top_format() {
 }
 
 #[test]
+fn a_lone_user_at_each_formats_sir_gets_its_rate_less_the_block_errors() {
+    // 50 m from the centre site, other cells idle: S = 10 W · 10^-(128.1 − 45.54)/10 = 5.5416e-8 W,
+    // and the noise sets the SIR = S/(0.1 S + N):
+    //   N = −40 dBm: 5.5416e-8 / 1.0554e-7 = 0.525 (−2.80 dB): QPSK 1/4;
+    //   N = −45 dBm: 5.5416e-8 / 3.7164e-8 = 1.491 (1.73 dB): QPSK 1/2;
+    //   N = −50 dBm: 5.5416e-8 / 1.5542e-8 = 3.566 (5.52 dB): 16QAM 3/8;
+    //   N = −60 dBm: 5.5416e-8 / 6.5416e-9 = 8.471 (9.28 dB): 16QAM 5/8.
+    // One code (120, 240, 360, 600 kb/s: 30, 60, 90, 150 B a TTI) keeps 1000 TTIs within the
+    // RLC window; with 10% block errors the user gets 90% of that format's rate.
+    for (m, noise_dbm, block) in [(0, -40.0, 30.0), (1, -45.0, 60.0), (2, -50.0, 90.0), (3, -60.0, 150.0)] {
+        let cfg = CellsConfig { bler: 0.1, codes: 1, noise_dbm, ..quiet() };
+        let mut h = system(&cfg, 1, SchedulerKind::RoundRobin);
+        h.place(0, Track::fixed((50.0, 0.0)));
+        let mut b = bearers(1);
+        offer(&mut b[0], 250, 1500);
+        let got: usize = run(&mut h, &mut b, 0, 1000).iter().map(|g| g[0]).sum();
+        let share = got as f64 * 42.0 / (1000.0 * block);
+        assert!((share - 0.9).abs() < 0.03, "format {m}: {share}");
+        let s = h.cell_stats(0);
+        assert_eq!(s.mcs_use.iter().sum::<u64>(), s.mcs_use[m], "format {m} only: {:?}", s.mcs_use);
+    }
+}
+
+#[test]
 fn far_users_get_lower_formats_and_beyond_the_edge_none() {
     // A lone user 400 m out, noise only: S = 10·10^-(128.1 − 13.93)/10 = 3.83e-11 W,
     // SIR = S/(0.1 S + 1e-13) = 9.75 (9.9 dB): still the top format.

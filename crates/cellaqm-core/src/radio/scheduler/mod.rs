@@ -125,7 +125,10 @@ pub struct Turn {
 /// Picks up to `max` backlogged users of `users` into `picked`: taken in turn
 /// from `turn`, then stably sorted by `key` (smallest first), so that equal
 /// keys keep their turn order; the turn moves past the last user picked.
-/// One user (the common case) is found by a single scan, without sorting.
+/// The sort is kept to the `max` best: each candidate, in turn order, is
+/// inserted after the picked users whose key is not greater than its own (a
+/// binary search), and what falls beyond `max` is dropped — the first `max`
+/// of the full stable sort, found in one pass without the modulo or the sort.
 pub fn in_turn_by<K: PartialOrd>(
     turn: &mut Turn,
     users: &[UserView],
@@ -135,21 +138,23 @@ pub fn in_turn_by<K: PartialOrd>(
 ) {
     picked.clear();
     let n = users.len();
-    let in_turn = (0..n).map(|k| (turn.next + k) % n).filter(|&u| users[u].backlog_bytes > 0);
-    if max == 1 {
-        // The first of the smallest keys in turn order: what the stable sort would put first.
-        let mut best: Option<(usize, K)> = None;
-        for u in in_turn {
-            let k = key(&users[u]);
-            if best.as_ref().is_none_or(|(_, b)| k < *b) {
-                best = Some((u, k));
-            }
+    if n == 0 || max == 0 {
+        return;
+    }
+    let start = turn.next % n;
+    for u in (start..n).chain(0..start) {
+        if users[u].backlog_bytes == 0 {
+            continue;
         }
-        picked.extend(best.map(|(u, _)| u));
-    } else {
-        picked.extend(in_turn);
-        picked.sort_by(|&a, &b| key(&users[a]).partial_cmp(&key(&users[b])).unwrap_or(std::cmp::Ordering::Equal));
-        picked.truncate(max);
+        let k = key(&users[u]);
+        let at = picked.partition_point(|&p| key(&users[p]).partial_cmp(&k) != Some(std::cmp::Ordering::Greater));
+        if at == max {
+            continue;
+        }
+        if picked.len() == max {
+            picked.pop();
+        }
+        picked.insert(at, u);
     }
     if let Some(&last) = picked.last() {
         turn.next = (last + 1) % n;
@@ -188,6 +193,30 @@ pub(crate) mod tests {
             in_turn_by(&mut one, &users, 1, &mut a, |u| u.rate_bps);
             in_turn_by(&mut all, &users, 6, &mut b, |u| u.rate_bps);
             assert_eq!(a[0], b[0], "from {start}");
+        }
+    }
+
+    proptest::proptest! {
+        /// The one-pass insertion picks the first `max` of the whole stable sort in turn
+        /// order (the rule), for keys with ties, any turn and any `max`.
+        #[test]
+        fn picks_are_the_head_of_the_stable_sort(
+            keys in proptest::collection::vec((0u8..4, 0u8..3), 0..12),
+            next in 0usize..14,
+            max in 0usize..14,
+        ) {
+            let users: Vec<UserView> = keys.iter().map(|&(k, b)| view(b as u64, k as f64, 0.0, 0)).collect();
+            let n = users.len();
+            let mut want: Vec<usize> =
+                (0..n).map(|k| (next + k) % n.max(1)).filter(|&u| users[u].backlog_bytes > 0).collect();
+            want.sort_by(|&a, &b| users[a].rate_bps.total_cmp(&users[b].rate_bps));
+            want.truncate(max);
+            let (mut turn, mut got) = (Turn { next }, Vec::new());
+            in_turn_by(&mut turn, &users, max, &mut got, |u| u.rate_bps);
+            proptest::prop_assert_eq!(&got, &want);
+            if let Some(&last) = want.last() {
+                proptest::prop_assert_eq!(turn.next, (last + 1) % n);
+            }
         }
     }
 
