@@ -432,6 +432,11 @@ STUDIES = (
            "window, buffer x Reno/SACK/timestamps, status prohibit, limited transmit, Eifel, RLC window, maxDAT, "
            "in-order delivery, drop-tail/RED/ACK delay (docs/rlc-tcp.md)",
            "about 4 min on 2 cores (3 480 runs, 20 replications); --quick 10-20 s (52 runs)"),
+    Target("umts-dsch-rrm",
+           "the DSCH study: 37 UMTS cells whose resource managers serve 250 calls first and web users on the "
+           "DSCH up to a load factor phi; Table 3 and Fig. 2 per phi x {400, 600} web users, a TCP user's "
+           "throughput with SACK on/off (docs/dsch.md)",
+           "RUNTIME_FULL; --quick RUNTIME_QUICK"),
 )
 EXPERIMENTS = tuple(s.name for s in STUDIES)
 
@@ -476,19 +481,23 @@ def add_parser(commands: Any) -> None:
             "limited transmit, the Eifel response, RLC window x RAN RTT, maxDAT, in-order delivery,\n"
             "drop-tail/RED/ACK delay; a table (<name>.csv, tables.md) and figure\n"
             "(<name>.png) each; 20 replications\n"
-            "(--quick: 2 replications, 1-2 levels per factor; --duration, --demo do not apply)."
+            "(--quick: 2 replications, 1-2 levels per factor; --duration, --demo do not apply).\n\n"
+            "umts-dsch-rrm: the DSCH study's 37-cell system, phi 60-100% x {400, 600} web users\n"
+            "(+ no web users): the central cell's load factor, acceptance, SDU errors and delay;\n"
+            "the TCP user's throughput with SACK on/off; 660 s runs, 5 replications\n"
+            "(--quick: 20 s, phi 60 and 100%, 1 replication; --only system,tcp picks)."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("experiment", choices=EXPERIMENTS, metavar="EXPERIMENT", help="one of: " + ", ".join(EXPERIMENTS))
     p.add_argument("--quick", action="store_true", help="short version for CI (wcdma-rnc-aqm: 200 s, 2 replications; lte-uplink-raqm: smaller files, "
                    "fewer points, 1 replication; hsdsch-buffer-mgmt: 60 s runs, 2 replications; umts-rlc-tcp: 2 "
-                   "replications, fewer levels)")
+                   "replications, fewer levels; umts-dsch-rrm: 20 s runs, 2 values of phi, 1 replication)")
     p.add_argument("--demo", action="store_true", help="one WCDMA bearer (R99 384k, web), every scheme, 300 s, 4 replications, with a plot")
     p.add_argument("--duration", type=_positive(float), metavar="S", help="simulated seconds per run (overrides the preset)")
     p.add_argument("--reps", type=_positive(int), metavar="N", help="replications (overrides the preset)")
     p.add_argument("--out", metavar="DIR", help="where to write the tables and figures (default: results/EXPERIMENT)")
-    p.add_argument("--only", metavar="NAMES", help="lte-uplink-raqm, hsdsch-buffer-mgmt: only these experiments "
+    p.add_argument("--only", metavar="NAMES", help="lte-uplink-raqm, hsdsch-buffer-mgmt, umts-dsch-rrm: only these experiments "
                    "(comma-separated; the list is in the study's docs page and in the error for a wrong name)")
     p.add_argument("--jobs", type=_positive(int), metavar="N", help="parallel runs (default: all cores)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -500,7 +509,7 @@ def command(args: argparse.Namespace) -> int:
 
     if args.experiment == "umts-rlc-tcp":
         if args.only is not None:
-            raise UsageError("--only applies to lte-uplink-raqm and hsdsch-buffer-mgmt")
+            raise UsageError("--only applies to lte-uplink-raqm, hsdsch-buffer-mgmt and umts-dsch-rrm")
         from cellaqm import reproduce_rlc
 
         return reproduce_rlc.command(args)
@@ -511,12 +520,13 @@ def command(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
     if args.experiment != "wcdma-rnc-aqm":
-        from cellaqm import hsdsch, lte_uplink, study
+        from cellaqm import dsch, hsdsch, lte_uplink, study
 
-        return study.command({"lte-uplink-raqm": lte_uplink.STUDY, "hsdsch-buffer-mgmt": hsdsch.STUDY}[args.experiment],
-                             args, jobs, out)
+        studies = {"lte-uplink-raqm": lte_uplink.STUDY, "hsdsch-buffer-mgmt": hsdsch.STUDY,
+                   "umts-dsch-rrm": dsch.STUDY}
+        return study.command(studies[args.experiment], args, jobs, out)
     if args.only is not None:
-        raise UsageError("--only applies to lte-uplink-raqm and hsdsch-buffer-mgmt")
+        raise UsageError("--only applies to lte-uplink-raqm, hsdsch-buffer-mgmt and umts-dsch-rrm")
     duration, reps, cases = 1200.0, 6, HEADLINE
     if args.quick:
         duration, reps = 200.0, 2

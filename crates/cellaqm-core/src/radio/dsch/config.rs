@@ -105,6 +105,8 @@ pub struct DschConfig {
     pub web: WebModel,
     /// The scenario's users start in the central cell (spec's choice).
     pub test_users_central: bool,
+    /// The central cell's measures start after this (default none; the study runs 60 s, spec's choice).
+    pub warmup: crate::time::Dur,
 }
 
 impl Default for DschConfig {
@@ -140,6 +142,7 @@ impl Default for DschConfig {
             max_sdu: Bytes(570),
             web: WebModel::default(),
             test_users_central: true,
+            warmup: crate::time::Dur::ZERO,
         }
     }
 }
