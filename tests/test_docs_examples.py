@@ -61,3 +61,24 @@ def test_raqm_uplink_example_in_docs_runs():
         summary = cellaqm.run(tomllib.loads(base + match.group(1))).summary
         assert summary["uplink"]["drops"].get("receiver", 0) > 0, page
         assert summary["bsr"]["reports"] > 0, page
+
+
+def test_linux_24_tcp_profile_is_the_sweeps_and_runs_both_ways():
+    """docs/scenario.md's Linux 2.4 [tcp] block (DSCH study) parses, is sweeps/fack-vs-sack.toml's
+    base, and runs with SACK+FACK on and off (NewReno)."""
+    doc = (ROOT / "docs" / "scenario.md").read_text(encoding="utf-8")
+    match = re.search(r"### Linux 2\.4 TCP as the DSCH study ran it.*?```toml\n(.*?)```", doc, re.S)
+    assert match, "docs/scenario.md shows the Linux 2.4 [tcp] block"
+    tcp = tomllib.loads(match.group(1))["tcp"]
+    sweep = tomllib.loads((ROOT / "sweeps" / "fack-vs-sack.toml").read_text(encoding="utf-8"))
+    assert tcp == sweep["base"]["tcp"]
+    base = {
+        "duration": "20s",
+        "traffic": {"model": "file", "size": "200kB"},
+        "core": {"delay": "100ms"},
+        "bottleneck": {"rate": "384kbps", "buffer": "6kB"},
+    }
+    for pair in ({}, {"recovery": "newreno", "fack": False}):
+        summary = cellaqm.run({**base, "tcp": {**tcp, **pair}}).summary
+        assert summary["downloads"]["completed"] == 1, pair
+        assert summary["fast_retransmits"] > 0, pair

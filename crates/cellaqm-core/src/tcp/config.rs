@@ -58,6 +58,17 @@ pub enum RtoRestart {
     Impatient,
 }
 
+/// How the minimum RTO bounds the timeout (`tcp.rto_formula`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RtoFormula {
+    /// RFC 6298 (2.4): RTO = max(SRTT + 4·RTTVAR, rto_min).
+    Rfc,
+    /// Linux (2.4 on, `tcp_rtt_estimator`/`tcp_set_rto`): the variance term never falls below
+    /// `tcp_rto_min`, so RTO = SRTT + max(4·RTTVAR, rto_min), always at least rto_min above SRTT.
+    Linux,
+}
+
 /// Which segments give RTT samples when the timestamps option is off (RFC 6298 §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -139,6 +150,12 @@ pub const KEYS: &[(&str, &str, &str)] = &[
         "rfc | prr",
         "what fast recovery sends per ACK: the recovery's own rule, or PRR-SSRB (RFC 6937)",
     ),
+    (
+        "fack",
+        "bool",
+        "Forward Acknowledgement (Mathis & Mahdavi 1996) with SACK: recovery when the highest SACKed byte is \
+         more than 3 MSS above snd_una, every hole below it lost, send while snd_max − fack + retransmitted < cwnd",
+    ),
     ("mss", "size", "maximum segment size: payload bytes per full segment"),
     ("header", "size", "TCP/IP header bytes on every packet (40 TCP/IPv4, 60 TCP/IPv6)"),
     ("initial_window", "1 to 10", "initial congestion window in segments"),
@@ -153,6 +170,11 @@ pub const KEYS: &[(&str, &str, &str)] = &[
     ("delack_timeout", "time", "the delayed-ACK timer"),
     ("timestamps", "bool", "timestamps option (RFC 7323): an RTT sample on every ACK"),
     ("rto_min", "time", "minimum retransmission timeout (RFC 6298 says 1 s; Linux and ns-3 use 200 ms)"),
+    (
+        "rto_formula",
+        "rfc | linux",
+        "how rto_min bounds the RTO: max(SRTT + 4·RTTVAR, rto_min) (RFC 6298) or SRTT + max(4·RTTVAR, rto_min) (Linux)",
+    ),
     ("rto_max", "time", "maximum retransmission timeout after back-off"),
     ("rto_initial", "time", "RTO before the first RTT sample (RFC 6298 (2.1))"),
     ("ecn", "bool", "send ECT packets and react to ECN-Echo as to a loss, once per window (RFC 3168)"),
@@ -191,6 +213,8 @@ pub struct TcpConfig {
     pub recovery: Recovery,
     /// How much fast recovery sends per ACK: `"rfc"` (inflation / cwnd − pipe) or `"prr"` (RFC 6937).
     pub recovery_window: RecoveryWindow,
+    /// Forward Acknowledgement with SACK (Mathis & Mahdavi 1996, `fack.rs`); needs `recovery = "sack"`.
+    pub fack: bool,
     /// Maximum segment size: payload bytes per full segment.
     pub mss: Bytes,
     /// TCP/IP header bytes added to every packet (40 for TCP/IPv4, 60 for TCP/IPv6 as in the WCDMA study).
@@ -207,6 +231,8 @@ pub struct TcpConfig {
     pub timestamps: bool,
     /// Minimum retransmission timeout (RFC 6298 (2.4) says 1 s; Linux and ns-3 use 200 ms).
     pub rto_min: Dur,
+    /// How `rto_min` bounds the RTO: `"rfc"` (RFC 6298 (2.4)) or `"linux"` (on the variance term).
+    pub rto_formula: RtoFormula,
     /// Maximum retransmission timeout after back-off.
     pub rto_max: Dur,
     /// RTO before the first RTT sample (RFC 6298 (2.1)).
@@ -250,6 +276,7 @@ impl Default for TcpConfig {
             cubic_fast_convergence: true,
             recovery: Recovery::NewReno,
             recovery_window: RecoveryWindow::Rfc,
+            fack: false,
             mss: Bytes(1460),
             header: Bytes(40),
             initial_window: 3,
@@ -258,6 +285,7 @@ impl Default for TcpConfig {
             delack_timeout: Dur::from_millis(200),
             timestamps: false,
             rto_min: Dur::from_millis(200),
+            rto_formula: RtoFormula::Rfc,
             rto_max: Dur::from_secs(60),
             rto_initial: Dur::from_secs(1),
             ecn: false,
@@ -279,6 +307,9 @@ impl TcpConfig {
                 "tcp.spurious_rto: \"eifel\" detects a spurious timeout by timestamps; set tcp.timestamps = true"
                     .into(),
             );
+        }
+        if self.fack && self.recovery != Recovery::Sack {
+            return Err("tcp.fack: FACK works on the SACK scoreboard; set tcp.recovery = \"sack\"".into());
         }
         if !(1..=10).contains(&self.initial_window) {
             return Err(format!("tcp.initial_window: expected 1 to 10 segments, got {}", self.initial_window));

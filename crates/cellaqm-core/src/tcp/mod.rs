@@ -13,7 +13,7 @@
 //!
 //! Files: `endpoint` (handshake, dispatch), `sender` (send half: segments,
 //! window, retransmission timer), `recovery` (fast retransmit/recovery for
-//! Reno, NewReno and SACK; ECN-Echo), `prr` (Proportional Rate Reduction:
+//! Reno, NewReno and SACK; ECN-Echo), `fack` (Forward Acknowledgement on SACK), `prr` (Proportional Rate Reduction:
 //! how much recovery sends per ACK), `limited_transmit` (RFC 3042), `eifel` (undoing a spurious
 //! timeout, RFC 3522/4015), `scoreboard` (SACK scoreboard), `rtt`
 //! (RTO estimator), `congestion` (controller interface) with `reno` and `cubic`,
@@ -24,6 +24,7 @@ mod congestion;
 mod cubic;
 mod eifel;
 mod endpoint;
+mod fack;
 mod limited_transmit;
 mod prr;
 mod ranges;
@@ -38,8 +39,8 @@ mod sender;
 mod tests;
 
 pub use config::{
-    CongestionControl, Recovery, RecoveryWindow, RtoRestart, RttSamples, SpuriousRto, TcpConfig, Window, MAX_IP_PACKET,
-    MAX_WINDOW,
+    CongestionControl, Recovery, RecoveryWindow, RtoFormula, RtoRestart, RttSamples, SpuriousRto, TcpConfig, Window,
+    MAX_IP_PACKET, MAX_WINDOW,
 };
 pub use congestion::Metrics;
 pub use endpoint::Endpoint;

@@ -4,10 +4,11 @@
 //! retransmit: ssthresh = max(FlightSize/2, 2·SMSS). Reno leaves recovery on
 //! the first new ACK; NewReno stays until everything outstanding at its start
 //! is acknowledged, retransmitting one segment per partial ACK; SACK recovery
-//! chooses the segments to send by NextSeg. How much recovery sends is
-//! `recovery_window`'s: with `"rfc"`, Reno and NewReno inflate cwnd by one SMSS
-//! per duplicate ACK (deflating on partial ACKs) and SACK sends while
-//! cwnd − pipe ≥ SMSS; with `"prr"`, each ACK in recovery allows the sndcnt of
+//! chooses the segments to send by NextSeg (FACK, `fack.rs`, changes when it
+//! starts, which holes are lost and the window rule). How much recovery sends
+//! is `recovery_window`'s: with `"rfc"`, Reno and NewReno inflate cwnd by one
+//! SMSS per duplicate ACK (deflating on partial ACKs) and SACK sends while
+//! cwnd − pipe ≥ SMSS (FACK: awnd < cwnd); with `"prr"`, each ACK in recovery allows the sndcnt of
 //! RFC 6937 (`prr.rs`) and cwnd is left at ssthresh. The fast retransmission
 //! and NewReno's partial-ACK retransmissions are sent whatever the rule
 //! allows, and under PRR they count in prr_out like any other segment. An
@@ -94,7 +95,7 @@ impl Sender {
     /// the first unacknowledged segment is lost (RFC 6582 retransmits it on entry and on
     /// every partial ACK) until its retransmission is sent, when it counts once again:
     /// pipe = FlightSize − SACKd − (SMSS while that retransmission is still to go), at least 0.
-    fn pipe(&self) -> u64 {
+    pub(super) fn pipe(&self) -> u64 {
         if self.kind == Recovery::Sack {
             return self.scoreboard.pipe(self.snd_una, self.snd_max, self.recovery.high_rxt, self.mss);
         }
@@ -173,9 +174,14 @@ impl Sender {
             }
             return;
         }
-        // RFC 5681 §3.2 (2): the third duplicate; RFC 6675 §5 (2): or IsLost(HighACK + 1).
+        // RFC 5681 §3.2 (2): the third duplicate; RFC 6675 §5 (2): or IsLost(HighACK + 1);
+        // with FACK, its trigger instead (`fack.rs`).
         let lost = self.recovery.dupacks >= DUP_THRESH
-            || (self.kind == Recovery::Sack && self.scoreboard.is_lost(self.snd_una, self.mss));
+            || match self.kind {
+                Recovery::Sack if self.scoreboard.fack => self.fack_trigger(),
+                Recovery::Sack => self.scoreboard.is_lost(self.snd_una, self.mss),
+                Recovery::Reno | Recovery::NewReno => false,
+            };
         if lost && self.snd_una >= self.recovery.recover {
             // RFC 6582 §3.2 (2): not again for losses in the window already reduced for.
             self.enter_recovery(now, delivered, out);
@@ -211,10 +217,11 @@ impl Sender {
     }
 
     /// RFC 6675 §5 (C): send the segments NextSeg chooses while cwnd − pipe ≥ 1 SMSS
-    /// (`"rfc"`) or while they fit in sndcnt (`"prr"`, RFC 6937).
+    /// (`"rfc"`; with FACK while awnd = pipe < cwnd) or while they fit in sndcnt (`"prr"`, RFC 6937).
     pub(super) fn transmit_sack_recovery(&mut self, now: Time, out: &mut Vec<Packet>) {
         while let Some((rule, h)) = self.next_seg() {
             let allowed = match self.recovery_window {
+                RecoveryWindow::Rfc if self.scoreboard.fack => self.fack_window_open(),
                 RecoveryWindow::Rfc => self.pipe() + self.mss <= self.cc.window(),
                 RecoveryWindow::Prr => self.recovery.prr.allows(h.seq_len()),
             };

@@ -2,9 +2,13 @@
 //!
 //! SRTT and RTTVAR follow each RTT sample with gains 1/8 and 1/4; the timeout
 //! is SRTT + K·RTTVAR (K = 4, clock granularity G taken as 0), clamped to the
-//! configured minimum and maximum. Each expiry doubles it (back-off) until the
-//! next valid sample recomputes it.
+//! configured minimum and maximum — or, with `rto_formula = "linux"`, SRTT +
+//! max(K·RTTVAR, minimum), as Linux keeps its variance term (`rttvar`) at least
+//! `tcp_rto_min` (its per-round-trip peak holding of the deviation is not
+//! modelled). Each expiry doubles it (back-off) until the next valid sample
+//! recomputes it.
 
+use super::RtoFormula;
 use crate::time::Dur;
 
 pub(super) struct RttEstimator {
@@ -13,12 +17,13 @@ pub(super) struct RttEstimator {
     rto: Dur,
     min: Dur,
     max: Dur,
+    formula: RtoFormula,
 }
 
 impl RttEstimator {
-    pub fn new(initial: Dur, min: Dur, max: Dur) -> RttEstimator {
+    pub fn new(initial: Dur, min: Dur, max: Dur, formula: RtoFormula) -> RttEstimator {
         // RFC 6298 (2.1): RTO before any sample.
-        RttEstimator { srtt: None, rttvar: Dur::ZERO, rto: initial.clamp(min, max), min, max }
+        RttEstimator { srtt: None, rttvar: Dur::ZERO, rto: initial.clamp(min, max), min, max, formula }
     }
 
     /// Takes one RTT measurement `r` (which must not come from an ambiguous retransmission).
@@ -38,7 +43,10 @@ impl RttEstimator {
         self.srtt = Some(srtt);
         // RFC 6298 (2.2)/(2.3): RTO = SRTT + max(G, K*RTTVAR) with G = 0, K = 4;
         // (2.4)/(2.5): clamped to [min, max]. A new sample also ends any back-off (5.5).
-        self.rto = (srtt + self.rttvar * 4).clamp(self.min, self.max);
+        self.rto = match self.formula {
+            RtoFormula::Rfc => (srtt + self.rttvar * 4).clamp(self.min, self.max),
+            RtoFormula::Linux => (srtt + (self.rttvar * 4).max(self.min)).min(self.max),
+        };
     }
 
     /// RFC 6298 (5.5): the timer expired, double the timeout (up to the maximum).
@@ -65,7 +73,7 @@ mod tests {
 
     #[test]
     fn follows_rfc_6298_formulas() {
-        let mut e = RttEstimator::new(ms(1000), ms(200), ms(60_000));
+        let mut e = RttEstimator::new(ms(1000), ms(200), ms(60_000), RtoFormula::Rfc);
         assert_eq!(e.rto(), ms(1000));
         e.sample(ms(100));
         // SRTT 100, RTTVAR 50, RTO 100 + 200 = 300.
@@ -78,12 +86,32 @@ mod tests {
 
     #[test]
     fn backs_off_to_the_maximum_and_a_sample_resets() {
-        let mut e = RttEstimator::new(ms(1000), ms(200), ms(3000));
+        let mut e = RttEstimator::new(ms(1000), ms(200), ms(3000), RtoFormula::Rfc);
         e.back_off();
         assert_eq!(e.rto(), ms(2000));
         e.back_off();
         assert_eq!(e.rto(), ms(3000));
         e.sample(ms(10));
         assert_eq!(e.rto(), ms(200), "clamped to the minimum");
+    }
+
+    /// A steady 1 s RTT: RTTVAR decays from 500 ms by 3/4 per sample, to 500·(3/4)^19 ms after
+    /// 20 samples. RFC 6298's RTO follows SRTT + 4·RTTVAR down to just above 1 s; Linux's keeps
+    /// rto_min (200 ms) above SRTT. Both give 3 s after the first sample (SRTT + 4·R/2).
+    #[test]
+    fn linux_keeps_rto_min_above_srtt() {
+        let run = |formula| {
+            let mut e = RttEstimator::new(ms(3000), ms(200), ms(60_000), formula);
+            e.sample(ms(1000));
+            let first = e.rto();
+            (1..20).for_each(|_| e.sample(ms(1000)));
+            (first, e.srtt().unwrap(), e.rto())
+        };
+        let rttvar_ns = (500e6 * 0.75f64.powi(19)) as u64;
+        let (first, srtt, rto) = run(RtoFormula::Rfc);
+        assert_eq!((first, srtt), (ms(3000), ms(1000)));
+        assert!(rto.0.abs_diff(srtt.0 + 4 * rttvar_ns) <= 4 * 20, "{rto} vs 1 s + 4·{rttvar_ns} ns");
+        let (first, srtt, rto) = run(RtoFormula::Linux);
+        assert_eq!((first, srtt, rto), (ms(3000), ms(1000), ms(1200)));
     }
 }

@@ -2,8 +2,9 @@
 //!
 //! Records which sequence ranges above the cumulative ACK the receiver has
 //! SACKed (RFC 2018). A hole is lost once DupThresh discontiguous SACKed ranges,
-//! or more than (DupThresh − 1)·SMSS SACKed bytes, lie above it (IsLost); the
-//! data in flight is estimated by counting un-SACKed bytes not lost, plus those
+//! or more than (DupThresh − 1)·SMSS SACKed bytes, lie above it (IsLost), or,
+//! with FACK (`fack.rs`), once any SACKed byte lies above it; the data in
+//! flight is estimated by counting un-SACKed bytes not lost, plus those
 //! retransmitted in this recovery (SetPipe).
 
 use super::ranges::RangeSet;
@@ -12,18 +13,25 @@ use std::iter::once;
 /// RFC 6675 §2: DupThresh.
 pub(super) const DUP_THRESH: u64 = 3;
 
-/// RFC 6675 IsLost, given the SACKed `blocks` and `bytes` above a sequence number.
-fn lost(blocks: u64, bytes: u64, mss: u64) -> bool {
-    blocks >= DUP_THRESH || bytes > (DUP_THRESH - 1) * mss
-}
-
 /// SACKed ranges above the cumulative ACK.
 #[derive(Default)]
 pub(super) struct Scoreboard {
     sacked: RangeSet,
+    /// FACK's loss rule (`tcp.fack`): every hole below the highest SACKed byte is lost.
+    pub fack: bool,
 }
 
 impl Scoreboard {
+    pub fn new(fack: bool) -> Scoreboard {
+        Scoreboard { sacked: RangeSet::default(), fack }
+    }
+
+    /// RFC 6675 IsLost, given the SACKed `blocks` and `bytes` above a sequence number;
+    /// with FACK (Mathis & Mahdavi 1996 §3), any SACKed block above it.
+    fn lost(&self, blocks: u64, bytes: u64, mss: u64) -> bool {
+        blocks >= DUP_THRESH || bytes > (DUP_THRESH - 1) * mss || (self.fack && blocks > 0)
+    }
+
     /// RFC 6675 Update(): adds the blocks of one ACK and forgets what `snd_una` now covers.
     pub fn update(&mut self, snd_una: u64, blocks: impl Iterator<Item = (u64, u64)>) {
         for (start, end) in blocks {
@@ -43,7 +51,7 @@ impl Scoreboard {
     }
 
     /// End of the highest SACKed range.
-    fn highest(&self) -> Option<u64> {
+    pub fn highest(&self) -> Option<u64> {
         self.sacked.last().map(|(_, end)| end)
     }
 
@@ -68,7 +76,7 @@ impl Scoreboard {
     pub fn is_lost(&self, seq: u64, mss: u64) -> bool {
         let above = self.sacked.iter().filter(|&(s, _)| s > seq);
         let (blocks, bytes) = above.fold((0, 0), |(n, b), (s, e)| (n + 1, b + e - s));
-        lost(blocks, bytes, mss)
+        self.lost(blocks, bytes, mss)
     }
 
     /// RFC 6675 SetPipe(): bytes in flight. Within a hole IsLost is the same for
@@ -80,7 +88,7 @@ impl Scoreboard {
             if a >= b {
                 return 0;
             }
-            let in_flight = if lost(blocks, bytes, mss) { 0 } else { b - a }; // RFC 6675 SetPipe (a)
+            let in_flight = if self.lost(blocks, bytes, mss) { 0 } else { b - a }; // RFC 6675 SetPipe (a)
             in_flight + b.min(high_rxt).saturating_sub(a) // RFC 6675 SetPipe (b)
         };
         let (mut pipe, mut top, mut blocks, mut bytes) = (0, snd_max, 0, 0);

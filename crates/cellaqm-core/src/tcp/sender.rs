@@ -95,7 +95,7 @@ impl Sender {
             snd_max: 0,
             peer_wnd: cfg.rwnd.bytes(mss as u32),
             cc: congestion::new(cfg),
-            rtt: RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max),
+            rtt: RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max, cfg.rto_formula),
             rtt_timing: RttTiming::new(cfg.rtt_samples),
             rto_deadline: None,
             last_rto_una: None,
@@ -103,7 +103,7 @@ impl Sender {
             eifel_on: cfg.spurious_rto == SpuriousRto::Eifel,
             eifel: None,
             cwr_pending: false,
-            scoreboard: Scoreboard::default(),
+            scoreboard: Scoreboard::new(cfg.fack),
             recovery: LossRecovery::default(),
             stats: TcpStats::default(),
         }

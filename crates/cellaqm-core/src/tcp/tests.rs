@@ -586,10 +586,13 @@ fn per_ack(n: u64, f: impl Fn(u64) -> Vec<u64>) -> Vec<Vec<u64>> {
 /// sends in answer to each of the 39 duplicate ACKs and to the ACK that ends recovery, and
 /// cwnd after that ACK and ssthresh.
 fn one_loss_answers(recovery: Recovery, window: RecoveryWindow) -> (Vec<Vec<u64>>, u64, u64) {
-    let mut c = cfg(recovery);
+    one_loss_answers_with(TcpConfig { recovery_window: window, ..cfg(recovery) })
+}
+
+/// [`one_loss_answers`] for any configuration `c` (its initial window and receive window replaced).
+fn one_loss_answers_with(mut c: TcpConfig) -> (Vec<Vec<u64>>, u64, u64) {
     c.initial_window = 10;
     c.rwnd = Window::Packets(100);
-    c.recovery_window = window;
     let mut p = Pair::download(&c, u64::MAX);
     p.fate = drop_segments(&[30]);
     let list = answers(&mut p, secs(1.0));
@@ -786,4 +789,130 @@ fn an_idle_sender_restarts_from_the_initial_window() {
     assert_eq!(burst_after_idle(false, Dur::from_secs(1)), 50, "without the rule: all 50 segments at once");
     // Idle for less than the RTO: the window stays open.
     assert_eq!(burst_after_idle(true, Dur::from_millis(150)), 50);
+}
+
+fn fack(on: bool) -> TcpConfig {
+    TcpConfig { fack: on, initial_window: 10, rwnd: Window::Packets(100), ..cfg(Recovery::Sack) }
+}
+
+/// What the server sends in answer to each ACK of `acked` (segment index), skipping the first
+/// (the ACK of new data that reached it), with `lost` dropped from the 40-segment flight 30–69
+/// of [`one_loss_answers`]'s slow start.
+fn sends_per_ack(c: &TcpConfig, lost: &'static [u64], acked: u64) -> (Vec<Vec<u64>>, Pair) {
+    let mut p = Pair::download(c, u64::MAX);
+    p.fate = drop_segments(lost);
+    let list = answers(&mut p, secs(1.0));
+    let sent = list.iter().filter(|a| a.ack == acked).skip(1).map(|a| a.sent.clone()).collect();
+    (sent, p)
+}
+
+/// FACK (Mathis & Mahdavi 1996) on a burst: segments 30–32 lost from the 40-segment flight
+/// 30–69. The first duplicate ACK SACKs 33: snd.fack − snd.una = 34 − 30 = 4 segments > 3,
+/// so FACK starts recovery there (RFC 6675 waits for the third, when 33–35 lie above 30),
+/// halving cwnd to 20 and retransmitting 30; all three holes lie below snd.fack and are
+/// lost. After duplicate k, awnd = snd.nxt − snd.fack + retran_data = 70 − (33 + k) + 1:
+/// awnd < cwnd first at k = 19, which sends the hole 31 (retran_data 2), then k = 20 the
+/// hole 32, so all three go within one round trip; from k = 21 awnd = 40 + n − k with n new
+/// segments sent, one per duplicate (70–86). The ACK of 30's retransmission (ack 31) finds
+/// awnd = 87 − 70 + 2 retransmitted holes = 19 and sends 87; the ACK of 31 sends 88; the
+/// full ACK (70) ends recovery at cwnd = 20 with 70–88 in flight: 89. RFC 6675 (FACK off)
+/// sends the same from its third duplicate on.
+#[test]
+fn fack_enters_recovery_on_the_first_sack_four_segments_up_and_resends_the_burst_in_one_rtt() {
+    let mut expected_dup = per_ack(37, |k| match k {
+        1 => vec![30],
+        19 => vec![31],
+        20 => vec![32],
+        21..=37 => vec![70 + k - 21],
+        _ => vec![],
+    });
+    for on in [true, false] {
+        let (sent, mut p) = sends_per_ack(&fack(on), &[30, 31, 32], 30);
+        if !on {
+            expected_dup[0] = vec![]; // the third duplicate: RFC 6675 IsLost(30)
+            expected_dup[2] = vec![30];
+        }
+        assert_eq!(sent, expected_dup, "fack {on}: duplicate ACKs 1–37");
+        let list = answers(&mut p, secs(1.0)); // nothing more: all was listed
+        assert!(list.is_empty());
+        let rexmits: Vec<(Time, u64)> =
+            p.server_data().filter(|e| e.2.retransmission).map(|e| (e.0, (e.2.tcp.seq - 1) / MSS)).collect();
+        assert_eq!(rexmits.iter().map(|r| r.1).collect::<Vec<_>>(), vec![30, 31, 32], "fack {on}");
+        assert!(rexmits[2].0.since(rexmits[0].0) < RTT, "fack {on}: {rexmits:?}");
+        let s = p.server.stats();
+        assert_eq!((s.fast_retransmits, s.rtos, s.bytes_retransmitted), (1, 0, 3 * MSS), "fack {on}");
+    }
+    // After the burst: the partial ACKs 31 and 32, then the full ACK.
+    let mut p = Pair::download(&fack(true), u64::MAX);
+    p.fate = drop_segments(&[30, 31, 32]);
+    let list = answers(&mut p, secs(1.0));
+    let after: Vec<(u64, &[u64], u64)> =
+        list.iter().filter(|a| (31..=70).contains(&a.ack)).take(3).map(|a| (a.ack, &a.sent[..], a.cwnd)).collect();
+    assert_eq!(after, [(31, &[87][..], 20 * MSS), (32, &[88][..], 20 * MSS), (70, &[89][..], 20 * MSS)]);
+}
+
+/// FACK counts every hole below snd.fack lost, however few segments are SACKed above it:
+/// 30, 67 and 68 lost from the flight 30–69. Recovery starts at the third duplicate (as
+/// RFC 6675: snd.fack − snd.una = 4 segments then), and duplicates 21–36 send 70–85 (awnd =
+/// 70 − (31 + k) + 1 retransmission + new). The 37th duplicate SACKs 69: snd.fack jumps from
+/// 67 to 70, awnd from 20 to 17, and FACK sends the holes 67 and 68 (now lost) and new 86.
+/// RFC 6675 holds 67 and 68 in flight (one segment SACKed above them, it wants three) and
+/// sends only 86; it resends them a round trip later, on duplicate ACKs of 67 (after the
+/// retransmission of 30 is acknowledged), once 70 and 71 are SACKed too.
+#[test]
+fn fack_resends_holes_just_below_the_forward_ack_a_round_trip_earlier() {
+    for on in [true, false] {
+        let (sent, mut p) = sends_per_ack(&fack(on), &[30, 67, 68], 30);
+        assert_eq!(sent.len(), 37);
+        assert_eq!(sent[2], [30], "fack {on}: the third duplicate");
+        assert_eq!(sent[20..36], (70..86).map(|s| vec![s]).collect::<Vec<_>>(), "fack {on}: duplicates 21–36");
+        let last: &[u64] = if on { &[67, 68, 86] } else { &[86] };
+        assert_eq!(sent[36], last, "fack {on}: the SACK of 69");
+        p.run_for(Dur::from_secs(2));
+        let rexmits: Vec<u64> =
+            p.server_data().filter(|e| e.2.retransmission).map(|e| (e.2.tcp.seq - 1) / MSS).collect();
+        assert_eq!(rexmits, [30, 67, 68], "fack {on}");
+        let s = p.server.stats();
+        assert_eq!((s.fast_retransmits, s.rtos), (1, 0), "fack {on}");
+    }
+}
+
+/// An isolated loss (segment 30 of the 40-segment flight): snd.fack − snd.una exceeds three
+/// segments at the third duplicate, as RFC 6675's IsLost, the one hole is lost under both
+/// rules from then on, and awnd < cwnd sends what cwnd − pipe ≥ 1 SMSS does (whole
+/// segments): FACK behaves as SACK, with either recovery window.
+#[test]
+fn fack_on_an_isolated_loss_behaves_as_sack() {
+    for window in [RecoveryWindow::Rfc, RecoveryWindow::Prr] {
+        let sack = one_loss_answers(Recovery::Sack, window);
+        let with_fack = one_loss_answers_with(TcpConfig { recovery_window: window, ..fack(true) });
+        assert_eq!(with_fack, sack, "{window:?}");
+    }
+}
+
+/// Mathis & Mahdavi's window rule, awnd < cwnd, against RFC 6675's cwnd − pipe ≥ 1 SMSS, with
+/// a cwnd that is not a whole number of segments: a flight of 39 segments (the receive window)
+/// halves to cwnd = 19.5 segments. Segments 100–102 lost from 100–138: after duplicate k (SACK
+/// of 103 … 102 + k) with r retransmissions, awnd = 139 − (103 + k) + r. FACK starts at the
+/// first and sends while awnd < 19.5: 101 at k = 18 (awnd 19), 102 at k = 19; RFC 6675 starts
+/// at the third and sends while pipe ≤ 18.5: 101 at k = 19, 102 at k = 20. No new data fits
+/// the receive window.
+#[test]
+fn fack_sends_while_awnd_is_below_cwnd() {
+    for on in [true, false] {
+        let c = TcpConfig { rwnd: Window::Packets(39), ..fack(on) };
+        let (sent, p) = sends_per_ack(&c, &[100, 101, 102], 100);
+        // (retransmission of 100, of 101, of 102) at duplicates:
+        let at = if on { [1, 18, 19] } else { [3, 19, 20] };
+        let expected = per_ack(36, |k| at.iter().position(|&a| a == k).map_or(vec![], |i| vec![100 + i as u64]));
+        assert_eq!(sent[..36], expected, "fack {on}");
+        assert_eq!(p.server.ssthresh(), 19_500);
+    }
+}
+
+#[test]
+fn fack_needs_sack() {
+    let bad = TcpConfig { fack: true, ..cfg(Recovery::NewReno) };
+    assert!(bad.validate().unwrap_err().starts_with("tcp.fack:"));
+    assert!(fack(true).validate().is_ok());
 }
