@@ -51,5 +51,11 @@ def test_quick_tcp_table(quick):
     assert "umts-dsch-rrm" in (quick / "report.md").read_text()
 
 
+def test_quick_trace_figure(quick):
+    rows = list(csv.DictReader((quick / "trace.csv").open()))
+    assert [r["φ [%]"] for r in rows] == ["90", "70"]
+    assert (quick / "trace.png").stat().st_size > 5000
+
+
 def test_listed_among_the_studies():
     assert "umts-dsch-rrm" in {s.name for s in STUDIES}

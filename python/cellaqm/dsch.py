@@ -10,7 +10,7 @@ traffic bring its load factor to at most φ. Measures: the central cell's
 Table 3 (mean η, P(η > 90 %), DSCH acceptance and its split by codes / power
 / load), Fig. 2 (SDU error ratio per service, interactive SDU delay scaled to
 570 B) and the TCP user's throughput per transfer (unique bytes ÷ connection
-duration) and spurious timeouts, with SACK(+FACK) on and off.
+duration) and spurious timeouts, with SACK+FACK on and off.
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ DOC = "docs/dsch.md"
 TCP: dict[str, Any] = {"mss": "530B", "rwnd": "64KiB", "timestamps": True, "delayed_ack": True,
                        "rto_min": "200ms", "rto_initial": "3s", "spurious_rto": "eifel"}
 
-#: The two arms of the TCP experiment, each one dict of ``[tcp]`` keys. FACK is
-#: not in cellaqm's TCP yet (branch ``fack``): until it is, the "on" arm is SACK
-#: alone and the "off" arm NewReno (the spec: without SACK, NewReno-style recovery).
-ARMS: dict[str, dict[str, Any]] = {"SACK on": {"recovery": "sack"}, "SACK off": {"recovery": "newreno"}}
+#: The two arms of the TCP experiment, each one dict of ``[tcp]`` keys: SACK
+#: with FACK (Linux 2.4's ``tcp_fack``), or neither (the spec: NewReno-style recovery).
+ARMS: dict[str, dict[str, Any]] = {"SACK+FACK on": {"recovery": "sack", "fack": True},
+                                   "SACK+FACK off": {"recovery": "newreno"}}
 
 PHIS = (60, 70, 80, 90, 100)
 LOADS = (400, 600)
@@ -80,7 +80,7 @@ def measure(run: Run) -> Run:
     from cellaqm import run as simulate
 
     t0 = time.perf_counter()
-    res = simulate(run.doc, seed=run.seed)
+    res = simulate(run.doc, seed=run.seed, trace=bool(run.options.get("trace")))
     s = res.summary
     d = res.downloads
     warmup = run.options.get("warmup_s", 0.0)
@@ -92,9 +92,55 @@ def measure(run: Run) -> Run:
     out["goodput_kbps"] = float(s["goodput_bps"]) / 1e3
     out["rtos"] = float(s["rtos"])
     out["spurious_rtos"] = float(s["spurious_rtos"])
+    if run.options.get("trace"):
+        out["_trace"] = one_transfer(res, warmup)
     out["wall_s"] = time.perf_counter() - t0
     run.out = out
     return run
+
+
+def one_transfer(res: Any, warmup: float) -> dict[str, list[float]]:
+    """The first transfer after the warm-up: its delivered segments (time, MB, retransmission) and its
+    timeouts (the server's window falling to one segment: an RTO; the summary tells how many were spurious)."""
+    tr = res.trace
+    seg = tr["delivered"]
+    later = seg[seg["time_s"] >= warmup]
+    if not len(later):
+        return {"t": [], "seq": [], "retx": [], "rto": []}
+    flow = int(later["flow"].iloc[0])
+    mine = seg[seg["flow"] == flow]
+    cw = tr["cwnd"]
+    rto = cw[(cw["flow"] == flow) & (cw["dir"] == "down") & (cw["cwnd_bytes"] <= 530)]["time_s"]
+    return {"t": mine["time_s"].tolist(), "seq": (mine["seq"] / 1e6).tolist(),
+            "retx": mine["retransmission"].astype(float).tolist(), "rto": rto.tolist()}
+
+
+def trace_runs(quick: bool, reps: int) -> list[Run]:
+    """Fig. 4: one transfer's time-sequence trace, 400 web users, SACK+FACK on, φ 90 % and 70 % (seed 1)."""
+    dur, warm = _times(quick)
+    return [Run({"φ [%]": phi}, scenario(400, phi, "SACK+FACK on", dur, warm), 1, {"warmup_s": warm, "trace": True})
+            for phi in (90, 70)]
+
+
+def trace_figure(runs: list[Run], rows: list[dict[str, Any]], path: Path) -> None:
+    """Delivered sequence against time per φ, retransmissions as crosses, timeouts as vertical lines."""
+    fig, axes = figure(len(runs), width=6.0)
+    for ax, r in zip(axes, runs):
+        tr = r.out["_trace"]
+        t0 = tr["t"][0] if tr["t"] else 0.0
+        fresh = [(t - t0, s) for t, s, x in zip(tr["t"], tr["seq"], tr["retx"]) if not x]
+        again = [(t - t0, s) for t, s, x in zip(tr["t"], tr["seq"], tr["retx"]) if x]
+        ax.scatter([p[0] for p in fresh], [p[1] for p in fresh], s=2, label="delivered")
+        ax.scatter([p[0] for p in again], [p[1] for p in again], s=14, marker="x", label="retransmission")
+        for k, t in enumerate(tr["rto"]):
+            ax.axvline(t - t0, color="red", alpha=0.4, lw=0.8, label="timeout" if k == 0 else None)
+        ax.set_title(f"φ = {r.labels['φ [%]']} %: {r.out['spurious_rtos']:.0f} of {r.out['rtos']:.0f} "
+                     "timeouts in the run spurious", fontsize=8)
+        ax.set_xlabel("time since the transfer began [s]")
+        ax.set_ylabel("sequence [MB]")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, loc="upper left")
+    save(fig, path)
 
 
 def _times(quick: bool) -> tuple[float, float]:
@@ -105,13 +151,13 @@ def system_runs(quick: bool, reps: int) -> list[Run]:
     """Table 3 and Fig. 2: φ × load (+ the no-web baseline), SACK on, the same seeds everywhere."""
     dur, warm = _times(quick)
     phis = (60, 100) if quick else PHIS
-    runs = [Run({"web users": 0, "φ [%]": "no web"}, scenario(0, 100, "SACK on", dur, warm), seed,
+    runs = [Run({"web users": 0, "φ [%]": "no web"}, scenario(0, 100, "SACK+FACK on", dur, warm), seed,
                 {"warmup_s": warm}) for seed in range(1, reps + 1)]
     for load in LOADS:
         for phi in phis:
             for seed in range(1, reps + 1):
-                runs.append(Run({"web users": load, "φ [%]": phi}, scenario(load, phi, "SACK on", dur, warm), seed,
-                                {"warmup_s": warm}))
+                doc = scenario(load, phi, "SACK+FACK on", dur, warm)
+                runs.append(Run({"web users": load, "φ [%]": phi}, doc, seed, {"warmup_s": warm}))
     return runs
 
 
@@ -150,11 +196,14 @@ EXPERIMENTS: list[Experiment] = [
                 "web_delay_sd_s"),
                lines_figure("φ [%]", "web users", ("conversational_sdu_error", "web_sdu_error", "web_delay_mean_s"),
                             MEASURE_LABELS),
-               "250 conversational users; the baseline row has no web users; SACK on"),
+               "250 conversational users; the baseline row has no web users; the TCP user with SACK+FACK"),
     Experiment("tcp", "The TCP user under test: throughput per transfer against φ (Fig. 3)", tcp_runs,
-               ("web users", "TCP", "φ [%]"), ("throughput_kbps", "goodput_kbps", "transfers", "rtos", "spurious_rtos"), tcp_figure,
-               "500 kB downloads on fresh connections; 'SACK on/off' stands for the spec's SACK+FACK pair "
-               "until FACK is in cellaqm's TCP"),
+               ("web users", "TCP", "φ [%]"), ("throughput_kbps", "goodput_kbps", "transfers", "rtos", "spurious_rtos"),
+               tcp_figure,
+               "500 kB downloads on fresh connections, 1 s apart"),
+    Experiment("trace", "Time-sequence trace of one transfer, 400 web users, SACK+FACK on (Fig. 4)", trace_runs,
+               ("φ [%]",), ("throughput_kbps", "rtos", "spurious_rtos"), trace_figure,
+               "the first transfer after the warm-up, seed 1; red lines: the server's timeouts"),
 ]
 
 STUDY = Study("umts-dsch-rrm", "Prioritised RRM on a UMTS DSCH and TCP", DOC, EXPERIMENTS, measure,

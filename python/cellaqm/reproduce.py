@@ -435,7 +435,7 @@ STUDIES = (
     Target("umts-dsch-rrm",
            "the DSCH study: 37 UMTS cells whose resource managers serve 250 calls first and web users on the "
            "DSCH up to a load factor phi; Table 3 and Fig. 2 per phi x {400, 600} web users, a TCP user's "
-           "throughput with SACK on/off (docs/dsch.md)",
+           "throughput with SACK+FACK on/off (docs/dsch.md)",
            "RUNTIME_FULL; --quick RUNTIME_QUICK"),
 )
 EXPERIMENTS = tuple(s.name for s in STUDIES)
@@ -484,7 +484,7 @@ def add_parser(commands: Any) -> None:
             "(--quick: 2 replications, 1-2 levels per factor; --duration, --demo do not apply).\n\n"
             "umts-dsch-rrm: the DSCH study's 37-cell system, phi 60-100% x {400, 600} web users\n"
             "(+ no web users): the central cell's load factor, acceptance, SDU errors and delay;\n"
-            "the TCP user's throughput with SACK on/off; 660 s runs, 5 replications\n"
+            "the TCP user's throughput with SACK+FACK on/off; 660 s runs, 5 replications\n"
             "(--quick: 20 s, phi 60 and 100%, 1 replication; --only system,tcp picks)."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
