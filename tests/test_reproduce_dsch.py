@@ -51,6 +51,15 @@ def test_quick_tcp_table(quick):
     assert "umts-dsch-rrm" in (quick / "report.md").read_text()
 
 
+def test_quick_eb_n0_sensitivity(quick):
+    rows = list(csv.DictReader((quick / "eb-n0.csv").open()))
+    assert {(r["conversational Eb/N0 [dB]"], r["φ [%]"]) for r in rows} == {
+        (e, p) for e in ("5.0", "2.0") for p in ("60", "100")}
+    # A lower target halves a call's share of the load factor: the cell carries less at φ = 60 %.
+    by = {(r["conversational Eb/N0 [dB]"], r["φ [%]"]): r for r in rows}
+    assert float(by[("2.0", "60")]["mean_eta"]) < float(by[("5.0", "60")]["mean_eta"])
+
+
 def test_quick_trace_figure(quick):
     rows = list(csv.DictReader((quick / "trace.csv").open()))
     assert [r["φ [%]"] for r in rows] == ["90", "70"]
