@@ -105,12 +105,12 @@ impl User {
 }
 
 /// Where SDU fates are counted: the central cell's counters, or nowhere.
-struct Tally<'a> {
+struct SduFates<'a> {
     counters: Option<&'a mut Counters>,
     now: Time,
 }
 
-impl Fate for Tally<'_> {
+impl Fate for SduFates<'_> {
     fn sdu(&mut self, arrived: Time, bytes: u32, lost: bool) {
         if let Some(c) = &mut self.counters {
             c.web_sdus += 1;
@@ -488,8 +488,8 @@ impl DschSystem {
                 }
                 Kind::Web => {
                     let max_tx = 1 + self.cfg.max_retransmissions;
-                    let mut tally = Tally { counters: central.then_some(&mut self.counters), now: end };
-                    ue.rlc.receive(max_tx, |_| rng.random::<f64>() < bler, &mut tally);
+                    let mut fates = SduFates { counters: central.then_some(&mut self.counters), now: end };
+                    ue.rlc.receive(max_tx, |_| rng.random::<f64>() < bler, &mut fates);
                 }
                 Kind::Test => {
                     let air = &mut self.air[u];
