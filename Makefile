@@ -83,10 +83,11 @@ test-python: build ## Run the pytest suite against the built extension
 stubtest: build ## Check python/cellaqm/_core.pyi against the built module
 	$(BIN)/python -m mypy.stubtest cellaqm._core
 
-bench: ## Run the speed benchmarks (bench/, release build): one flow by rate, a cell of 100 web users, the 7-cell HS-DSCH loads
+bench: ## Run the speed benchmarks (bench/, release build): one flow by rate, a cell of 100 web users, the 7-cell HS-DSCH loads, the 37-cell DSCH system
 	cargo run --release -q -p cellaqm-bench --bin core-speed
 	cargo run --release -q -p cellaqm-bench --bin cell-speed
 	cargo run --release -q -p cellaqm-bench --bin hsdsch-speed
+	cargo run --release -q -p cellaqm-bench --bin dsch-speed
 
 bench-call: build ## What a cellaqm.run call costs outside the simulation (a 1-ms validation row)
 	$(BIN)/python bench/call_overhead.py

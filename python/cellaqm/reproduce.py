@@ -429,6 +429,11 @@ STUDIES = (
            "window, buffer x Reno/SACK/timestamps, status prohibit, limited transmit, Eifel, RLC window, maxDAT, "
            "in-order delivery, drop-tail/RED/ACK delay (docs/rlc-tcp.md)",
            "about 4 min on 2 cores (3 480 runs, 20 replications); --quick 10-20 s (52 runs)"),
+    Target("umts-dsch-rrm",
+           "the DSCH study: 37 UMTS cells whose resource managers serve 250 calls first and web users on the "
+           "DSCH up to a load factor phi; Table 3 and Fig. 2 per phi x {400, 600} web users, a TCP user's "
+           "throughput with SACK+FACK on/off, an Eb/N0 sensitivity, a time-sequence trace (docs/dsch.md)",
+           "about 18 min on 2 cores (187 runs); --quick about 6 s (15 runs)"),
 )
 EXPERIMENTS = tuple(s.name for s in STUDIES)
 
@@ -474,6 +479,11 @@ def add_parser(commands: Any) -> None:
             "limited transmit, the Eifel response, RLC window x RAN RTT, maxDAT, in-order delivery,\n"
             "drop-tail/RED/ACK delay; a table (CSV) and a figure (PNG) each, and report.md;\n"
             "20 replications (--quick: 2 replications, 1-2 levels per factor).\n\n"
+            "umts-dsch-rrm: the DSCH study's 37-cell system, phi 60-100% x {400, 600} web users\n"
+            "(+ no web users): the central cell's load factor, acceptance, SDU errors and delay;\n"
+            "the TCP user's throughput with SACK+FACK on/off; 660 s runs, 5 replications;\n"
+            "the conversational Eb/N0 sensitivity; one transfer's time-sequence trace\n"
+            "(--quick: 20 s, phi 60 and 100%, 1 replication; --only system,tcp,eb-n0,trace picks).\n\n"
             "--duration and --demo apply to wcdma-rnc-aqm only (the other studies set their runs'\n"
             "lengths)."
         ),
@@ -482,12 +492,12 @@ def add_parser(commands: Any) -> None:
     p.add_argument("experiment", choices=EXPERIMENTS, metavar="EXPERIMENT", help="one of: " + ", ".join(EXPERIMENTS))
     p.add_argument("--quick", action="store_true", help="short version for CI (wcdma-rnc-aqm: 200 s, 2 replications; lte-uplink-raqm: smaller files, "
                    "fewer points, 1 replication; hsdsch-buffer-mgmt: 60 s runs, 2 replications; umts-rlc-tcp: 2 "
-                   "replications, fewer levels)")
+                   "replications, fewer levels; umts-dsch-rrm: 20 s runs, 2 values of phi, 1 replication)")
     p.add_argument("--demo", action="store_true", help="one WCDMA bearer (R99 384k, web), every scheme, 300 s, 4 replications, with a plot")
     p.add_argument("--duration", type=_positive(float), metavar="S", help="simulated seconds per run (overrides the preset)")
     p.add_argument("--reps", type=_positive(int), metavar="N", help="replications (overrides the preset)")
     p.add_argument("--out", metavar="DIR", help="where to write the tables and figures (default: results/EXPERIMENT)")
-    p.add_argument("--only", metavar="NAMES", help="lte-uplink-raqm, hsdsch-buffer-mgmt, umts-rlc-tcp: only these experiments "
+    p.add_argument("--only", metavar="NAMES", help="lte-uplink-raqm, hsdsch-buffer-mgmt, umts-rlc-tcp, umts-dsch-rrm: only these experiments "
                    "(comma-separated; the list is in the study's docs page and in the error for a wrong name)")
     p.add_argument("--jobs", type=_positive(int), metavar="N", help="parallel runs (default: all cores)")
     p.add_argument("--set", action="append", default=[], metavar="KEY.PATH=VALUE", dest="sets",
@@ -511,12 +521,12 @@ def command(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
     if args.experiment != "wcdma-rnc-aqm":
-        from cellaqm import hsdsch, lte_uplink, rlc_tcp, study
+        from cellaqm import dsch, hsdsch, lte_uplink, rlc_tcp, study
 
-        studies = {s.name: s for s in (lte_uplink.STUDY, hsdsch.STUDY, rlc_tcp.STUDY)}
+        studies = {s.name: s for s in (lte_uplink.STUDY, hsdsch.STUDY, rlc_tcp.STUDY, dsch.STUDY)}
         return study.command(studies[args.experiment], args, jobs, out)
     if args.only is not None:
-        raise UsageError("--only applies to lte-uplink-raqm, hsdsch-buffer-mgmt and umts-rlc-tcp")
+        raise UsageError("--only applies to lte-uplink-raqm, hsdsch-buffer-mgmt, umts-rlc-tcp and umts-dsch-rrm")
     duration, reps, cases = 1200.0, 6, HEADLINE
     if args.quick:
         duration, reps = 200.0, 2

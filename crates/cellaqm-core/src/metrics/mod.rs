@@ -231,6 +231,9 @@ pub struct Summary {
     /// The LTE uplink's counters (grants, BSRs, SRs, HARQ), with `bearer = "lte_uplink"`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lte: Option<crate::radio::lte::LteStats>,
+    /// The DSCH system's central-cell measures (`bearer = "dsch"`, docs/dsch.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dsch: Option<crate::radio::dsch::DschSummary>,
     /// One row per cell (a run has one): its users, goodput and shared channel.
     pub cells: Vec<crate::radio::CellSummary>,
     pub ledger: Ledger,

@@ -47,6 +47,7 @@ impl Network {
         let (bottleneck, uplink) = (link_stats(&mut self, LinkId::Bottleneck), link_stats(&mut self, LinkId::Uplink));
         let radio = self.radio.as_mut().and_then(|r| r.summary(end));
         let lte = self.radio.as_ref().and_then(RadioAccess::lte_stats);
+        let dsch = self.radio.as_ref().and_then(RadioAccess::dsch_summary);
         let users = self.user_summaries(&flows, end);
         let cells = self.cell_summaries(&users, end);
         let mut occupancy = OccupancyLog::default();
@@ -111,6 +112,7 @@ impl Network {
             bsr,
             radio,
             lte,
+            dsch,
             cells,
             ledger: self.ledger,
             events,

@@ -32,6 +32,7 @@
 use super::bearer::{stream_name, Bearer, RadioSummary, SharedDown, UeEvent};
 use super::cell::{Cell, CellEvent, CellSummary};
 use super::config::{BearerKind, RadioConfig};
+use super::dsch::{DschSummary, DschSystem};
 use super::hsdpa::Hsdpa;
 use super::hsdsch::HsDsch;
 use super::lte::{LteEvent, LteOut, LteStats, LteUplink};
@@ -96,6 +97,10 @@ pub struct RadioAccess {
     /// The seven-cell HS-DSCH system (`[radio.cells]`): it serves every
     /// bearer, and `cells` holds one cell of no shared channel in its place.
     hsdsch: Option<HsDsch>,
+    /// The DSCH system (`bearer = "dsch"`): it serves every bearer, as `hsdsch` does.
+    dsch: Option<DschSystem>,
+    /// RLC PDU size, bytes.
+    pdu_bytes: u64,
     /// Each user's cell.
     cell_of: Vec<u16>,
     bearers: Vec<Bearer>,
@@ -123,6 +128,8 @@ impl RadioAccess {
                 lte_out: LteOut::default(),
                 cells: Vec::new(),
                 hsdsch: None,
+                dsch: None,
+                pdu_bytes: cfg.rlc.pdu_size.0,
                 cell_of: vec![0; users as usize],
                 bearers: Vec::new(),
                 tally: Tally::default(),
@@ -133,9 +140,13 @@ impl RadioAccess {
             let h = cfg.hsdpa.as_ref().expect("validated: [radio.cells] with bearer = \"hsdpa\"");
             HsDsch::new(cells, users as usize, h, cfg.rlc.pdu_size.0, seed)
         });
+        let dsch = match (cfg.bearer, &cfg.dsch) {
+            (BearerKind::Dsch, Some(d)) => Some(DschSystem::new(d, users as usize, seed)),
+            _ => None,
+        };
         let shared = match cfg.bearer {
             BearerKind::LteUplink => unreachable!("validated: [radio.lte] with bearer = \"lte_uplink\""),
-            BearerKind::Dch => None,
+            BearerKind::Dch | BearerKind::Dsch => None,
             // Each bearer is told the top format's rate (it is not told the rate of its changing channel).
             BearerKind::Hsdpa if hsdsch.is_some() => None,
             BearerKind::Hsdpa => {
@@ -148,6 +159,7 @@ impl RadioAccess {
         // The rate each PDCP discipline is first told: a DCH, its rate; HSDPA, what a lone user is granted.
         let told = |u: usize| match &shared {
             None if hsdsch.is_some() => hsdsch.as_ref().map_or(0.0, HsDsch::top_rate_bps),
+            None if dsch.is_some() => dsch.as_ref().map_or(0.0, DschSystem::top_rate_bps),
             None => configs[u].dch.as_ref().expect("validated").rate.bps(),
             Some((h, ..)) => h.granted_bps(u),
         };
@@ -160,6 +172,8 @@ impl RadioAccess {
             cells: vec![Cell::new(0, users as usize, members, shared)],
             cell_of: vec![0; users as usize],
             hsdsch,
+            dsch,
+            pdu_bytes: cfg.rlc.pdu_size.0,
             bearers,
             tally: Tally::default(),
             served: Vec::new(),
@@ -220,9 +234,10 @@ impl RadioAccess {
                 let u = u as usize;
                 self.tally.hold(now);
                 let before = backlog(&self.bearers[u]);
-                let shared = match &mut self.hsdsch {
-                    Some(h) => Some(SharedDown::HsDsch(h)),
-                    None => self.cells[self.cell_of[u] as usize].shared().map(SharedDown::Hsdpa),
+                let shared = match (&mut self.hsdsch, &mut self.dsch) {
+                    (Some(h), _) => Some(SharedDown::HsDsch(h)),
+                    (_, Some(d)) => Some(SharedDown::Dsch(d)),
+                    _ => self.cells[self.cell_of[u] as usize].shared().map(SharedDown::Hsdpa),
                 };
                 if self.bearers[u].handle(now, ev, shared, out) {
                     self.settle(now, u, out);
@@ -230,6 +245,7 @@ impl RadioAccess {
                 }
             }
             RadioEvent::Cell(_, CellEvent::DownTti) if self.hsdsch.is_some() => self.hsdsch_tti(now, out),
+            RadioEvent::Cell(_, CellEvent::DownTti) if self.dsch.is_some() => self.dsch_frame(now, out),
             RadioEvent::Cell(c, ev) => {
                 let c = c as usize;
                 if !self.cells[c].due(now, ev) {
@@ -284,6 +300,38 @@ impl RadioAccess {
         self.want_hsdsch_tti(now, out);
     }
 
+    /// A frame of the DSCH system at `now`, then the bearers it served are
+    /// settled and the next frame asked for (the system's load runs on
+    /// whether or not the users under test have data).
+    fn dsch_frame(&mut self, now: Time, out: &mut RadioOut) {
+        let d = self.dsch.as_mut().expect("checked");
+        if !d.due(now) {
+            return; // superseded
+        }
+        self.tally.hold(now);
+        let mut served = std::mem::take(&mut self.served);
+        d.frame(now, &mut self.bearers, self.pdu_bytes, &mut served);
+        for &(u, at) in &served {
+            if let Some(at) = at {
+                self.bearers[u].want(UeEvent::DownArrive, at, out);
+            }
+            let before = backlog(&self.bearers[u]);
+            self.settle(now, u, out);
+            self.tally.change(before, backlog(&self.bearers[u]));
+        }
+        self.served = served;
+        self.want_dsch_frame(now, out);
+    }
+
+    /// Asks for the DSCH system's next frame.
+    fn want_dsch_frame(&mut self, now: Time, out: &mut RadioOut) {
+        let d = self.dsch.as_mut().expect("a DSCH system");
+        let at = d.next_frame(now);
+        if d.want(at) {
+            out.schedule.push((at, RadioEvent::Cell(0, CellEvent::DownTti)));
+        }
+    }
+
     /// Asks for the HS-DSCH system's next TTI if it needs one.
     fn want_hsdsch_tti(&mut self, now: Time, out: &mut RadioOut) {
         let h = self.hsdsch.as_mut().expect("an HS-DSCH system");
@@ -310,6 +358,11 @@ impl RadioAccess {
         if let Some(h) = &mut self.hsdsch {
             h.set_busy(u, busy);
             self.want_hsdsch_tti(now, out);
+            self.bearers[u].want_uplink_and_timers(now, out);
+            return;
+        }
+        if self.dsch.is_some() {
+            self.want_dsch_frame(now, out);
             self.bearers[u].want_uplink_and_timers(now, out);
             return;
         }
@@ -435,12 +488,18 @@ impl RadioAccess {
         self.cells.iter().map(|c| c.summary(end)).collect()
     }
 
-    /// User `ue`'s cell (on the HS-DSCH system: where it is at the end).
+    /// User `ue`'s cell (on the HS-DSCH and DSCH systems: where it is at the end).
     pub fn cell_of(&self, ue: u32) -> u32 {
-        match &self.hsdsch {
-            Some(h) => h.cell_of(ue as usize) as u32,
-            None => self.cell_of[ue as usize] as u32,
+        match (&self.hsdsch, &self.dsch) {
+            (Some(h), _) => h.cell_of(ue as usize) as u32,
+            (_, Some(d)) => d.cell_of(ue as usize) as u32,
+            _ => self.cell_of[ue as usize] as u32,
         }
+    }
+
+    /// The DSCH system's central-cell measures, with one.
+    pub fn dsch_summary(&self) -> Option<DschSummary> {
+        self.dsch.as_ref().map(DschSystem::summary)
     }
 
     /// The number of cells of the HS-DSCH system, with one.
@@ -480,6 +539,7 @@ mod tests {
             hsdpa: None,
             cells: None,
             lte: None,
+            dsch: None,
             uplink: DchConfig::default(),
             buffer: Some(Bytes(buffer)),
             buffer_packets: None,

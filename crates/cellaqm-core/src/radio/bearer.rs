@@ -17,6 +17,7 @@
 use super::access::{RadioEvent, RadioOut};
 use super::config::BearerConfig;
 use super::dch::Dch;
+use super::dsch::DschSystem;
 use super::hsdpa::Hsdpa;
 use super::hsdsch::HsDsch;
 use super::pdcp::{pdcp_discipline, Feed, Pdcp, SduStore};
@@ -54,6 +55,8 @@ pub enum SharedDown<'a> {
     Hsdpa(&'a mut Hsdpa),
     /// The seven-cell HS-DSCH system (air lines only).
     HsDsch(&'a mut HsDsch),
+    /// The DSCH system (air lines only).
+    Dsch(&'a mut DschSystem),
 }
 
 /// Time-integrated counters of a bearer (downlink PDCP buffer).
@@ -326,6 +329,11 @@ impl Bearer {
         self.rnc.has_work(now, &feed)
     }
 
+    /// PDUs the RNC's RLC waits to send again.
+    pub fn retx_pending(&self) -> u64 {
+        self.rnc.tx.retx_pending()
+    }
+
     /// The RNC's next downlink PDU, for a frame to the cell's Node-B.
     pub fn next_down_pdu(&mut self, now: Time) -> Option<Pdu> {
         let mut feed = Feed { pdcp: &mut self.pdcp, store: &mut self.down_store };
@@ -346,6 +354,7 @@ impl Bearer {
             (Some(dch), _) => dch.arrivals(now, &mut self.pdus),
             (None, Some(SharedDown::Hsdpa(h))) => h.air_arrivals(now, self.user as usize, &mut self.pdus),
             (None, Some(SharedDown::HsDsch(h))) => h.air_arrivals(now, self.user as usize, &mut self.pdus),
+            (None, Some(SharedDown::Dsch(d))) => d.air_arrivals(now, self.user as usize, &mut self.pdus),
             (None, None) => unreachable!("a bearer without a downlink"),
         };
         if let Some(at) = next {

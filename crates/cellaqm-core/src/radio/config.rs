@@ -21,6 +21,7 @@
 //! after the previous group); a user in no group gets the template.
 
 use super::dch::DchConfig;
+use super::dsch::DschConfig;
 use super::hsdpa::{HsdpaConfig, HsdpaUser};
 use super::hsdsch::CellsConfig;
 use super::lte::LteConfig;
@@ -42,11 +43,14 @@ pub enum BearerKind {
     /// buffer is each UE's (`uplink_buffer`, `uplink_queue`); the downlink
     /// only carries ACKs.
     LteUplink,
+    /// The DSCH system of umts-dsch-rrm.md (`[radio.dsch]`): 37 cells whose
+    /// resource managers grant each frame's DSCH transport format.
+    Dsch,
 }
 
 impl BearerKind {
     /// Every kind, for `cellaqm list links`: (kind, its section, what it is).
-    pub const ALL: [(BearerKind, &'static str, &'static str); 3] = [
+    pub const ALL: [(BearerKind, &'static str, &'static str); 4] = [
         (BearerKind::Dch, "radio.dch", "an R99 DCH per user (WCDMA): each user's own downlink, no shared scheduler"),
         (
             BearerKind::Hsdpa,
@@ -58,7 +62,20 @@ impl BearerKind {
             "radio.lte",
             "the LTE uplink: each UE's buffer is the managed one (BSRs, SR and grants, HARQ); the downlink carries ACKs",
         ),
+        (
+            BearerKind::Dsch,
+            "radio.dsch",
+            "the UMTS DSCH in a 37-cell system with prioritised resource management (conversational users first, web load)",
+        ),
     ];
+
+    /// The kind's section under `[radio]`.
+    pub fn section(self) -> &'static str {
+        match self {
+            BearerKind::LteUplink => "lte",
+            k => k.name(),
+        }
+    }
 
     /// The kind's name in scenario files.
     pub fn name(self) -> &'static str {
@@ -66,6 +83,7 @@ impl BearerKind {
             BearerKind::Dch => "dch",
             BearerKind::Hsdpa => "hsdpa",
             BearerKind::LteUplink => "lte_uplink",
+            BearerKind::Dsch => "dsch",
         }
     }
 }
@@ -91,6 +109,10 @@ pub struct RadioConfig {
     /// The LTE uplink (with `bearer = "lte_uplink"`): one cell, a UE per user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lte: Option<LteConfig>,
+    /// The DSCH system (with `bearer = "dsch"`): the scenario's users are its
+    /// users under test (docs/dsch.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dsch: Option<DschConfig>,
     /// The uplink DCH carrying TCP ACKs and RLC STATUS (default: 64 kb/s, 20 ms TTI).
     #[serde(default)]
     pub uplink: DchConfig,
@@ -223,7 +245,25 @@ impl RadioConfig {
             )),
             false => Ok(()),
         };
+        if self.bearer != BearerKind::Dsch {
+            given("dsch", self.dsch.is_some(), self.bearer.section())?;
+        }
         match self.bearer {
+            BearerKind::Dsch => {
+                given("dch", self.dch.is_some(), "dsch")?;
+                given("hsdpa", self.hsdpa.is_some(), "dsch")?;
+                given("cells", self.cells.is_some(), "dsch")?;
+                given("lte", self.lte.is_some(), "dsch")?;
+                match &self.dsch {
+                    Some(d) => d.validate(&format!("{key}.dsch"))?,
+                    None => return Err(format!("{key}.dsch: missing (required with bearer = \"dsch\")")),
+                }
+                if let Some(i) = self.groups.iter().position(|g| g.channel_rate.is_some() || g.priority.is_some()) {
+                    return Err(format!(
+                        "{key}.groups[{i}]: channel_rate and priority are not used with bearer = \"dsch\""
+                    ));
+                }
+            }
             BearerKind::Dch => {
                 given("hsdpa", self.hsdpa.is_some(), "dch")?;
                 given("cells", self.cells.is_some(), "dch")?;

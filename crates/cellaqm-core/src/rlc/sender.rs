@@ -136,6 +136,11 @@ impl AmSender {
         self.vt_s - self.vt_a
     }
 
+    /// PDUs waiting to be sent again.
+    pub fn retx_pending(&self) -> u64 {
+        self.retx.len() as u64
+    }
+
     fn window_open(&self) -> bool {
         self.vt_s - self.vt_a < self.cfg.window as u64
     }

@@ -37,29 +37,70 @@ impl Link {
     }
 }
 
+/// The DSCH codes in use in a cell: how many users, and Σ 1/SF.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Codes {
+    pub users: usize,
+    pub share: f64,
+}
+
+impl Codes {
+    /// With a code of spreading factor `sf` more.
+    pub fn with(self, sf: u32) -> Codes {
+        Codes { users: self.users + 1, share: self.share + 1.0 / sf as f64 }
+    }
+
+    /// Whether they fit the DSCH sub-tree (Kraft) and the user cap.
+    pub fn fit(&self) -> bool {
+        self.users <= MAX_DSCH_USERS && self.share <= DSCH_CODES + 1e-12
+    }
+}
+
 /// Whether DSCH codes of spreading factors `sfs` fit the DSCH sub-tree.
 pub fn codes_fit(sfs: impl IntoIterator<Item = u32>) -> bool {
-    let (mut users, mut share) = (0, 0.0);
-    for sf in sfs {
-        users += 1;
-        share += 1.0 / sf as f64;
+    sfs.into_iter().fold(Codes::default(), Codes::with).fit()
+}
+
+/// The two sums of η and P_T over a cell's links, kept as links are added
+/// (so that each availability check costs O(1)).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Load {
+    /// η = Σ [(1 − α) + f_DL] / denominator.
+    pub eta: f64,
+    /// Σ L / denominator.
+    loss: f64,
+}
+
+impl Load {
+    /// With `l` more.
+    pub fn with(self, l: &Link) -> Load {
+        let d = l.denominator();
+        Load { eta: self.eta + ((1.0 - ALPHA) + F_DL) / d, loss: self.loss + l.loss / d }
     }
-    users <= MAX_DSCH_USERS && share <= DSCH_CODES + 1e-12
+
+    /// P_T with noise `noise_w`, W (infinite when η ≥ 1: no power serves the links).
+    pub fn power(&self, noise_w: f64) -> f64 {
+        if self.eta >= 1.0 {
+            return f64::INFINITY;
+        }
+        noise_w / (1.0 - self.eta) * self.loss
+    }
+}
+
+/// The sums of `links`.
+pub fn load(links: &[Link]) -> Load {
+    links.iter().fold(Load::default(), Load::with)
 }
 
 /// The load factor η of `links`.
 pub fn load_factor(links: &[Link]) -> f64 {
-    links.iter().map(|l| ((1.0 - ALPHA) + F_DL) / l.denominator()).sum()
+    load(links).eta
 }
 
 /// The transmit power P_T the cell needs for `links` with noise `noise_w`, W
 /// (infinite when η ≥ 1: no power serves them).
 pub fn transmit_power(links: &[Link], noise_w: f64) -> f64 {
-    let eta = load_factor(links);
-    if eta >= 1.0 {
-        return f64::INFINITY;
-    }
-    noise_w / (1.0 - eta) * links.iter().map(|l| l.loss / l.denominator()).sum::<f64>()
+    load(links).power(noise_w)
 }
 
 #[cfg(test)]

@@ -7,11 +7,30 @@
 //! One concept per file:
 //! - [`transport_format`]: the DSCH transport formats TF0–TF6 (rates, spreading factors);
 //! - [`checks`]: the availability checks — OVSF codes (Kraft), load factor η, transmit power;
-//! - [`rrm`]: the frame's three steps (service credit → TF, priority, availability with halving).
+//! - [`rrm`]: the frame's three steps (service credit → TF, priority, availability with halving);
+//! - [`power`]: interference, power control (eq. 1) and block errors;
+//! - [`handover`]: the best cell with hysteresis;
+//! - [`web`]: the open-loop ETSI 30.03 web users; [`blocks`]: their block-level RLC AM;
+//! - [`stats`]: the central cell's measures; [`config`]: `[radio.dsch]`;
+//! - [`system`]: the 37 cells and their users, frame by frame.
 //!
-//! The multi-cell system around it (layout, mobility, interference, power
-//! control, the users' traffic) is issue 23's next step.
+//! The layout, shadowing, tracks and path loss are the HS-DSCH system's
+//! ([`super::hsdsch`]). docs/dsch.md describes the model and the source of
+//! every parameter.
 
+pub mod blocks;
 pub mod checks;
+pub mod config;
+pub mod handover;
+pub mod power;
 pub mod rrm;
+pub mod stats;
+pub mod system;
+#[cfg(test)]
+mod tests;
 pub mod transport_format;
+pub mod web;
+
+pub use config::DschConfig;
+pub use stats::DschSummary;
+pub use system::DschSystem;

@@ -1,16 +1,22 @@
-//! The seven-cell layout of the HS-DSCH study with wrap-around
-//! (hsdsch-buffer-mgmt.md, scenario 2).
+//! Hexagonal layouts of omnidirectional cells with wrap-around: the seven
+//! cells of the HS-DSCH study (hsdsch-buffer-mgmt.md, scenario 2) and the 37
+//! of the DSCH study (umts-dsch-rrm.md: 3 rings, ≈ 5 km across).
 //!
-//! Seven omnidirectional hexagonal cells of radius `R` (centre to corner),
-//! flat-topped: the base station of cell 0 at the origin, cells 1–6 around it
-//! at the inter-site distance `D = √3·R`, at 30° + 60°·k. Wrap-around (our
-//! reading of "wrap-around for interference and moving users"): the
-//! seven-cell cluster tiles the plane, repeated by the six vectors of length
-//! `√7·D` at angles `30° + atan(√3/5) + 60°·k`; a user sees the nearest image
-//! of every base station, and a position is kept in the cluster around the
-//! origin (a user leaving it re-enters on the opposite side). Users are placed
-//! uniformly in the circle enclosing the cells (radius `√7·R`, the study's
-//! rule), then wrapped.
+//! Cells of radius `R` (centre to corner), flat-topped: the base station of
+//! cell 0 at the origin, ring `r` (1 … n) of `6r` sites around it at the
+//! inter-site distance `D = √3·R`, its corners at `r·D` and 30° + 60°·k, the
+//! sites between corners on the hexagon's edges (ring 1: 30° + 60°·k). A
+//! cluster of n rings has `N = 3n(n+1) + 1` cells; it tiles the plane
+//! (wrap-around, our reading of "wrap-around for interference and moving
+//! users"), repeated by the six vectors `i` steps of D at 30° and `j` at 90°
+//! (i = n + 1, j = n, so `N = i² + ij + j²`), of length `√N·D` at angles
+//! `30° + atan(√3·j / (2i + j)) + 60°·k` (n = 1: √7·D at 30° + atan(√3/5)); a
+//! user sees the nearest image of every base station, and a position is kept
+//! in the cluster around the origin (a user leaving it re-enters on the
+//! opposite side). HS-DSCH users are placed uniformly in the circle enclosing
+//! the seven cells (radius `√7·R`, the study's rule), then wrapped
+//! ([`Layout::place`]); DSCH users uniformly over the cluster's area
+//! ([`Layout::place_uniform`]).
 
 use crate::rng::Rng;
 use rand::Rng as _;
@@ -19,14 +25,14 @@ use std::f64::consts::PI;
 /// A point in metres.
 pub type Point = (f64, f64);
 
-/// The number of cells.
+/// The number of cells of the seven-cell layout ([`Layout::hex7`]).
 pub const CELLS: usize = 7;
 
 /// The cells' base stations and the cluster's repeat vectors.
 #[derive(Clone, Debug)]
 pub struct Layout {
     radius: f64,
-    sites: [Point; CELLS],
+    sites: Vec<Point>,
     /// The six translations that tile the plane with the cluster.
     shifts: [Point; 6],
     wrap: bool,
@@ -44,17 +50,36 @@ fn dist2(a: Point, b: Point) -> f64 {
 impl Layout {
     /// Seven hexagonal cells of `radius` m; `wrap`: wrap-around.
     pub fn hex7(radius: f64, wrap: bool) -> Layout {
+        Layout::rings(1, radius, wrap)
+    }
+
+    /// `rings` rings of hexagonal cells around a central one (3n(n+1) + 1
+    /// cells) of `radius` m; `wrap`: wrap-around.
+    pub fn rings(rings: u32, radius: f64, wrap: bool) -> Layout {
         let d = 3f64.sqrt() * radius;
-        let mut sites = [(0.0, 0.0); CELLS];
-        for (k, s) in sites.iter_mut().enumerate().skip(1) {
-            *s = polar(d, 30.0 + 60.0 * (k - 1) as f64);
+        let mut sites = vec![(0.0, 0.0)];
+        for r in 1..=rings {
+            for side in 0..6 {
+                let (a, b) = (polar(r as f64 * d, 30.0 + 60.0 * side as f64), polar(d, 150.0 + 60.0 * side as f64));
+                // From the side's corner towards the next corner, a site every D.
+                for step in 0..r {
+                    sites.push(if step == 0 { a } else { (a.0 + step as f64 * b.0, a.1 + step as f64 * b.1) });
+                }
+            }
         }
-        let tilt = 30.0 + (3f64.sqrt() / 5.0).atan().to_degrees();
+        let (i, j) = ((rings + 1) as f64, rings as f64);
+        let n = i * i + i * j + j * j;
+        let tilt = 30.0 + (3f64.sqrt() * j / (2.0 * i + j)).atan().to_degrees();
         let mut shifts = [(0.0, 0.0); 6];
         for (k, s) in shifts.iter_mut().enumerate() {
-            *s = polar(7f64.sqrt() * d, tilt + 60.0 * k as f64);
+            *s = polar(n.sqrt() * d, tilt + 60.0 * k as f64);
         }
         Layout { radius, sites, shifts, wrap }
+    }
+
+    /// The number of cells.
+    pub fn cells(&self) -> usize {
+        self.sites.len()
     }
 
     /// Base station `c`'s position.
@@ -95,7 +120,7 @@ impl Layout {
     /// The nearest base station to `p` (the lowest index among equals).
     pub fn nearest(&self, p: Point) -> usize {
         let mut best = (0, f64::INFINITY);
-        for c in 0..CELLS {
+        for c in 0..self.sites.len() {
             let d = self.distance(p, c);
             if d < best.1 {
                 best = (c, d);
@@ -109,6 +134,32 @@ impl Layout {
         let r = self.enclosing_radius() * rng.random::<f64>().sqrt();
         let a = 2.0 * PI * rng.random::<f64>();
         self.wrap((r * a.cos(), r * a.sin()))
+    }
+
+    /// A point uniform over the cluster: uniform in a square around it, drawn
+    /// again until it lies in the cluster (with wrap-around, the region that
+    /// needs no wrapping: of the cells' area and tiling the plane as they do;
+    /// else in one of the cells).
+    pub fn place_uniform(&self, rng: &mut Rng) -> Point {
+        let extent = self.sites.iter().map(|s| s.0.abs().max(s.1.abs())).fold(0.0, f64::max) + self.radius;
+        let half = extent.max((self.sites.len() as f64).sqrt() * self.radius);
+        loop {
+            let p = (half * (2.0 * rng.random::<f64>() - 1.0), half * (2.0 * rng.random::<f64>() - 1.0));
+            if self.inside(p) {
+                return p;
+            }
+        }
+    }
+
+    /// Whether `p` lies in one of the cells (the hexagon of its nearest site).
+    fn inside(&self, p: Point) -> bool {
+        if self.wrap {
+            return self.wrap(p) == p;
+        }
+        let s = self.sites[self.nearest(p)];
+        let (x, y) = ((p.0 - s.0).abs(), (p.1 - s.1).abs());
+        // A flat-topped hexagon of circumradius R: |y| ≤ √3/2·R and √3·|x| + |y| ≤ √3·R.
+        y <= 3f64.sqrt() / 2.0 * self.radius && 3f64.sqrt() * x + y <= 3f64.sqrt() * self.radius
     }
 }
 
@@ -175,5 +226,34 @@ mod tests {
         let centre = count[0] as f64 / 70_000.0;
         assert!((centre - 3.0 * 3f64.sqrt() / 2.0 / (7.0 * PI)).abs() < 0.005, "{centre}");
         assert!(count.iter().all(|&n| n > 8_000), "{count:?}");
+    }
+
+    #[test]
+    fn three_rings_make_37_cells_that_tile_the_plane() {
+        let l = Layout::rings(3, 500.0, true);
+        let d = 500.0 * 3f64.sqrt();
+        assert_eq!(l.cells(), 37);
+        // Ring 2 starts at its corner 2D at 30°, then a site D further at 150°: (D·cos30, 2D·sin30 + D·sin30·... )
+        // = (2D·0.866 − 0.866 D, 2D·0.5 + 0.5 D) = (0.866 D, 1.5 D) = (750, 1299.04): at √3·D from the origin.
+        assert!(close(l.site(8).0, 750.0) && close(l.site(8).1, 1299.0381), "{:?}", l.site(8));
+        // Every site's six nearest other sites (with wrap-around) are D away: no gap, no overlap.
+        for c in 0..37 {
+            let mut near: Vec<f64> = (0..37).filter(|&o| o != c).map(|o| l.distance(l.site(c), o)).collect();
+            near.sort_by(f64::total_cmp);
+            assert!(near[..6].iter().all(|&x| close(x, d)) && near[6] > d * 1.5, "cell {c}: {:?}", &near[..7]);
+        }
+        // Uniform placement gives each cell 1/37 of the users (±4 sd).
+        let mut rng = stream(4, "place");
+        let mut count = [0u32; 37];
+        let n = 74_000;
+        for _ in 0..n {
+            count[l.nearest(l.place_uniform(&mut rng))] += 1;
+        }
+        let sd = (n as f64 / 37.0 * (36.0 / 37.0)).sqrt();
+        assert!(count.iter().all(|&k| (k as f64 - 2000.0).abs() < 4.0 * sd), "{count:?}");
+        // Without wrap-around, placements lie in the cells too.
+        let plain = Layout::rings(3, 500.0, false);
+        let p = plain.place_uniform(&mut rng);
+        assert!(plain.distance(p, plain.nearest(p)) <= 500.0 + 1e-9);
     }
 }

@@ -1,6 +1,7 @@
-//! Log-normal shadow fading of one user towards the seven base stations
-//! (hsdsch-buffer-mgmt.md, scenario 2): σ = 8 dB, correlation 0.5 between
-//! base stations, exponential autocorrelation along the user's track.
+//! Log-normal shadow fading of one user towards every base station
+//! (hsdsch-buffer-mgmt.md, scenario 2: σ = 8 dB, correlation 0.5 between
+//! base stations, exponential autocorrelation along the user's track over
+//! 40 m; umts-dsch-rrm.md: σ 8 dB over 50 m).
 //!
 //! - Between sites: `s_k = √r·a + √(1−r)·b_k` (study: r = 0.5), with `a`
 //!   common to all sites and `b_k` the site's own, all N(0, σ²): any two
@@ -11,7 +12,6 @@
 //!   exactly (ρ multiplies), so it may be advanced at any step size.
 //! - A new session gives the user a new position: all components are drawn afresh.
 
-use super::layout::CELLS;
 use crate::rng::Rng;
 use rand::Rng as _;
 use rand_distr::StandardNormal;
@@ -24,9 +24,9 @@ pub struct Shadowing {
     /// √r and √(1 − r) for the inter-site correlation r.
     weights: (f64, f64),
     common: f64,
-    own: [f64; CELLS],
+    own: Vec<f64>,
     /// `s_k`, kept up to date.
-    db: [f64; CELLS],
+    db: Vec<f64>,
 }
 
 fn normal(rng: &mut Rng) -> f64 {
@@ -34,11 +34,13 @@ fn normal(rng: &mut Rng) -> f64 {
 }
 
 impl Shadowing {
-    /// Independent draws for a user, σ `sigma` dB, inter-site correlation
-    /// `site_correlation`, decorrelation distance `decorrelation` m.
-    pub fn new(sigma: f64, site_correlation: f64, decorrelation: f64, rng: &mut Rng) -> Shadowing {
+    /// Independent draws for a user towards `cells` base stations, σ `sigma`
+    /// dB, inter-site correlation `site_correlation`, decorrelation distance
+    /// `decorrelation` m.
+    pub fn new(cells: usize, sigma: f64, site_correlation: f64, decorrelation: f64, rng: &mut Rng) -> Shadowing {
         let weights = (site_correlation.sqrt(), (1.0 - site_correlation).sqrt());
-        let mut s = Shadowing { sigma, decorrelation, weights, common: 0.0, own: [0.0; CELLS], db: [0.0; CELLS] };
+        let (own, db) = (vec![0.0; cells], vec![0.0; cells]);
+        let mut s = Shadowing { sigma, decorrelation, weights, common: 0.0, own, db };
         s.redraw(rng);
         s
     }
@@ -99,7 +101,7 @@ mod tests {
         let mut rng = stream(1, "shadow");
         let pairs: Vec<_> = (0..40_000)
             .map(|_| {
-                let s = Shadowing::new(8.0, 0.5, 40.0, &mut rng);
+                let s = Shadowing::new(7, 8.0, 0.5, 40.0, &mut rng);
                 (s.db(0), s.db(3))
             })
             .collect();
@@ -115,7 +117,7 @@ mod tests {
         for (step, moved) in [(1.0, 40.0), (4.0, 20.0), (10.0, 80.0)] {
             let pairs: Vec<_> = (0..20_000)
                 .map(|_| {
-                    let mut s = Shadowing::new(8.0, 0.5, 40.0, &mut rng);
+                    let mut s = Shadowing::new(7, 8.0, 0.5, 40.0, &mut rng);
                     let before = s.db(2);
                     let mut d = 0.0;
                     while d < moved - 1e-9 {

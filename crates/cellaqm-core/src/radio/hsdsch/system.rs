@@ -189,6 +189,7 @@ impl HsDsch {
             let mut rng = rng::stream(seed, &stream_name(u as u32, "move"));
             let track = Track::start(&s.layout, Time::ZERO, s.speeds(), &mut rng);
             let shadow = Shadowing::new(
+                CELLS,
                 cfg.shadowing_sigma,
                 cfg.shadowing_site_correlation,
                 cfg.shadowing_decorrelation.0,

@@ -31,6 +31,12 @@ impl Track {
         Track { pos, vel: (v * a.cos(), v * a.sin()), at: now }
     }
 
+    /// A user at `pos` from `now` heading in a uniform direction at `speed` m/s.
+    pub fn heading(pos: Point, now: Time, speed: f64, rng: &mut Rng) -> Track {
+        let a = 2.0 * PI * rng.random::<f64>();
+        Track { pos, vel: (speed * a.cos(), speed * a.sin()), at: now }
+    }
+
     /// A user standing at `pos` (tests and the single-user scenario).
     pub fn fixed(pos: Point) -> Track {
         Track { pos, vel: (0.0, 0.0), at: Time::ZERO }

@@ -1,0 +1,241 @@
+//! `[radio.dsch]`: the 37-cell UMTS system of umts-dsch-rrm.md whose every
+//! cell runs the prioritised resource manager each 10 ms frame over its
+//! conversational DCH users and its interactive DSCH users. The scenario's
+//! own users (the users under test, with real TCP) are interactive DSCH
+//! users of the system, each on its bearer; the system's other users are
+//! open-loop sources inside it. Each key's default is the paper's value or,
+//! where it leaves one open, the spec's *choice* (docs/dsch.md lists which).
+//!
+//! ```toml
+//! [radio]
+//! bearer = "dch"                 # the uplink DCH; the downlink is the DSCH
+//! [radio.dsch]
+//! phi = 0.9
+//! web_users = 400
+//! ```
+
+use crate::traffic::distributions::Family;
+use crate::traffic::{Count, Dist, Secs, Size};
+use crate::units::{Bytes, Meters, Speed};
+use serde::{Deserialize, Serialize};
+
+/// The ETSI UMTS 30.03 web model of the open-loop interactive users.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct WebModel {
+    /// Reading time between packet calls (the paper leaves it open; *choice*:
+    /// exponential, mean 0.4 s, so that the central cell's DSCH demand exceeds
+    /// its codes at φ = 100 % with 400 users).
+    pub reading_time: Dist<Secs>,
+    /// Packets per packet call (30.03: geometric, mean 25).
+    pub packets: Dist<Count>,
+    /// Time between packets of a call (30.03 at 64 kb/s: geometric, mean 62.5 ms;
+    /// here exponential: the continuous form).
+    pub packet_interval: Dist<Secs>,
+    /// Packet size (30.03: Pareto α 1.1, k 81.5 B, cut off at 66 666 B; mean ≈ 480 B).
+    pub packet_size: Dist<Size>,
+}
+
+impl Default for WebModel {
+    fn default() -> Self {
+        WebModel {
+            reading_time: Dist::new(Family::Exponential { mean: 0.4 }),
+            packets: Dist::new(Family::Geometric { mean: 25.0 }),
+            packet_interval: Dist::new(Family::Exponential { mean: 0.0625 }),
+            packet_size: Dist::new(Family::Pareto { k: 81.5, alpha: 1.1, cap: Some(66_666.0) }),
+        }
+    }
+}
+
+/// `[radio.dsch]` in a scenario.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DschConfig {
+    /// φ: the highest load factor the manager lets interactive traffic bring a cell to (paper: 60–100 %).
+    pub phi: f64,
+    /// δ: the share of the maximum power the manager may plan for (paper: 100 %).
+    pub delta: f64,
+    /// Open-loop interactive (web) users (paper: 400 or 600).
+    pub web_users: u32,
+    /// Conversational users, always in a call (paper: 250).
+    pub conversational_users: u32,
+    /// Rings of cells around the central one (spec's choice: 3, 37 cells).
+    pub rings: u32,
+    /// Cell radius, centre to corner (paper: 500 m).
+    pub radius: Meters,
+    /// Path loss at 1 km, dB, and its exponent (spec's choice: 128.1 + 37.6 log10(d/km)).
+    pub path_loss_1km: f64,
+    pub path_loss_exponent: f64,
+    /// Distances below this count as this (our choice: 10 m).
+    pub min_distance: Meters,
+    /// Shadowing σ, dB (spec's choice: 8), its decorrelation distance (50 m),
+    /// and its correlation between base stations (our choice: 0.5, as the HS-DSCH study's).
+    pub shadowing_sigma: f64,
+    pub shadowing_decorrelation: Meters,
+    pub shadowing_site_correlation: f64,
+    /// The channel (position, shadowing) is recomputed after this much travel (our choice: 1 m).
+    pub channel_step: Meters,
+    /// Users' speed, random direction (spec's choice: 3 km/h).
+    pub speed: Speed,
+    /// Thermal noise P_N, dBm (spec's choice: −99).
+    pub noise_dbm: f64,
+    /// Maximum base station power, dBm (paper: 43), and the common channels' share, W (spec's choice: 2).
+    pub max_power_dbm: f64,
+    pub common_power_w: f64,
+    /// Eb/N0 targets, dB (spec's placeholders: conversational 5, interactive 3).
+    pub conversational_eb_n0_db: f64,
+    pub interactive_eb_n0_db: f64,
+    /// Block error targets met at the Eb/N0 target (paper: 1 % and 10 %).
+    pub conversational_bler: f64,
+    pub interactive_bler: f64,
+    /// How much faster than the target BLER grows per dB short of the Eb/N0 target (spec's choice: ×10 per dB).
+    pub bler_slope_db: f64,
+    /// Handover: every `handover_period` to the best cell if it is `hysteresis_db` better (paper: 100 ms, 1 dB).
+    pub handover_period: crate::time::Dur,
+    pub hysteresis_db: f64,
+    /// Mean call duration, exponential; a finished call is replaced at once by
+    /// a new caller somewhere else (paper: 120 s; spec's choice: replaced).
+    pub call_duration: Dist<Secs>,
+    /// Each open-loop interactive user's RLC buffer, tail drop (spec's choice: 32 KB).
+    pub web_buffer: Bytes,
+    /// RLC AM retransmissions of a block at most (paper: 4), then its SDU is lost.
+    pub max_retransmissions: u32,
+    /// Largest SDU, bytes: web packets are cut into SDUs of at most this (paper: 570 B).
+    pub max_sdu: Bytes,
+    pub web: WebModel,
+    /// The scenario's users start in the central cell (spec's choice).
+    pub test_users_central: bool,
+    /// The central cell's measures start after this (default none; the study runs 60 s, spec's choice).
+    pub warmup: crate::time::Dur,
+}
+
+impl Default for DschConfig {
+    fn default() -> Self {
+        DschConfig {
+            phi: 0.9,
+            delta: 1.0,
+            web_users: 400,
+            conversational_users: 250,
+            rings: 3,
+            radius: Meters(500.0),
+            path_loss_1km: 128.1,
+            path_loss_exponent: 3.76,
+            min_distance: Meters(10.0),
+            shadowing_sigma: 8.0,
+            shadowing_decorrelation: Meters(50.0),
+            shadowing_site_correlation: 0.5,
+            channel_step: Meters(1.0),
+            speed: Speed(3.0 / 3.6),
+            noise_dbm: -99.0,
+            max_power_dbm: 43.0,
+            common_power_w: 2.0,
+            conversational_eb_n0_db: 5.0,
+            interactive_eb_n0_db: 3.0,
+            conversational_bler: 0.01,
+            interactive_bler: 0.1,
+            bler_slope_db: 1.0,
+            handover_period: crate::time::Dur::from_millis(100),
+            hysteresis_db: 1.0,
+            call_duration: Dist::new(Family::Exponential { mean: 120.0 }),
+            web_buffer: Bytes(32 * 1024),
+            max_retransmissions: 4,
+            max_sdu: Bytes(570),
+            web: WebModel::default(),
+            test_users_central: true,
+            warmup: crate::time::Dur::ZERO,
+        }
+    }
+}
+
+impl DschConfig {
+    /// The maximum power, W.
+    pub fn max_power_w(&self) -> f64 {
+        10f64.powf((self.max_power_dbm - 30.0) / 10.0)
+    }
+
+    /// Checks the section; errors name the key under `key`.
+    pub fn validate(&self, key: &str) -> Result<(), String> {
+        let positive = [
+            ("phi", self.phi),
+            ("delta", self.delta),
+            ("radius", self.radius.0),
+            ("path_loss_exponent", self.path_loss_exponent),
+            ("min_distance", self.min_distance.0),
+            ("shadowing_decorrelation", self.shadowing_decorrelation.0),
+            ("channel_step", self.channel_step.0),
+            ("bler_slope_db", self.bler_slope_db),
+        ];
+        if let Some((name, v)) = positive.iter().find(|(_, v)| !(*v > 0.0 && v.is_finite())) {
+            return Err(format!("{key}.{name}: must be positive, got {v}"));
+        }
+        let unit = [
+            ("shadowing_site_correlation", self.shadowing_site_correlation),
+            ("conversational_bler", self.conversational_bler),
+            ("interactive_bler", self.interactive_bler),
+        ];
+        if let Some((name, v)) = unit.iter().find(|(_, v)| !(0.0..=1.0).contains(v)) {
+            return Err(format!("{key}.{name}: expected a value in [0, 1], got {v}"));
+        }
+        let finite = [
+            ("path_loss_1km", self.path_loss_1km),
+            ("noise_dbm", self.noise_dbm),
+            ("max_power_dbm", self.max_power_dbm),
+            ("conversational_eb_n0_db", self.conversational_eb_n0_db),
+            ("interactive_eb_n0_db", self.interactive_eb_n0_db),
+            ("hysteresis_db", self.hysteresis_db),
+        ];
+        if let Some((name, v)) = finite.iter().find(|(_, v)| !v.is_finite()) {
+            return Err(format!("{key}.{name}: must be a finite number, got {v}"));
+        }
+        if !(self.shadowing_sigma >= 0.0 && self.shadowing_sigma.is_finite()) {
+            return Err(format!("{key}.shadowing_sigma: must be at least 0 dB, got {}", self.shadowing_sigma));
+        }
+        if !(self.speed.0 >= 0.0 && self.speed.0.is_finite()) {
+            return Err(format!("{key}.speed: must be at least 0 m/s, got {}", self.speed.0));
+        }
+        if !(self.common_power_w >= 0.0 && self.common_power_w < self.max_power_w()) {
+            return Err(format!(
+                "{key}.common_power_w: must be at least 0 and below the maximum power ({} W), got {}",
+                self.max_power_w(),
+                self.common_power_w
+            ));
+        }
+        if self.rings == 0 || self.rings > 10 {
+            return Err(format!("{key}.rings: expected 1 … 10, got {}", self.rings));
+        }
+        if self.handover_period.0 == 0 {
+            return Err(format!("{key}.handover_period: must be positive"));
+        }
+        if self.web_buffer.0 == 0 {
+            return Err(format!("{key}.web_buffer: must be positive"));
+        }
+        if self.max_sdu.0 == 0 || self.max_sdu.0 > 65_535 {
+            return Err(format!("{key}.max_sdu: expected 1 B … 64 KB, got {} B", self.max_sdu.0));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_parse_with_units_and_errors_name_the_key() {
+        let c: DschConfig =
+            toml::from_str("phi = 0.7\nradius = \"0.5km\"\nspeed = \"3km/h\"\nweb_buffer = \"32KiB\"\nweb_users = 600")
+                .unwrap();
+        assert_eq!((c.phi, c.radius, c.web_users, c.web_buffer), (0.7, Meters(500.0), 600, Bytes(32 * 1024)));
+        assert!((c.max_power_w() - 19.953).abs() < 1e-3);
+        assert_eq!(DschConfig::default().validate("radio.dsch"), Ok(()));
+        let bad = DschConfig { phi: 0.0, ..DschConfig::default() };
+        assert!(bad.validate("radio.dsch").unwrap_err().starts_with("radio.dsch.phi:"));
+        let bad = DschConfig { common_power_w: 25.0, ..DschConfig::default() };
+        assert!(bad.validate("radio.dsch").unwrap_err().starts_with("radio.dsch.common_power_w:"));
+        let bad = DschConfig { interactive_bler: 1.5, ..DschConfig::default() };
+        assert!(bad.validate("radio.dsch").unwrap_err().starts_with("radio.dsch.interactive_bler:"));
+        assert!(toml::from_str::<DschConfig>("phy = 0.7").unwrap_err().to_string().contains("phy"));
+        let w: DschConfig = toml::from_str("[web]\nreading_time = { dist = \"exponential\", mean = \"2s\" }").unwrap();
+        assert_eq!(w.web.reading_time.mean(), 2.0);
+    }
+}

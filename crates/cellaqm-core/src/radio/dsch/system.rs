@@ -1,0 +1,545 @@
+//! The DSCH system of umts-dsch-rrm.md: 37 wrapped hexagonal cells, each
+//! running the prioritised resource manager every 10 ms frame over its
+//! conversational DCH users and its interactive DSCH users (the open-loop web
+//! users and the scenario's users under test, whose bearers give the PDUs).
+//!
+//! Each frame, in this order:
+//! 1. every `handover_period` (100 ms) all users move on (random direction at
+//!    3 km/h; the channel recomputed after each `channel_step` of travel) and
+//!    hand over to the best cell with the hysteresis ([`best_cell`]);
+//! 2. traffic: a finished call is replaced by a new caller at a uniform
+//!    position; a conversational TTI brings one 160-byte SDU (2 blocks);
+//!    web packets due arrive in their users' RLC buffers (cut into ≤ 570 B
+//!    SDUs, tail drop);
+//! 3. every cell's manager ([`Rrm::frame`]) admits the interactive users
+//!    whose 20 ms TTI starts in the frame (a user's TTIs start on even or odd
+//!    frames, by its index: *choice*), over the links it carries: every
+//!    conversational user of the cell and the interactive TTIs begun in the
+//!    previous frame; a user with data that does not ask earns its credit;
+//! 4. power control: each link's power from eq. (1) with the interference
+//!    of the previous frame ([`power::power`]); a cell's total (with the
+//!    common channels) is capped at P_max by scaling its links' powers
+//!    (*choice*);
+//! 5. each link's achieved Eb/N0 against this frame's interference gives the
+//!    frame's BLER ([`power::bler`]); at a TTI's end each of its blocks is
+//!    lost with the mean BLER of its two frames (*choice*), i.i.d.: a
+//!    conversational SDU is lost if either block is; a web user's blocks go
+//!    to its block-level RLC ([`BlockRlc`]); a user under test's PDUs reach
+//!    its UE at the TTI's end (a lost block's PDU is lost: RLC AM recovers).
+//!
+//! Work per frame is O(users + cells) plus the interference sums, O(cells) for
+//! each link on air; nothing is allocated once the scratch lists have grown.
+
+use super::blocks::{BlockRlc, Fate};
+use super::checks::{Codes, Link, Load};
+use super::config::DschConfig;
+use super::handover::best_cell;
+use super::power;
+use super::rrm::{FrameStats, Limits, Request, Rrm};
+use super::stats::{Counters, DschSummary};
+use super::transport_format::{Tf, PAYLOAD_BITS};
+use super::web::{split, WebSource};
+use crate::radio::bearer::{stream_name, Bearer};
+use crate::radio::hsdsch::channel::{dbm_to_w, PathLoss};
+use crate::radio::hsdsch::layout::Layout;
+use crate::radio::hsdsch::shadowing::Shadowing;
+use crate::radio::hsdsch::track::Track;
+use crate::rlc::Pdu;
+use crate::rng::{self, Rng};
+use crate::time::{Dur, Time};
+use rand::Rng as _;
+use std::collections::VecDeque;
+
+/// The frame.
+pub const FRAME: Dur = Dur(10_000_000);
+/// The central cell, where the measures are taken.
+pub const CENTRE: usize = 0;
+/// Spreading factor of a 64 kb/s conversational DCH.
+const CONVERSATIONAL_SF: u32 = 32;
+/// Blocks of a conversational TTI (one 160-byte SDU in two 640-bit blocks).
+const CONVERSATIONAL_BLOCKS: u32 = 2;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A scenario user: its bearer (same index) gives the PDUs.
+    Test,
+    Conversational,
+    Web,
+}
+
+struct User {
+    kind: Kind,
+    track: Track,
+    shadow: Shadowing,
+    /// Path gain to each base station, linear.
+    gain: Vec<f64>,
+    moved: f64,
+    cell: usize,
+    /// Its TTIs start on frames of this parity.
+    phase: u64,
+    /// The link of the current TTI: spreading factor (0: none) and blocks sent.
+    sf: u32,
+    blocks: u32,
+    /// This frame's power, and Σ_c P_c g_c of the last frame it was on air (`None`: not on air then).
+    power: f64,
+    weighted: Option<f64>,
+    bler_sum: f64,
+    /// Bits sent in the previous frame (the credit's measure).
+    sent_last_frame: u64,
+    call_end: Time,
+    web: Option<WebSource>,
+    rlc: BlockRlc,
+    /// A user under test: the PDUs of its TTI.
+    pdus: Vec<Pdu>,
+    rng: Rng,
+}
+
+impl User {
+    fn interactive(&self) -> bool {
+        self.kind != Kind::Conversational
+    }
+
+    fn eb_n0(&self, targets: &[f64; 2]) -> f64 {
+        targets[self.interactive() as usize]
+    }
+}
+
+/// Where SDU fates are counted: the central cell's counters, or nowhere.
+struct SduFates<'a> {
+    counters: Option<&'a mut Counters>,
+    now: Time,
+}
+
+impl Fate for SduFates<'_> {
+    fn sdu(&mut self, arrived: Time, bytes: u32, lost: bool) {
+        if let Some(c) = &mut self.counters {
+            c.web_sdus += 1;
+            if lost {
+                c.web_lost += 1;
+            } else {
+                c.delivered(self.now.since(arrived).as_secs_f64(), bytes);
+            }
+        }
+    }
+}
+
+pub struct DschSystem {
+    cfg: DschConfig,
+    layout: Layout,
+    path: PathLoss,
+    noise_w: f64,
+    max_w: f64,
+    /// Eb/N0 targets (linear): conversational, interactive.
+    targets: [f64; 2],
+    blers: [f64; 2],
+    hysteresis: f64,
+    users: Vec<User>,
+    rrm: Rrm,
+    /// Cell powers of the previous frame and this one, W.
+    prev_powers: Vec<f64>,
+    powers: Vec<f64>,
+    /// Per cell: the frame's requests, load and codes, and the power scale.
+    requests: Vec<Vec<Request>>,
+    load: Vec<Load>,
+    codes: Vec<Codes>,
+    scale: Vec<f64>,
+    counters: Counters,
+    /// Block errors.
+    rng: Rng,
+    /// Each user under test's PDUs on their way to the UE.
+    air: Vec<VecDeque<(Time, Pdu)>>,
+    pending: Option<Time>,
+}
+
+impl DschSystem {
+    /// The system of `cfg` with `tests` users under test (the scenario's users,
+    /// indices 0 … tests − 1), then the conversational and the web users; run
+    /// seed `seed` (streams `radio.dsch` and each user's `radio[.ue<u>].move`).
+    pub fn new(cfg: &DschConfig, tests: usize, seed: u64) -> DschSystem {
+        let layout = Layout::rings(cfg.rings, cfg.radius.0, true);
+        let n = tests + cfg.conversational_users as usize + cfg.web_users as usize;
+        let cells = layout.cells();
+        let db = |x: f64| 10f64.powf(x / 10.0);
+        let mut s = DschSystem {
+            path: PathLoss {
+                at_1km_db: cfg.path_loss_1km,
+                exponent: cfg.path_loss_exponent,
+                min_distance: cfg.min_distance.0,
+            },
+            noise_w: dbm_to_w(cfg.noise_dbm),
+            max_w: cfg.max_power_w(),
+            targets: [db(cfg.conversational_eb_n0_db), db(cfg.interactive_eb_n0_db)],
+            blers: [cfg.conversational_bler, cfg.interactive_bler],
+            hysteresis: db(cfg.hysteresis_db),
+            users: Vec::with_capacity(n),
+            rrm: Rrm::new(n),
+            prev_powers: vec![cfg.common_power_w; cells],
+            powers: vec![cfg.common_power_w; cells],
+            requests: vec![Vec::new(); cells],
+            load: vec![Load::default(); cells],
+            codes: vec![Codes::default(); cells],
+            scale: vec![1.0; cells],
+            counters: Counters::default(),
+            rng: rng::stream(seed, "radio.dsch"),
+            air: vec![VecDeque::new(); tests],
+            pending: None,
+            cfg: cfg.clone(),
+            layout,
+        };
+        for u in 0..n {
+            let kind = match u {
+                _ if u < tests => Kind::Test,
+                _ if u < tests + cfg.conversational_users as usize => Kind::Conversational,
+                _ => Kind::Web,
+            };
+            let mut rng = rng::stream(seed, &stream_name(u as u32, "move"));
+            let shadow = Shadowing::new(
+                cells,
+                cfg.shadowing_sigma,
+                cfg.shadowing_site_correlation,
+                cfg.shadowing_decorrelation.0,
+                &mut rng,
+            );
+            let pos = match kind {
+                Kind::Test if cfg.test_users_central => loop {
+                    let p = s.layout.place_uniform(&mut rng);
+                    if s.layout.nearest(p) == CENTRE {
+                        break p;
+                    }
+                },
+                _ => s.layout.place_uniform(&mut rng),
+            };
+            let track = Track::heading(pos, Time::ZERO, cfg.speed.0, &mut rng);
+            let call_end = match kind {
+                Kind::Conversational => Time::ZERO + cfg.call_duration.dur(&mut rng),
+                _ => Time::MAX,
+            };
+            let web = (kind == Kind::Web).then(|| WebSource::new(&cfg.web, Time::ZERO, &mut rng));
+            s.users.push(User {
+                kind,
+                track,
+                shadow,
+                gain: vec![0.0; cells],
+                moved: 0.0,
+                cell: 0,
+                phase: u as u64 % 2,
+                sf: 0,
+                blocks: 0,
+                power: 0.0,
+                weighted: None,
+                bler_sum: 0.0,
+                sent_last_frame: 0,
+                call_end,
+                web,
+                rlc: BlockRlc::default(),
+                pdus: Vec::new(),
+                rng,
+            });
+            s.update_channel(u);
+            let gains = &s.users[u].gain;
+            s.users[u].cell = best_cell(gains, 0, 1.0);
+        }
+        s
+    }
+
+    /// Recomputes user `u`'s path gains at its position and shadowing.
+    fn update_channel(&mut self, u: usize) {
+        let ue = &mut self.users[u];
+        let p = ue.track.position();
+        for (c, g) in ue.gain.iter_mut().enumerate() {
+            *g = self.path.gain(self.layout.distance(p, c), ue.shadow.db(c));
+        }
+    }
+
+    /// Moves every user on to `now` and hands over where the best cell is `hysteresis` better.
+    fn move_users(&mut self, now: Time) {
+        for u in 0..self.users.len() {
+            let ue = &mut self.users[u];
+            ue.moved += ue.track.advance(&self.layout, now);
+            if ue.moved >= self.cfg.channel_step.0 {
+                let d = std::mem::take(&mut ue.moved);
+                ue.shadow.advance(d, &mut ue.rng);
+                self.update_channel(u);
+            }
+            let ue = &mut self.users[u];
+            ue.cell = best_cell(&ue.gain, ue.cell, self.hysteresis);
+        }
+    }
+
+    /// A conversational user's call ended at `now`: a new caller at a uniform position.
+    fn replace_call(&mut self, u: usize, now: Time) {
+        let ue = &mut self.users[u];
+        let pos = self.layout.place_uniform(&mut ue.rng);
+        ue.track = Track::heading(pos, now, self.cfg.speed.0, &mut ue.rng);
+        ue.shadow.redraw(&mut ue.rng);
+        ue.moved = 0.0;
+        ue.call_end = now + self.cfg.call_duration.dur(&mut ue.rng);
+        self.update_channel(u);
+        let ue = &mut self.users[u];
+        ue.cell = best_cell(&ue.gain, 0, 1.0);
+    }
+
+    /// The frame at `now`, then the next one asked for.
+    pub fn next_frame(&self, now: Time) -> Time {
+        Time(now.0 / FRAME.0 * FRAME.0) + FRAME
+    }
+
+    /// Whether `at` is the pending frame to ask for (not one already asked for).
+    pub fn want(&mut self, at: Time) -> bool {
+        if self.pending.is_none_or(|t| at < t) {
+            self.pending = Some(at);
+            return true;
+        }
+        false
+    }
+
+    /// Whether the frame event at `now` is the live one (and marks it done).
+    pub fn due(&mut self, now: Time) -> bool {
+        if self.pending != Some(now) {
+            return false;
+        }
+        self.pending = None;
+        true
+    }
+
+    /// The bits a user under test asks for: its RLC's backlog in PDUs of `pdu_bytes`
+    /// (PDCP bytes over the PDU's payload, retransmissions and one more for control and a partial PDU).
+    fn test_backlog_bits(b: &mut Bearer, now: Time, pdu_bytes: u64) -> u64 {
+        if !b.rnc_has_work(now) {
+            return 0;
+        }
+        let pdus = b.pdcp().bytes().div_ceil(pdu_bytes.saturating_sub(2).max(1)) + b.retx_pending() + 1;
+        pdus * PAYLOAD_BITS as u64
+    }
+
+    /// One frame at `now`. `bearers` are the users under test's; those a TTI
+    /// served, and (with the time) those whose air line was empty and needs a
+    /// `DownArrive` event, go to `served`.
+    pub fn frame(
+        &mut self,
+        now: Time,
+        bearers: &mut [Bearer],
+        pdu_bytes: u64,
+        served: &mut Vec<(usize, Option<Time>)>,
+    ) {
+        served.clear();
+        let f = now.0 / FRAME.0;
+        if now.0 / FRAME.0 == self.cfg.warmup.0 / FRAME.0 {
+            self.counters = Counters::default(); // the warm-up ends
+        }
+        if now.0.is_multiple_of(self.cfg.handover_period.0) {
+            self.move_users(now);
+        }
+        // 2. Traffic.
+        let (limit, max_sdu) = (self.cfg.web_buffer.0, self.cfg.max_sdu.0 as u32);
+        for u in 0..self.users.len() {
+            if self.users[u].kind == Kind::Conversational && now >= self.users[u].call_end {
+                self.replace_call(u, now);
+            }
+            let ue = &mut self.users[u];
+            let central = ue.cell == CENTRE;
+            if let Some(web) = &mut ue.web {
+                while web.next() <= now {
+                    let at = web.next();
+                    let bytes = web.pop(&self.cfg.web, &mut ue.rng);
+                    let (rlc, c) = (&mut ue.rlc, &mut self.counters);
+                    split(bytes, max_sdu, |n| {
+                        if !rlc.arrive(at, n, limit) && central {
+                            c.web_sdus += 1;
+                            c.web_lost += 1;
+                            c.web_overflow += 1;
+                        }
+                    });
+                }
+            }
+        }
+        // 3. Each cell's manager.
+        for c in 0..self.layout.cells() {
+            self.requests[c].clear();
+            self.load[c] = Load::default();
+            self.codes[c] = Codes::default();
+        }
+        for (u, ue) in self.users.iter_mut().enumerate() {
+            let starts = f % 2 == ue.phase;
+            let (eb_n0, loss) = (ue.eb_n0(&self.targets), 1.0 / ue.gain[ue.cell]);
+            let link = |sf| Link { sf, eb_n0, loss };
+            match ue.kind {
+                Kind::Conversational => {
+                    if starts {
+                        ue.sf = CONVERSATIONAL_SF;
+                        ue.blocks = CONVERSATIONAL_BLOCKS;
+                    }
+                    self.load[ue.cell] = self.load[ue.cell].with(&link(CONVERSATIONAL_SF));
+                }
+                _ if !starts => {
+                    if ue.sf > 0 {
+                        self.load[ue.cell] = self.load[ue.cell].with(&link(ue.sf));
+                        self.codes[ue.cell] = self.codes[ue.cell].with(ue.sf);
+                    }
+                    let has_data = match ue.kind {
+                        Kind::Web => ue.rlc.pending_bits() > 0,
+                        _ => bearers[u].rnc_has_work(now),
+                    };
+                    if has_data {
+                        self.rrm.accrue(u, ue.sent_last_frame);
+                    }
+                }
+                _ => {
+                    ue.sf = 0;
+                    let buffer_bits = match ue.kind {
+                        Kind::Web => ue.rlc.pending_bits(),
+                        _ => Self::test_backlog_bits(&mut bearers[u], now, pdu_bytes),
+                    };
+                    if buffer_bits > 0 {
+                        let sent_last_frame_bits = ue.sent_last_frame;
+                        self.requests[ue.cell].push(Request {
+                            user: u,
+                            buffer_bits,
+                            sent_last_frame_bits,
+                            eb_n0,
+                            loss,
+                        });
+                        if ue.kind == Kind::Test {
+                            self.counters.test_requests += 1;
+                        }
+                    }
+                }
+            }
+        }
+        let limits = Limits { phi: self.cfg.phi, max_power_w: self.cfg.delta * self.max_w, noise_w: self.noise_w };
+        let mut other = FrameStats::default();
+        for c in 0..self.layout.cells() {
+            let stats = if c == CENTRE { &mut self.counters.rrm } else { &mut other };
+            let granted = self.rrm.frame(&limits, &mut self.load[c], &mut self.codes[c], &self.requests[c], stats);
+            for &(u, tf) in granted {
+                let ue = &mut self.users[u];
+                let sent = match ue.kind {
+                    Kind::Web => ue.rlc.send(tf.blocks()),
+                    _ => {
+                        ue.pdus.clear();
+                        while (ue.pdus.len() as u32) < tf.blocks() {
+                            match bearers[u].next_down_pdu(now) {
+                                Some(p) => ue.pdus.push(p),
+                                None => break,
+                            }
+                        }
+                        served.push((u, None));
+                        self.counters.test_grants += 1;
+                        ue.pdus.len() as u32
+                    }
+                };
+                if sent > 0 {
+                    ue.sf = tf.sf().expect("granted TFs send");
+                    ue.blocks = sent;
+                }
+            }
+        }
+        let eta = self.load[CENTRE].eta;
+        // 4. Power control with the previous frame's interference.
+        self.powers.fill(self.cfg.common_power_w);
+        for ue in &mut self.users {
+            if ue.sf == 0 {
+                ue.weighted = None;
+                continue;
+            }
+            let w = ue.weighted.unwrap_or_else(|| power::weighted(&self.prev_powers, &ue.gain));
+            let g = ue.gain[ue.cell];
+            let i = power::interference(w, self.prev_powers[ue.cell], g, ue.power);
+            ue.power = power::power(ue.eb_n0(&self.targets), ue.sf, g, i, self.noise_w);
+            self.powers[ue.cell] += ue.power;
+        }
+        let common = self.cfg.common_power_w;
+        for (s, p) in self.scale.iter_mut().zip(self.powers.iter_mut()) {
+            *s = if *p > self.max_w { (self.max_w - common) / (*p - common) } else { 1.0 };
+            *p = p.min(self.max_w);
+        }
+        self.counters_frame(eta);
+        // 5. Achieved Eb/N0 against this frame's interference; TTIs end.
+        let end = now + FRAME;
+        for u in 0..self.users.len() {
+            let ue = &mut self.users[u];
+            if ue.sf == 0 {
+                ue.power = 0.0;
+                ue.sent_last_frame = 0;
+                continue;
+            }
+            ue.power *= self.scale[ue.cell];
+            let w = power::weighted(&self.powers, &ue.gain);
+            let g = ue.gain[ue.cell];
+            let i = power::interference(w, self.powers[ue.cell], g, ue.power);
+            let achieved = power::achieved(ue.power, ue.sf, g, i, self.noise_w);
+            let k = ue.interactive() as usize;
+            ue.bler_sum += power::bler(achieved, self.targets[k], self.blers[k], self.cfg.bler_slope_db);
+            ue.weighted = Some(w);
+            ue.sent_last_frame = ue.blocks as u64 * PAYLOAD_BITS as u64 / 2;
+            if f % 2 == ue.phase {
+                continue; // the TTI's first frame
+            }
+            let bler = std::mem::take(&mut ue.bler_sum) / 2.0;
+            let central = ue.cell == CENTRE;
+            let rng = &mut self.rng;
+            match ue.kind {
+                Kind::Conversational => {
+                    let lost = (0..ue.blocks).fold(false, |l, _| (rng.random::<f64>() < bler) | l);
+                    if central {
+                        self.counters.conversational_sdus += 1;
+                        self.counters.conversational_lost += lost as u64;
+                    }
+                }
+                Kind::Web => {
+                    let max_tx = 1 + self.cfg.max_retransmissions;
+                    let mut fates = SduFates { counters: central.then_some(&mut self.counters), now: end };
+                    ue.rlc.receive(max_tx, |_| rng.random::<f64>() < bler, &mut fates);
+                }
+                Kind::Test => {
+                    let air = &mut self.air[u];
+                    for pdu in ue.pdus.drain(..) {
+                        if rng.random::<f64>() >= bler {
+                            if air.is_empty() {
+                                served.push((u, Some(end)));
+                            }
+                            air.push_back((end, pdu));
+                        }
+                    }
+                }
+            }
+            ue.sf = 0;
+            ue.blocks = 0;
+        }
+        std::mem::swap(&mut self.prev_powers, &mut self.powers);
+    }
+
+    fn counters_frame(&mut self, eta: f64) {
+        let p = self.powers[CENTRE];
+        self.counters.frame(eta, p);
+    }
+
+    /// User `u`'s PDUs due at the UE by `now` go to `out`; returns when the next ones arrive.
+    pub fn air_arrivals(&mut self, now: Time, u: usize, out: &mut Vec<Pdu>) -> Option<Time> {
+        let air = &mut self.air[u];
+        while air.front().is_some_and(|(at, _)| *at <= now) {
+            out.push(air.pop_front().expect("checked").1);
+        }
+        air.front().map(|(at, _)| *at)
+    }
+
+    /// The central cell's measures so far.
+    pub fn summary(&self) -> DschSummary {
+        self.counters.summary()
+    }
+
+    /// User `u`'s cell now.
+    pub fn cell_of(&self, u: usize) -> usize {
+        self.users[u].cell
+    }
+
+    /// The number of cells.
+    pub fn cells(&self) -> usize {
+        self.layout.cells()
+    }
+
+    /// The top TF's rate (what a bearer's discipline is told).
+    pub fn top_rate_bps(&self) -> f64 {
+        Tf::MAX.rate_bps()
+    }
+}
