@@ -288,7 +288,15 @@ impl RadioAccess {
         self.tally.hold(now);
         let mut served = std::mem::take(&mut self.served);
         h.tti(now, &mut self.bearers, &mut served);
-        for &(u, at) in &served {
+        self.settle_served(now, &served, out);
+        self.served = served;
+        self.want_hsdsch_tti(now, out);
+    }
+
+    /// The bearers a shared channel served at `now`: each asks for the
+    /// arrival of its first PDUs at the UE, then is settled.
+    fn settle_served(&mut self, now: Time, served: &[(usize, Option<Time>)], out: &mut RadioOut) {
+        for &(u, at) in served {
             if let Some(at) = at {
                 self.bearers[u].want(UeEvent::DownArrive, at, out);
             }
@@ -296,8 +304,6 @@ impl RadioAccess {
             self.settle(now, u, out);
             self.tally.change(before, backlog(&self.bearers[u]));
         }
-        self.served = served;
-        self.want_hsdsch_tti(now, out);
     }
 
     /// A frame of the DSCH system at `now`, then the bearers it served are
@@ -311,14 +317,7 @@ impl RadioAccess {
         self.tally.hold(now);
         let mut served = std::mem::take(&mut self.served);
         d.frame(now, &mut self.bearers, self.pdu_bytes, &mut served);
-        for &(u, at) in &served {
-            if let Some(at) = at {
-                self.bearers[u].want(UeEvent::DownArrive, at, out);
-            }
-            let before = backlog(&self.bearers[u]);
-            self.settle(now, u, out);
-            self.tally.change(before, backlog(&self.bearers[u]));
-        }
+        self.settle_served(now, &served, out);
         self.served = served;
         self.want_dsch_frame(now, out);
     }

@@ -21,6 +21,7 @@ use super::dsch::DschSystem;
 use super::hsdpa::Hsdpa;
 use super::hsdsch::HsDsch;
 use super::pdcp::{pdcp_discipline, Feed, Pdcp, SduStore};
+use super::pending::Pending;
 use crate::link::LinkStats;
 use crate::metrics::Occupancy;
 use crate::packet::Packet;
@@ -156,7 +157,7 @@ pub struct Bearer {
     dch: Option<Dch>,
     up: Dch,
     /// The pending event of each kind.
-    pending: [Option<Time>; UE_EVENTS],
+    pending: [Pending; UE_EVENTS],
     /// When each TTI kind last ran (no second TTI at the same instant).
     last_down_tti: Option<Time>,
     last_up_tti: Option<Time>,
@@ -229,7 +230,7 @@ impl Bearer {
             up_store: SduStore::default(),
             dch: cfg.dch.as_ref().map(|d| Dch::new(d, payload, stream("down"))),
             up: Dch::new(&cfg.uplink, payload, stream("up")),
-            pending: [None; UE_EVENTS],
+            pending: [Pending::default(); UE_EVENTS],
             last_down_tti: None,
             last_up_tti: None,
             pdus: Vec::new(),
@@ -271,10 +272,9 @@ impl Bearer {
     /// Event `ev` fires; `shared` is the cell's HS-DSCH, if it serves the
     /// downlink. Returns `false` for a superseded event (nothing was done).
     pub fn handle(&mut self, now: Time, ev: UeEvent, shared: Option<SharedDown>, out: &mut RadioOut) -> bool {
-        if self.pending[ev as usize] != Some(now) {
+        if !self.pending[ev as usize].due(now) {
             return false; // superseded
         }
-        self.pending[ev as usize] = None;
         self.account(now);
         match ev {
             UeEvent::DownTti => self.dch_tti(now, out),
@@ -297,9 +297,7 @@ impl Bearer {
 
     /// Asks for event `ev` at `at` unless an earlier one is pending.
     pub fn want(&mut self, ev: UeEvent, at: Time, out: &mut RadioOut) {
-        let p = &mut self.pending[ev as usize];
-        if p.is_none_or(|t| at < t) {
-            *p = Some(at);
+        if self.pending[ev as usize].want(at) {
             out.schedule.push((at, RadioEvent::Ue(self.user, ev)));
         }
     }

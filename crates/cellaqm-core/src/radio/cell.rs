@@ -13,6 +13,7 @@ use super::bearer::{Bearer, UeEvent};
 use super::busy::Busy;
 use super::hsdpa::{Hsdpa, HsdpaStats};
 use super::hsdsch::sir_stats::SirSummary;
+use super::pending::Pending;
 use super::scheduler::SchedulerKind;
 use crate::time::{Dur, Time};
 use serde::Serialize;
@@ -71,7 +72,7 @@ pub struct Cell {
     /// The shared downlink; `None`: dedicated channels only.
     shared: Option<Hsdpa>,
     scheduler: Option<SchedulerKind>,
-    pending: [Option<Time>; CELL_EVENTS],
+    pending: [Pending; CELL_EVENTS],
     /// When each event kind last ran (no second one at the same instant).
     last_tti: Option<Time>,
     last_fc: Option<Time>,
@@ -102,7 +103,7 @@ impl Cell {
             members,
             shared,
             scheduler,
-            pending: [None; CELL_EVENTS],
+            pending: [Pending::default(); CELL_EVENTS],
             last_tti: None,
             last_fc: None,
             tti,
@@ -125,20 +126,14 @@ impl Cell {
 
     /// Asks for event `ev` at `at` unless an earlier one is pending.
     fn want(&mut self, ev: CellEvent, at: Time, out: &mut RadioOut) {
-        let p = &mut self.pending[ev as usize];
-        if p.is_none_or(|t| at < t) {
-            *p = Some(at);
+        if self.pending[ev as usize].want(at) {
             out.schedule.push((at, RadioEvent::Cell(self.index, ev)));
         }
     }
 
     /// Whether `ev` at `now` is the live instance (and marks it done); a superseded one is ignored.
     pub fn due(&mut self, now: Time, ev: CellEvent) -> bool {
-        if self.pending[ev as usize] != Some(now) {
-            return false;
-        }
-        self.pending[ev as usize] = None;
-        true
+        self.pending[ev as usize].due(now)
     }
 
     /// Flow control at `now` (TS 25.435 capacity allocation as the study

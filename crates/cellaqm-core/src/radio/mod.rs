@@ -38,6 +38,7 @@ pub mod hsdsch;
 pub mod lte;
 pub mod mobility;
 pub mod pdcp;
+pub mod pending;
 pub mod rayleigh;
 pub mod scheduler;
 mod tally;

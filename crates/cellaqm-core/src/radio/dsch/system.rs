@@ -44,6 +44,7 @@ use crate::radio::hsdsch::channel::{dbm_to_w, PathLoss};
 use crate::radio::hsdsch::layout::Layout;
 use crate::radio::hsdsch::shadowing::Shadowing;
 use crate::radio::hsdsch::track::Track;
+use crate::radio::pending::Pending;
 use crate::rlc::Pdu;
 use crate::rng::{self, Rng};
 use crate::time::{Dur, Time};
@@ -148,7 +149,7 @@ pub struct DschSystem {
     rng: Rng,
     /// Each user under test's PDUs on their way to the UE.
     air: Vec<VecDeque<(Time, Pdu)>>,
-    pending: Option<Time>,
+    pending: Pending,
 }
 
 impl DschSystem {
@@ -182,7 +183,7 @@ impl DschSystem {
             counters: Counters::default(),
             rng: rng::stream(seed, "radio.dsch"),
             air: vec![VecDeque::new(); tests],
-            pending: None,
+            pending: Pending::default(),
             cfg: cfg.clone(),
             layout,
         };
@@ -286,20 +287,12 @@ impl DschSystem {
 
     /// Whether `at` is the pending frame to ask for (not one already asked for).
     pub fn want(&mut self, at: Time) -> bool {
-        if self.pending.is_none_or(|t| at < t) {
-            self.pending = Some(at);
-            return true;
-        }
-        false
+        self.pending.want(at)
     }
 
     /// Whether the frame event at `now` is the live one (and marks it done).
     pub fn due(&mut self, now: Time) -> bool {
-        if self.pending != Some(now) {
-            return false;
-        }
-        self.pending = None;
-        true
+        self.pending.due(now)
     }
 
     /// The bits a user under test asks for: its RLC's backlog in PDUs of `pdu_bytes`

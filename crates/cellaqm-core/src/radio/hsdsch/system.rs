@@ -43,6 +43,7 @@ use crate::radio::bearer::{stream_name, Bearer};
 use crate::radio::busy::Busy;
 use crate::radio::cell::CellSummary;
 use crate::radio::hsdpa::HsdpaConfig;
+use crate::radio::pending::Pending;
 use crate::radio::scheduler::{AnyScheduler, RateAverage, Scheduler, SchedulerKind, UserView};
 use crate::rlc::Pdu;
 use crate::rng::{self, Rng};
@@ -133,7 +134,7 @@ pub struct HsDsch {
     /// Whether user `u`'s view in its `view_cell` was written since it was last idle
     /// (kept apart from `ues` so the idle users' check in each TTI touches one byte each).
     listed: Vec<bool>,
-    pending: Option<Time>,
+    pending: Pending,
     last_tti: Option<Time>,
     picked: Vec<usize>,
     block: Vec<(usize, Pdu)>,
@@ -179,7 +180,7 @@ impl HsDsch {
             rng: rng::stream(seed, "radio.hsdsch"),
             busy: Busy::new(users),
             listed: vec![false; users],
-            pending: None,
+            pending: Pending::default(),
             last_tti: None,
             picked: Vec::new(),
             block: Vec::new(),
@@ -302,20 +303,12 @@ impl HsDsch {
 
     /// Whether `at` is the pending TTI to ask for (not one already asked for, earlier or equal).
     pub fn want(&mut self, at: Time) -> bool {
-        if self.pending.is_none_or(|t| at < t) {
-            self.pending = Some(at);
-            return true;
-        }
-        false
+        self.pending.want(at)
     }
 
     /// Whether the TTI event at `now` is the live one (and marks it done).
     pub fn due(&mut self, now: Time) -> bool {
-        if self.pending != Some(now) {
-            return false;
-        }
-        self.pending = None;
-        true
+        self.pending.due(now)
     }
 
     /// One TTI at `now`: the users whose bearers gave PDUs, and (with the time)
