@@ -317,7 +317,7 @@ impl DschSystem {
     ) {
         served.clear();
         let f = now.0 / FRAME.0;
-        if now.0 / FRAME.0 == self.cfg.warmup.0 / FRAME.0 {
+        if f == self.cfg.warmup.0 / FRAME.0 {
             self.counters = Counters::default(); // the warm-up ends
         }
         if now.0.is_multiple_of(self.cfg.handover_period.0) {
