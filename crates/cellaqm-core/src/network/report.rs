@@ -106,6 +106,7 @@ impl Network {
             spurious_rtos: flows.iter().map(|f| f.spurious_rtos).sum(),
             fast_retransmits: flows.iter().map(|f| f.fast_retransmits).sum(),
             retransmitted_bytes: flows.iter().map(|f| f.retransmitted_bytes).sum(),
+            stalled_flows: flows.iter().filter(|f| f.stalled).count() as u64,
             drops: bottleneck.drops.clone(),
             bottleneck,
             uplink,
@@ -194,6 +195,7 @@ fn flow_summary(i: usize, f: &Flow, end: Time) -> FlowSummary {
         Kind::Tcp(c) => {
             let mut s = c.counters();
             s.transport = "tcp";
+            s.stalled = c.ends.as_ref().is_some_and(|ends| ends.iter().any(|e| e.stalled()));
             let [down, up] = c.delivered;
             (s, down, up, c.last_byte.filter(|_| c.finished))
         }
