@@ -1,4 +1,4 @@
-//! A block-level model of an open-loop interactive user's RLC AM (the issue
+//! A block-level model of an emulated interactive user's RLC AM (the issue
 //! allows it for the users not under test): SDUs wait in a tail-drop buffer
 //! (spec's choice: 32 KB); each SDU is cut into 320-bit (40 B) transport
 //! block payloads (*simplification*: an SDU starts a new block, no

@@ -3,7 +3,7 @@
 //! conversational DCH users and its interactive DSCH users. The scenario's
 //! own users (the users under test, with real TCP) are interactive DSCH
 //! users of the system, each on its bearer; the system's other users are
-//! open-loop sources inside it. Each key's default is the paper's value or,
+//! emulated sources inside it (no TCP). Each key's default is the paper's value or,
 //! where it leaves one open, the spec's *choice* (docs/dsch.md lists which).
 //!
 //! ```toml
@@ -19,7 +19,7 @@ use crate::traffic::{Count, Dist, Secs, Size};
 use crate::units::{Bytes, Meters, Speed};
 use serde::{Deserialize, Serialize};
 
-/// The ETSI UMTS 30.03 web model of the open-loop interactive users.
+/// The ETSI UMTS 30.03 web model of the emulated interactive users.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct WebModel {
@@ -96,7 +96,7 @@ pub struct DschConfig {
     /// Mean call duration, exponential; a finished call is replaced at once by
     /// a new caller somewhere else (paper: 120 s; spec's choice: replaced).
     pub call_duration: Dist<Secs>,
-    /// Each open-loop interactive user's RLC buffer, tail drop (spec's choice: 32 KB).
+    /// Each emulated interactive user's RLC buffer, tail drop (spec's choice: 32 KB).
     pub web_buffer: Bytes,
     /// RLC AM retransmissions of a block at most (paper: 4), then its SDU is lost.
     pub max_retransmissions: u32,
@@ -168,6 +168,9 @@ impl DschConfig {
         if let Some((name, v)) = positive.iter().find(|(_, v)| !(*v > 0.0 && v.is_finite())) {
             return Err(format!("{key}.{name}: must be positive, got {v}"));
         }
+        if self.phi > 1.0 {
+            return Err(format!("{key}.phi: a load factor, at most 1 (100 %), got {}", self.phi));
+        }
         let unit = [
             ("shadowing_site_correlation", self.shadowing_site_correlation),
             ("conversational_bler", self.conversational_bler),
@@ -229,6 +232,8 @@ mod tests {
         assert!((c.max_power_w() - 19.953).abs() < 1e-3);
         assert_eq!(DschConfig::default().validate("radio.dsch"), Ok(()));
         let bad = DschConfig { phi: 0.0, ..DschConfig::default() };
+        assert!(bad.validate("radio.dsch").unwrap_err().starts_with("radio.dsch.phi:"));
+        let bad = DschConfig { phi: 1.2, ..DschConfig::default() };
         assert!(bad.validate("radio.dsch").unwrap_err().starts_with("radio.dsch.phi:"));
         let bad = DschConfig { common_power_w: 25.0, ..DschConfig::default() };
         assert!(bad.validate("radio.dsch").unwrap_err().starts_with("radio.dsch.common_power_w:"));

@@ -10,7 +10,8 @@
 //! - [`rrm`]: the frame's three steps (service credit → TF, priority, availability with halving);
 //! - [`power`]: interference, power control (eq. 1) and block errors;
 //! - [`handover`]: the best cell with hysteresis;
-//! - [`web`]: the open-loop ETSI 30.03 web users; [`blocks`]: their block-level RLC AM;
+//! - [`web`]: the emulated ETSI 30.03 web users (the reading time follows each packet call);
+//!   [`blocks`]: their block-level RLC AM;
 //! - [`stats`]: the central cell's measures; [`config`]: `[radio.dsch]`;
 //! - [`system`]: the 37 cells and their users, frame by frame.
 //!

@@ -1,6 +1,6 @@
 //! The DSCH system of umts-dsch-rrm.md: 37 wrapped hexagonal cells, each
 //! running the prioritised resource manager every 10 ms frame over its
-//! conversational DCH users and its interactive DSCH users (the open-loop web
+//! conversational DCH users and its interactive DSCH users (the emulated web
 //! users and the scenario's users under test, whose bearers give the PDUs).
 //!
 //! Each frame, in this order:
@@ -24,8 +24,10 @@
 //!    frame's BLER ([`power::bler`]); at a TTI's end each of its blocks is
 //!    lost with the mean BLER of its two frames (*choice*), i.i.d.: a
 //!    conversational SDU is lost if either block is; a web user's blocks go
-//!    to its block-level RLC ([`BlockRlc`]); a user under test's PDUs reach
-//!    its UE at the TTI's end (a lost block's PDU is lost: RLC AM recovers).
+//!    to its block-level RLC ([`BlockRlc`]), and once its RLC holds none of
+//!    its packet call's SDUs its reading time starts ([`WebSource::settled`]);
+//!    a user under test's PDUs reach its UE at the TTI's end (a lost block's
+//!    PDU is lost: RLC AM recovers).
 //!
 //! Work per frame is O(users + cells) plus the interference sums, O(cells) for
 //! each link on air; nothing is allocated once the scratch lists have grown.
@@ -155,7 +157,8 @@ pub struct DschSystem {
 impl DschSystem {
     /// The system of `cfg` with `tests` users under test (the scenario's users,
     /// indices 0 … tests − 1), then the conversational and the web users; run
-    /// seed `seed` (streams `radio.dsch` and each user's `radio[.ue<u>].move`).
+    /// seed `seed` (streams `radio.dsch`, each user's `radio[.ue<u>].move` and
+    /// each web user's `radio.ue<u>.web`).
     pub fn new(cfg: &DschConfig, tests: usize, seed: u64) -> DschSystem {
         let layout = Layout::rings(cfg.rings, cfg.radius.0, true);
         let n = tests + cfg.conversational_users as usize + cfg.web_users as usize;
@@ -215,7 +218,8 @@ impl DschSystem {
                 Kind::Conversational => Time::ZERO + cfg.call_duration.dur(&mut rng),
                 _ => Time::MAX,
             };
-            let web = (kind == Kind::Web).then(|| WebSource::new(&cfg.web, Time::ZERO, &mut rng));
+            let web = (kind == Kind::Web)
+                .then(|| WebSource::new(&cfg.web, Time::ZERO, rng::stream(seed, &stream_name(u as u32, "web"))));
             s.users.push(User {
                 kind,
                 track,
@@ -334,8 +338,11 @@ impl DschSystem {
             if let Some(web) = &mut ue.web {
                 while web.next() <= now {
                     let at = web.next();
-                    let bytes = web.pop(&self.cfg.web, &mut ue.rng);
+                    let bytes = web.pop(&self.cfg.web);
                     let (rlc, c) = (&mut ue.rlc, &mut self.counters);
+                    if central {
+                        c.web_offered_bytes += bytes as u64;
+                    }
                     split(bytes, max_sdu, |n| {
                         if !rlc.arrive(at, n, limit) && central {
                             c.web_sdus += 1;
@@ -353,6 +360,9 @@ impl DschSystem {
             self.codes[c] = Codes::default();
         }
         for (u, ue) in self.users.iter_mut().enumerate() {
+            if ue.cell == CENTRE {
+                self.counters.present(ue.kind == Kind::Conversational, ue.kind == Kind::Web);
+            }
             let starts = f % 2 == ue.phase;
             let (eb_n0, loss) = (ue.eb_n0(&self.targets), 1.0 / ue.gain[ue.cell]);
             let link = |sf| Link { sf, eb_n0, loss };
@@ -425,6 +435,9 @@ impl DschSystem {
                     ue.sf = tf.sf().expect("granted TFs send");
                     ue.blocks = sent;
                 }
+                if c == CENTRE {
+                    self.counters.dsch_blocks += sent as u64;
+                }
             }
         }
         let eta = self.load[CENTRE].eta;
@@ -483,6 +496,9 @@ impl DschSystem {
                     let max_tx = 1 + self.cfg.max_retransmissions;
                     let mut fates = SduFates { counters: central.then_some(&mut self.counters), now: end };
                     ue.rlc.receive(max_tx, |_| rng.random::<f64>() < bler, &mut fates);
+                    if ue.rlc.bytes() == 0 {
+                        ue.web.as_mut().expect("a web user").settled(&self.cfg.web, end);
+                    }
                 }
                 Kind::Test => {
                     let air = &mut self.air[u];
