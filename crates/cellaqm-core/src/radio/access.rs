@@ -492,6 +492,9 @@ impl RadioAccess {
         if let Some(h) = &self.hsdsch {
             return (0..super::hsdsch::layout::CELLS).map(|c| h.cell_summary(c, end)).collect();
         }
+        if let Some(d) = &self.dsch {
+            return (0..d.cells()).map(|c| d.cell_summary(c, end)).collect();
+        }
         self.cells.iter().map(|c| c.summary(end)).collect()
     }
 

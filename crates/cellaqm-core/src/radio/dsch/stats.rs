@@ -40,6 +40,21 @@ pub struct Counters {
     pub dsch_blocks: u64,
 }
 
+/// Every cell's DSCH over the whole run (its row of `summary.cells`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CellCounters {
+    /// Frames with a DSCH transmission on air, and Σ of the DSCH users on air in them.
+    pub frames_on_air: u64,
+    pub users_on_air: u64,
+    /// DSCH transport blocks sent, and of them lost.
+    pub blocks: u64,
+    pub blocks_lost: u64,
+    /// Users handed over into the cell.
+    pub handovers_in: u64,
+    /// Σ over frames of the load factor η.
+    pub eta_sum: f64,
+}
+
 /// `summary.dsch`: the central cell's measures.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct DschSummary {

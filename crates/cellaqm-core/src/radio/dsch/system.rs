@@ -38,10 +38,11 @@ use super::config::DschConfig;
 use super::handover::best_cell;
 use super::power;
 use super::rrm::{FrameStats, Limits, Request, Rrm};
-use super::stats::{Counters, DschSummary};
+use super::stats::{CellCounters, Counters, DschSummary};
 use super::transport_format::{Tf, PAYLOAD_BITS};
 use super::web::{split, WebSource};
 use crate::radio::bearer::{stream_name, Bearer};
+use crate::radio::cell::CellSummary;
 use crate::radio::hsdsch::channel::{dbm_to_w, PathLoss};
 use crate::radio::hsdsch::layout::Layout;
 use crate::radio::hsdsch::shadowing::Shadowing;
@@ -147,6 +148,9 @@ pub struct DschSystem {
     codes: Vec<Codes>,
     scale: Vec<f64>,
     counters: Counters,
+    /// Every cell's DSCH, and the frames run.
+    cell_counters: Vec<CellCounters>,
+    frames: u64,
     /// Block errors.
     rng: Rng,
     /// Each user under test's PDUs on their way to the UE.
@@ -184,6 +188,8 @@ impl DschSystem {
             codes: vec![Codes::default(); cells],
             scale: vec![1.0; cells],
             counters: Counters::default(),
+            cell_counters: vec![CellCounters::default(); cells],
+            frames: 0,
             rng: rng::stream(seed, "radio.dsch"),
             air: vec![VecDeque::new(); tests],
             pending: Pending::default(),
@@ -267,7 +273,11 @@ impl DschSystem {
                 self.update_channel(u);
             }
             let ue = &mut self.users[u];
-            ue.cell = best_cell(&ue.gain, ue.cell, self.hysteresis);
+            let cell = best_cell(&ue.gain, ue.cell, self.hysteresis);
+            if cell != ue.cell {
+                ue.cell = cell;
+                self.cell_counters[cell].handovers_in += 1;
+            }
         }
     }
 
@@ -320,6 +330,7 @@ impl DschSystem {
         served: &mut Vec<(usize, Option<Time>)>,
     ) {
         served.clear();
+        self.frames += 1;
         let f = now.0 / FRAME.0;
         if f == self.cfg.warmup.0 / FRAME.0 {
             self.counters = Counters::default(); // the warm-up ends
@@ -438,7 +449,13 @@ impl DschSystem {
                 if c == CENTRE {
                     self.counters.dsch_blocks += sent as u64;
                 }
+                self.cell_counters[c].blocks += sent as u64;
             }
+        }
+        for ((cell, load), codes) in self.cell_counters.iter_mut().zip(&self.load).zip(&self.codes) {
+            cell.eta_sum += load.eta;
+            cell.frames_on_air += (codes.users > 0) as u64;
+            cell.users_on_air += codes.users as u64;
         }
         let eta = self.load[CENTRE].eta;
         // 4. Power control with the previous frame's interference.
@@ -484,6 +501,7 @@ impl DschSystem {
             let bler = std::mem::take(&mut ue.bler_sum) / 2.0;
             let central = ue.cell == CENTRE;
             let rng = &mut self.rng;
+            let lost_blocks = &mut self.cell_counters[ue.cell].blocks_lost;
             match ue.kind {
                 Kind::Conversational => {
                     let lost = (0..ue.blocks).fold(false, |l, _| (rng.random::<f64>() < bler) | l);
@@ -495,7 +513,12 @@ impl DschSystem {
                 Kind::Web => {
                     let max_tx = 1 + self.cfg.max_retransmissions;
                     let mut fates = SduFates { counters: central.then_some(&mut self.counters), now: end };
-                    ue.rlc.receive(max_tx, |_| rng.random::<f64>() < bler, &mut fates);
+                    let mut lose = || {
+                        let lost = rng.random::<f64>() < bler;
+                        *lost_blocks += lost as u64;
+                        lost
+                    };
+                    ue.rlc.receive(max_tx, |_| lose(), &mut fates);
                     if ue.rlc.bytes() == 0 {
                         ue.web.as_mut().expect("a web user").settled(&self.cfg.web, end);
                     }
@@ -503,7 +526,9 @@ impl DschSystem {
                 Kind::Test => {
                     let air = &mut self.air[u];
                     for pdu in ue.pdus.drain(..) {
-                        if rng.random::<f64>() >= bler {
+                        if rng.random::<f64>() < bler {
+                            *lost_blocks += 1;
+                        } else {
                             if air.is_empty() {
                                 served.push((u, Some(end)));
                             }
@@ -540,6 +565,29 @@ impl DschSystem {
     /// User `u`'s cell now.
     pub fn cell_of(&self, u: usize) -> usize {
         self.users[u].cell
+    }
+
+    /// Cell `c`'s row of `summary.cells` over the whole run to `end` (its
+    /// users at the end, of every kind; `goodput_bps` is the caller's: its
+    /// users under test's): the DSCH's frames on air, users per frame on
+    /// air, blocks lost, handovers in, payload rate, mean load factor η.
+    pub fn cell_summary(&self, c: usize, end: Time) -> CellSummary {
+        let s = &self.cell_counters[c];
+        let frames = self.frames.max(1) as f64;
+        CellSummary {
+            cell: c as u32,
+            users: self.users.iter().filter(|u| u.cell == c).count() as u32,
+            downlink: "dsch",
+            scheduler: Some("service_credit"),
+            goodput_bps: 0.0,
+            tti_utilisation: Some(s.frames_on_air as f64 / frames),
+            users_per_tti: Some(s.users_on_air as f64 / s.frames_on_air.max(1) as f64),
+            blocks_lost: Some(s.blocks_lost),
+            handovers_in: Some(s.handovers_in),
+            air_bps: Some((s.blocks * PAYLOAD_BITS as u64) as f64 / end.as_secs_f64().max(1e-9)),
+            mean_eta: Some(s.eta_sum / frames),
+            ..CellSummary::default()
+        }
     }
 
     /// The number of cells.
