@@ -211,9 +211,9 @@ impl DschSystem {
                 &mut rng,
             );
             let pos = match kind {
-                Kind::Test if cfg.test_users_central => loop {
+                Kind::Test if !cfg.test_cells.is_empty() => loop {
                     let p = s.layout.place_uniform(&mut rng);
-                    if s.layout.nearest(p) == CENTRE {
+                    if s.layout.nearest(p) == cfg.test_cells[u % cfg.test_cells.len()] as usize {
                         break p;
                     }
                 },
