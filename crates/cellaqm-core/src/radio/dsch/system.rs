@@ -71,13 +71,11 @@ enum Kind {
     Web,
 }
 
+/// What every frame reads and writes of a user, kept small: the frame's
+/// loops stream over every user (where it is and how it moves, its path
+/// gains and its traffic are held apart, read only when needed).
 struct User {
     kind: Kind,
-    track: Track,
-    shadow: Shadowing,
-    /// Path gain to each base station, linear.
-    gain: Vec<f64>,
-    moved: f64,
     cell: usize,
     /// Its TTIs start on frames of this parity.
     phase: u64,
@@ -90,12 +88,21 @@ struct User {
     bler_sum: f64,
     /// Bits sent in the previous frame (the credit's measure).
     sent_last_frame: u64,
+}
+
+/// Where a user is and how it moves (read every handover period), and when its call ends.
+struct Mobile {
+    track: Track,
+    shadow: Shadowing,
+    moved: f64,
     call_end: Time,
-    web: Option<WebSource>,
-    rlc: BlockRlc,
-    /// A user under test: the PDUs of its TTI.
-    pdus: Vec<Pdu>,
     rng: Rng,
+}
+
+/// An emulated web user's source and block-level RLC.
+struct Emulated {
+    source: WebSource,
+    rlc: BlockRlc,
 }
 
 impl User {
@@ -138,6 +145,14 @@ pub struct DschSystem {
     blers: [f64; 2],
     hysteresis: f64,
     users: Vec<User>,
+    mobiles: Vec<Mobile>,
+    /// Path gains, linear: user u's to cell c at `u · cells + c`.
+    gains: Vec<f64>,
+    /// The web users (user `first_web + w` is `web[w]`).
+    web: Vec<Emulated>,
+    first_web: usize,
+    /// Each user under test's PDUs of its TTI.
+    pdus: Vec<Vec<Pdu>>,
     rrm: Rrm,
     /// Cell powers of the previous frame and this one, W.
     prev_powers: Vec<f64>,
@@ -180,6 +195,11 @@ impl DschSystem {
             blers: [cfg.conversational_bler, cfg.interactive_bler],
             hysteresis: db(cfg.hysteresis_db),
             users: Vec::with_capacity(n),
+            mobiles: Vec::with_capacity(n),
+            gains: vec![0.0; n * cells],
+            web: Vec::with_capacity(cfg.web_users as usize),
+            first_web: tests + cfg.conversational_users as usize,
+            pdus: vec![Vec::new(); tests],
             rrm: Rrm::new(n),
             prev_powers: vec![cfg.common_power_w; cells],
             powers: vec![cfg.common_power_w; cells],
@@ -224,14 +244,13 @@ impl DschSystem {
                 Kind::Conversational => Time::ZERO + cfg.call_duration.dur(&mut rng),
                 _ => Time::MAX,
             };
-            let web = (kind == Kind::Web)
-                .then(|| WebSource::new(&cfg.web, Time::ZERO, rng::stream(seed, &stream_name(u as u32, "web"))));
+            if kind == Kind::Web {
+                let source = WebSource::new(&cfg.web, Time::ZERO, rng::stream(seed, &stream_name(u as u32, "web")));
+                s.web.push(Emulated { source, rlc: BlockRlc::default() });
+            }
+            s.mobiles.push(Mobile { track, shadow, moved: 0.0, call_end, rng });
             s.users.push(User {
                 kind,
-                track,
-                shadow,
-                gain: vec![0.0; cells],
-                moved: 0.0,
                 cell: 0,
                 phase: u as u64 % 2,
                 sf: 0,
@@ -240,42 +259,42 @@ impl DschSystem {
                 weighted: None,
                 bler_sum: 0.0,
                 sent_last_frame: 0,
-                call_end,
-                web,
-                rlc: BlockRlc::default(),
-                pdus: Vec::new(),
-                rng,
             });
             s.update_channel(u);
-            let gains = &s.users[u].gain;
-            s.users[u].cell = best_cell(gains, 0, 1.0);
+            s.users[u].cell = best_cell(s.gain(u), 0, 1.0);
         }
         s
     }
 
+    /// User `u`'s path gain to each cell, linear.
+    fn gain(&self, u: usize) -> &[f64] {
+        let cells = self.layout.cells();
+        &self.gains[u * cells..(u + 1) * cells]
+    }
+
     /// Recomputes user `u`'s path gains at its position and shadowing.
     fn update_channel(&mut self, u: usize) {
-        let ue = &mut self.users[u];
-        let p = ue.track.position();
-        for (c, g) in ue.gain.iter_mut().enumerate() {
-            *g = self.path.gain(self.layout.distance(p, c), ue.shadow.db(c));
+        let cells = self.layout.cells();
+        let m = &self.mobiles[u];
+        let p = m.track.position();
+        for (c, g) in self.gains[u * cells..(u + 1) * cells].iter_mut().enumerate() {
+            *g = self.path.gain(self.layout.distance(p, c), m.shadow.db(c));
         }
     }
 
     /// Moves every user on to `now` and hands over where the best cell is `hysteresis` better.
     fn move_users(&mut self, now: Time) {
         for u in 0..self.users.len() {
-            let ue = &mut self.users[u];
-            ue.moved += ue.track.advance(&self.layout, now);
-            if ue.moved >= self.cfg.channel_step.0 {
-                let d = std::mem::take(&mut ue.moved);
-                ue.shadow.advance(d, &mut ue.rng);
+            let m = &mut self.mobiles[u];
+            m.moved += m.track.advance(&self.layout, now);
+            if m.moved >= self.cfg.channel_step.0 {
+                let d = std::mem::take(&mut m.moved);
+                m.shadow.advance(d, &mut m.rng);
                 self.update_channel(u);
             }
-            let ue = &mut self.users[u];
-            let cell = best_cell(&ue.gain, ue.cell, self.hysteresis);
-            if cell != ue.cell {
-                ue.cell = cell;
+            let cell = best_cell(self.gain(u), self.users[u].cell, self.hysteresis);
+            if cell != self.users[u].cell {
+                self.users[u].cell = cell;
                 self.cell_counters[cell].handovers_in += 1;
             }
         }
@@ -283,15 +302,14 @@ impl DschSystem {
 
     /// A conversational user's call ended at `now`: a new caller at a uniform position.
     fn replace_call(&mut self, u: usize, now: Time) {
-        let ue = &mut self.users[u];
-        let pos = self.layout.place_uniform(&mut ue.rng);
-        ue.track = Track::heading(pos, now, self.cfg.speed.0, &mut ue.rng);
-        ue.shadow.redraw(&mut ue.rng);
-        ue.moved = 0.0;
-        ue.call_end = now + self.cfg.call_duration.dur(&mut ue.rng);
+        let m = &mut self.mobiles[u];
+        let pos = self.layout.place_uniform(&mut m.rng);
+        m.track = Track::heading(pos, now, self.cfg.speed.0, &mut m.rng);
+        m.shadow.redraw(&mut m.rng);
+        m.moved = 0.0;
+        m.call_end = now + self.cfg.call_duration.dur(&mut m.rng);
         self.update_channel(u);
-        let ue = &mut self.users[u];
-        ue.cell = best_cell(&ue.gain, 0, 1.0);
+        self.users[u].cell = best_cell(self.gain(u), 0, 1.0);
     }
 
     /// The frame at `now`, then the next one asked for.
@@ -340,28 +358,28 @@ impl DschSystem {
         }
         // 2. Traffic.
         let (limit, max_sdu) = (self.cfg.web_buffer.0, self.cfg.max_sdu.0 as u32);
-        for u in 0..self.users.len() {
-            if self.users[u].kind == Kind::Conversational && now >= self.users[u].call_end {
+        // The conversational users follow the users under test (one PDU list each).
+        for u in self.pdus.len()..self.first_web {
+            if now >= self.mobiles[u].call_end {
                 self.replace_call(u, now);
             }
-            let ue = &mut self.users[u];
-            let central = ue.cell == CENTRE;
-            if let Some(web) = &mut ue.web {
-                while web.next() <= now {
-                    let at = web.next();
-                    let bytes = web.pop(&self.cfg.web);
-                    let (rlc, c) = (&mut ue.rlc, &mut self.counters);
-                    if central {
-                        c.web_offered_bytes += bytes as u64;
-                    }
-                    split(bytes, max_sdu, |n| {
-                        if !rlc.arrive(at, n, limit) && central {
-                            c.web_sdus += 1;
-                            c.web_lost += 1;
-                            c.web_overflow += 1;
-                        }
-                    });
+        }
+        for (w, e) in self.web.iter_mut().enumerate() {
+            let central = self.users[self.first_web + w].cell == CENTRE;
+            while e.source.next() <= now {
+                let at = e.source.next();
+                let bytes = e.source.pop(&self.cfg.web);
+                let (rlc, c) = (&mut e.rlc, &mut self.counters);
+                if central {
+                    c.web_offered_bytes += bytes as u64;
                 }
+                split(bytes, max_sdu, |n| {
+                    if !rlc.arrive(at, n, limit) && central {
+                        c.web_sdus += 1;
+                        c.web_lost += 1;
+                        c.web_overflow += 1;
+                    }
+                });
             }
         }
         // 3. Each cell's manager.
@@ -370,12 +388,13 @@ impl DschSystem {
             self.load[c] = Load::default();
             self.codes[c] = Codes::default();
         }
+        let cells = self.layout.cells();
         for (u, ue) in self.users.iter_mut().enumerate() {
             if ue.cell == CENTRE {
                 self.counters.present(ue.kind == Kind::Conversational, ue.kind == Kind::Web);
             }
             let starts = f % 2 == ue.phase;
-            let (eb_n0, loss) = (ue.eb_n0(&self.targets), 1.0 / ue.gain[ue.cell]);
+            let (eb_n0, loss) = (ue.eb_n0(&self.targets), 1.0 / self.gains[u * cells + ue.cell]);
             let link = |sf| Link { sf, eb_n0, loss };
             match ue.kind {
                 Kind::Conversational => {
@@ -391,7 +410,7 @@ impl DschSystem {
                         self.codes[ue.cell] = self.codes[ue.cell].with(ue.sf);
                     }
                     let has_data = match ue.kind {
-                        Kind::Web => ue.rlc.pending_bits() > 0,
+                        Kind::Web => self.web[u - self.first_web].rlc.pending_bits() > 0,
                         _ => bearers[u].rnc_has_work(now),
                     };
                     if has_data {
@@ -401,7 +420,7 @@ impl DschSystem {
                 _ => {
                     ue.sf = 0;
                     let buffer_bits = match ue.kind {
-                        Kind::Web => ue.rlc.pending_bits(),
+                        Kind::Web => self.web[u - self.first_web].rlc.pending_bits(),
                         _ => Self::test_backlog_bits(&mut bearers[u], now, pdu_bytes),
                     };
                     if buffer_bits > 0 {
@@ -428,18 +447,19 @@ impl DschSystem {
             for &(u, tf) in granted {
                 let ue = &mut self.users[u];
                 let sent = match ue.kind {
-                    Kind::Web => ue.rlc.send(tf.blocks()),
+                    Kind::Web => self.web[u - self.first_web].rlc.send(tf.blocks()),
                     _ => {
-                        ue.pdus.clear();
-                        while (ue.pdus.len() as u32) < tf.blocks() {
+                        let pdus = &mut self.pdus[u];
+                        pdus.clear();
+                        while (pdus.len() as u32) < tf.blocks() {
                             match bearers[u].next_down_pdu(now) {
-                                Some(p) => ue.pdus.push(p),
+                                Some(p) => pdus.push(p),
                                 None => break,
                             }
                         }
                         served.push((u, None));
                         self.counters.test_grants += 1;
-                        ue.pdus.len() as u32
+                        pdus.len() as u32
                     }
                 };
                 if sent > 0 {
@@ -460,13 +480,14 @@ impl DschSystem {
         let eta = self.load[CENTRE].eta;
         // 4. Power control with the previous frame's interference.
         self.powers.fill(self.cfg.common_power_w);
-        for ue in &mut self.users {
+        for (u, ue) in self.users.iter_mut().enumerate() {
             if ue.sf == 0 {
                 ue.weighted = None;
                 continue;
             }
-            let w = ue.weighted.unwrap_or_else(|| power::weighted(&self.prev_powers, &ue.gain));
-            let g = ue.gain[ue.cell];
+            let gain = &self.gains[u * cells..(u + 1) * cells];
+            let w = ue.weighted.unwrap_or_else(|| power::weighted(&self.prev_powers, gain));
+            let g = gain[ue.cell];
             let i = power::interference(w, self.prev_powers[ue.cell], g, ue.power);
             ue.power = power::power(ue.eb_n0(&self.targets), ue.sf, g, i, self.noise_w);
             self.powers[ue.cell] += ue.power;
@@ -479,16 +500,16 @@ impl DschSystem {
         self.counters_frame(eta);
         // 5. Achieved Eb/N0 against this frame's interference; TTIs end.
         let end = now + FRAME;
-        for u in 0..self.users.len() {
-            let ue = &mut self.users[u];
+        for (u, ue) in self.users.iter_mut().enumerate() {
             if ue.sf == 0 {
                 ue.power = 0.0;
                 ue.sent_last_frame = 0;
                 continue;
             }
             ue.power *= self.scale[ue.cell];
-            let w = power::weighted(&self.powers, &ue.gain);
-            let g = ue.gain[ue.cell];
+            let gain = &self.gains[u * cells..(u + 1) * cells];
+            let w = power::weighted(&self.powers, gain);
+            let g = gain[ue.cell];
             let i = power::interference(w, self.powers[ue.cell], g, ue.power);
             let achieved = power::achieved(ue.power, ue.sf, g, i, self.noise_w);
             let k = ue.interactive() as usize;
@@ -518,14 +539,15 @@ impl DschSystem {
                         *lost_blocks += lost as u64;
                         lost
                     };
-                    ue.rlc.receive(max_tx, |_| lose(), &mut fates);
-                    if ue.rlc.bytes() == 0 {
-                        ue.web.as_mut().expect("a web user").settled(&self.cfg.web, end);
+                    let e = &mut self.web[u - self.first_web];
+                    e.rlc.receive(max_tx, |_| lose(), &mut fates);
+                    if e.rlc.bytes() == 0 {
+                        e.source.settled(&self.cfg.web, end);
                     }
                 }
                 Kind::Test => {
                     let air = &mut self.air[u];
-                    for pdu in ue.pdus.drain(..) {
+                    for pdu in self.pdus[u].drain(..) {
                         if rng.random::<f64>() < bler {
                             *lost_blocks += 1;
                         } else {
