@@ -94,21 +94,21 @@ def scenario(web_users: int, phi: float, arm: str, duration_s: float, warmup_s: 
 
 
 MEASURE_LABELS = {
-    "mean_eta": "mean η", "p_eta_over_90": "P(η > 90%)", "dsch_acceptance": "DSCH acceptance",
-    "code_acceptance": "code acceptance", "power_acceptance": "power acceptance",
-    "load_acceptance": "load acceptance", "conversational_sdu_error": "conversational SDU error",
-    "web_sdu_error": "interactive SDU error", "web_overflow": "of it, RLC buffer overflow",
-    "web_delay_mean_s": "interactive SDU delay (570 B) [s]", "web_delay_sd_s": "its standard deviation [s]",
+    "mean_eta": "mean η", "p_eta_over_90": "P(η > 90%)", "dsch_acceptance": "DSCH acc.",
+    "code_acceptance": "code acc.", "power_acceptance": "power acc.",
+    "load_acceptance": "load acc.", "conversational_sdu_error": "conv. SDU error",
+    "web_sdu_error": "inter. SDU error", "web_overflow": "of it overflow",
+    "web_delay_mean_s": "inter. delay (570 B) [s]",
     "web_offered_kbps": "web demand [kb/s]", "web_delivered_kbps": "web delivered [kb/s]",
-    "mean_calls": "calls in the cell", "mean_web_users": "web users in the cell",
-    "throughput_kbps": "TCP throughput [kb/s]", "transfers": "transfers completed",
-    "rtos": "timeouts", "spurious_rtos": "spurious timeouts", "spurious_per_mb": "spurious timeouts per MB",
+    "mean_calls": "calls in cell", "mean_web_users": "web users in cell",
+    "throughput_kbps": "TCP throughput [kb/s]", "transfers": "transfers done",
+    "rtos": "timeouts", "spurious_rtos": "spurious timeouts", "spurious_per_mb": "spurious per MB",
 }
 
 #: The summary.dsch keys kept as they are.
 SYSTEM_KEYS = ("mean_eta", "p_eta_over_90", "dsch_acceptance", "code_acceptance", "power_acceptance",
                "load_acceptance", "conversational_sdu_error", "web_sdu_error", "web_delay_mean_s",
-               "web_delay_sd_s", "mean_calls", "mean_web_users")
+               "mean_calls", "mean_web_users")
 
 ACCEPTANCE_KEYS = ("dsch_acceptance", "code_acceptance", "power_acceptance", "load_acceptance")
 
@@ -265,8 +265,8 @@ def trace_figure(runs: list[Run], rows: list[dict[str, Any]], path: Path) -> Non
         ax.scatter([p[0] for p in again], [p[1] for p in again], s=14, marker="x", label="retransmission")
         for k, t in enumerate(tr["rto"]):
             ax.axvline(t - t0, color="red", alpha=0.4, lw=0.8, label="timeout" if k == 0 else None)
-        ax.set_title(f"φ = {r.labels['φ [%]']} %: {r.out['spurious_rtos']:.0f} of {r.out['rtos']:.0f} "
-                     "timeouts after the warm-up spurious", fontsize=8)
+        ax.set_title(f"φ = {r.labels['φ [%]']} %: {r.out['spurious_rtos']:.1f} of {r.out['rtos']:.1f} timeouts "
+                     "spurious (per user under test, the run)", fontsize=8)
         ax.set_xlabel("time since the transfer began [s]")
         ax.set_ylabel("sequence [MB]")
         ax.grid(alpha=0.3)
@@ -330,11 +330,11 @@ EXPERIMENTS: list[Experiment] = [
                                                    "web_offered_kbps"), MEASURE_LABELS),
                "the system experiment's runs; overflow: the share of SDUs refused by a full RLC buffer; delay "
                "scaled to 570 B; demand: bytes of the web packets arriving for the cell's web users"),
-    Experiment("tcp", "The TCP user under test: throughput after the warm-up against φ (Fig. 3)", tcp_runs,
+    Experiment("tcp", "The users under test: TCP throughput against φ (Fig. 3)", tcp_runs,
                ("web users", "TCP", "φ [%]"),
                ("throughput_kbps", "transfers", "rtos", "spurious_rtos", "spurious_per_mb"), tcp_figure,
-               "500 kB downloads on fresh connections, 1 s apart; throughput: unique bytes from the first request "
-               "after the warm-up to the end"),
+               "per user under test (7 per run): 500 kB downloads on fresh connections, 1 s apart, from the end of "
+               "the warm-up; throughput: unique bytes delivered ÷ the measured time"),
     Experiment("eb-n0", "Sensitivity: the readings of the calls' load (Eb/N0 target, calls at once)", readings_runs,
                ("reading", "web users", "φ [%]"),
                ("mean_eta", "p_eta_over_90", "dsch_acceptance", "conversational_sdu_error", "web_sdu_error",
@@ -342,7 +342,8 @@ EXPERIMENTS: list[Experiment] = [
                "each reading gives the study's mean η 0.61 without web users but the 5 dB placeholder"),
     Experiment("trace", "Time-sequence trace of one transfer, 400 web users, SACK+FACK on (Fig. 4)", trace_runs,
                ("φ [%]",), ("throughput_kbps", "rtos", "spurious_rtos"), trace_figure,
-               "the first transfer after the warm-up, seed 1; red lines: the server's timeouts"),
+               "the central cell's user under test, its first transfer, seed 1; red lines: the server's "
+               "timeouts"),
 ]
 
 # --------------------------------------------------------------------------- the study's findings

@@ -432,9 +432,11 @@ STUDIES = (
            "about 4 min on 2 cores (3 480 runs, 20 replications); --quick 10-20 s (52 runs)"),
     Target("umts-dsch-rrm",
            "the DSCH study: 37 UMTS cells whose resource managers serve 250 calls first and web users on the "
-           "DSCH up to a load factor phi; Table 3 and Fig. 2 per phi x {400, 600} web users, a TCP user's "
-           "throughput with SACK+FACK on/off, an Eb/N0 sensitivity, a time-sequence trace (docs/dsch.md)",
-           "about 18 min on 2 cores (187 runs); --quick about 6 s (15 runs)"),
+           "DSCH up to a load factor phi; Table 3 and Fig. 2 per phi x {400, 600} web users, the users under "
+           "test's TCP throughput with SACK+FACK on/off, three readings of the calls' load, a time-sequence "
+           "trace, the study's 20 findings judged (docs/dsch.md)",
+           "933 s of CPU, about 8 min on 2 free cores (292 simulations, 10 replications); --quick 7 s of CPU "
+           "(15 simulations)"),
 )
 EXPERIMENTS = tuple(s.name for s in STUDIES)
 
@@ -481,10 +483,11 @@ def add_parser(commands: Any) -> None:
             "drop-tail/RED/ACK delay; a table (CSV) and a figure (PNG) each, and report.md;\n"
             "20 replications (--quick: 2 replications, 1-2 levels per factor).\n\n"
             "umts-dsch-rrm: the DSCH study's 37-cell system, phi 60-100% x {400, 600} web users\n"
-            "(+ no web users): the central cell's load factor, acceptance, SDU errors and delay;\n"
-            "the TCP user's throughput with SACK+FACK on/off; 660 s runs, 5 replications;\n"
-            "the conversational Eb/N0 sensitivity; one transfer's time-sequence trace\n"
-            "(--quick: 20 s, phi 60 and 100%, 1 replication; --only system,tcp,eb-n0,trace picks).\n\n"
+            "(+ no web users): the central cell's load factor, acceptance, SDU errors, delay and the\n"
+            "web users' demand; the users under test's TCP throughput with SACK+FACK on/off;\n"
+            "660 s runs, 10 replications; three readings of the calls' load; one transfer's\n"
+            "time-sequence trace; the 20 findings judged (--quick: 60 s, phi 60 and 100%,\n"
+            "1 replication; --only system,sdu,tcp,eb-n0,trace picks).\n\n"
             "--duration and --demo apply to wcdma-rnc-aqm only (the other studies set their runs'\n"
             "lengths)."
         ),
@@ -493,7 +496,7 @@ def add_parser(commands: Any) -> None:
     p.add_argument("experiment", choices=EXPERIMENTS, metavar="EXPERIMENT", help="one of: " + ", ".join(EXPERIMENTS))
     p.add_argument("--quick", action="store_true", help="short version for CI (wcdma-rnc-aqm: 200 s, 2 replications; lte-uplink-raqm: smaller files, "
                    "fewer points, 1 replication; hsdsch-buffer-mgmt: 60 s runs, 2 replications; umts-rlc-tcp: 2 "
-                   "replications, fewer levels; umts-dsch-rrm: 20 s runs, 2 values of phi, 1 replication)")
+                   "replications, fewer levels; umts-dsch-rrm: 60 s runs, 2 values of phi, 1 replication)")
     p.add_argument("--demo", action="store_true", help="one WCDMA bearer (R99 384k, web), every scheme, 300 s, 4 replications, with a plot")
     p.add_argument("--duration", type=_positive(float), metavar="S", help="simulated seconds per run (overrides the preset)")
     p.add_argument("--reps", type=_positive(int), metavar="N", help="replications (overrides the preset)")
