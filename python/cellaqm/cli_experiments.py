@@ -188,6 +188,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     if args.ray_address and args.backend != "ray":
         raise UsageError("--ray-address needs --backend ray")
+    if not args.out:
+        raise UsageError("--out: an empty directory name (give a directory, e.g. --out results/x)")
     try:
         plan = load_plan(args.file, packets=True if args.packets else None)
     except SweepError as exc:

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from cellaqm.labels import axis_label, metric_unit
-from cellaqm.factors import factor_columns, pooling_notes
+from cellaqm.factors import factor_columns, identical_notes, pooling_notes
 from cellaqm.table import TableError, apply_where, check_metric, missing_notes
 from cellaqm.stats import cell_stats
 
@@ -97,7 +97,7 @@ def bar(
     where = dict(where or {})
     df = apply_where(df, where)
     x, hue, notes = _pick(df, x, hue)
-    notes += missing_notes(df, col)
+    notes += missing_notes(df, col) + identical_notes(df)
     by = [f for f in (x, hue) if f is not None]
     cells = cell_stats(df, col, by, confidence)
     label, unit, scale = metric_unit(col, cells["mean"])

@@ -336,10 +336,16 @@ impl Scenario {
                 }
             }
         }
-        match &self.radio {
-            Some(r) => r.validate("radio", self.traffic.users()),
-            None => Ok(()),
+        if let Some(r) = &self.radio {
+            r.validate("radio", self.traffic.users())?;
+            if let Some(d) = r.dsch.as_ref().filter(|d| d.warmup >= self.duration) {
+                return Err(format!(
+                    "radio.dsch.warmup: {} is not before the end of the run (duration {}): nothing would be measured",
+                    d.warmup, self.duration
+                ));
+            }
         }
+        Ok(())
     }
 }
 

@@ -142,7 +142,7 @@ impl Ctx<'_> {
     /// Records a finished (or, at the end of the run, unfinished) download.
     pub fn record(&mut self, mut d: Download) {
         d.source = self.source as u32;
-        self.log.downloads.push(d);
+        self.log.record(d);
     }
     pub fn log(&mut self) -> &mut TrafficLog {
         self.log
