@@ -109,7 +109,9 @@ def test_quick_umts_rlc_tcp_writes_every_experiment(tmp_path, capsys):
 
 def test_umts_rlc_tcp_only_runs_the_named_experiments(tmp_path):
     assert main(["reproduce", "umts-rlc-tcp", "--quick", "--quiet", "--only", "in-order", "--out", str(tmp_path)]) == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["in-order.csv", "in-order.png", "report.md"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["findings.csv", "in-order.csv", "in-order.png", "report.md"]
+    verdicts = {r["id"]: r["verdict"] for r in csv.DictReader((tmp_path / "findings.csv").open())}
+    assert verdicts["R9"] != "not run", "R9 reads only the in-order experiment"
     rows = list(csv.DictReader((tmp_path / "in-order.csv").open()))
     assert [r["in-order delivery"] for r in rows] == ["on", "off"] and "series" not in rows[0]
 

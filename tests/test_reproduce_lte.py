@@ -32,7 +32,7 @@ def test_every_experiment_writes_its_table_and_figure(quick):
         assert rows(quick, exp.name), exp.name
         assert (quick / f"{exp.name}.png").stat().st_size > 5000, exp.name
     report = (quick / "report.md").read_text()
-    assert report.count("\n## ") == len(lte_uplink.EXPERIMENTS)
+    assert all(f"\n## {exp.title}\n" in report for exp in lte_uplink.EXPERIMENTS)
     assert lte_uplink.DOC in report
 
 

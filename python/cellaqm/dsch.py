@@ -93,6 +93,7 @@ def measure(run: Run) -> Run:
     out["goodput_kbps"] = float(s["goodput_bps"]) / 1e3
     out["rtos"] = float(s["rtos"])
     out["spurious_rtos"] = float(s["spurious_rtos"])
+    out["stalled_flows"] = float(s["stalled_flows"])
     if run.options.get("trace"):
         out["_trace"] = one_transfer(res, warmup)
     out["wall_s"] = time.perf_counter() - t0

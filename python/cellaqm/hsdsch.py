@@ -100,6 +100,7 @@ def measure(run: Run) -> Run:
         "queue_ms": float(s["delay_ms"]["mean"]) - run.options["fixed_ms"] if s["delay_ms"]["mean"] is not None
         else math.nan,
         "rtos": float(s["rtos"]),
+        "stalled_flows": float(s["stalled_flows"]),
     }
     out["wall_s"] = time.perf_counter() - t0
     run.out = out
@@ -173,6 +174,7 @@ def measure_system(run: Run) -> dict[str, Any]:
         "transfer_s": float(done["time_s"].mean()) if len(done) else math.nan,
         "transfer_median_s": float(done["time_s"].median()) if len(done) else math.nan,
         "rtos": float(s["rtos"]),
+        "stalled_flows": float(s["stalled_flows"]),
         **capacity_terms(s.get("cells") or [], float(s["duration_s"])),
     }
 

@@ -30,6 +30,7 @@ _TOP = {
     "spurious_rtos": ("spurious RTOs", "count"),
     "fast_retransmits": ("fast retransmits", "count"),
     "retransmitted_bytes": ("data retransmitted", "bytes"),
+    "stalled_flows": ("stalled flows", "count"),
     "events": ("events", "count"),
     "wall_s": ("wall time", "s"),
     "run_wall_s": ("run wall time", "s"),

@@ -194,7 +194,8 @@ def measure(run: Run) -> Run:
     d = res.downloads
     up = d[d["kind"] == "upload"]
     done = up[up["completion_s"].notna()]
-    out: dict[str, Any] = {"files": len(up), "files_done": len(done), "rtos": float(s["rtos"])}
+    out: dict[str, Any] = {"files": len(up), "files_done": len(done), "rtos": float(s["rtos"]),
+                           "stalled_flows": float(s["stalled_flows"])}
     if run.options.get("small"):
         # Workloads with idle times: the mean over files of size / transfer time;
         # with a huge flow beside them, over the small files only (source 1).

@@ -237,6 +237,7 @@ def _one(case: Case, scheme: str, seed: int, duration_s: float, sets: tuple[str,
         "case": case, "scheme": scheme, "seed": seed,
         "p95_ms": math.nan if s["delay_ms"]["p95"] is None else float(s["delay_ms"]["p95"]),  # null: no packet
         "goodput_kbps": _kbps(s["downloads"]["mean_goodput_bps"]),
+        "stalled_flows": s["stalled_flows"],
         "wall_s": time.perf_counter() - t0,
     }
 
@@ -571,6 +572,12 @@ def command(args: argparse.Namespace) -> int:
             written.append(plot(rows, out / "plot.png"))
     except OSError as exc:
         raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
+    stalled = [f"{r['case'].label}, {SCHEME_LABELS[r['scheme']]}, seed {r['seed']}: {r['stalled_flows']}"
+               for r in results if r["stalled_flows"]]
+    if stalled:
+        from cellaqm.study import stall_warning
+
+        print(stall_warning(stalled))
     slowest = max(results, key=lambda r: r["wall_s"])
     print(f"{len(results)} runs in {wall:.1f} s wall on {jobs} jobs; slowest run {slowest['wall_s']:.2f} s "
           f"({slowest['case'].label}, {SCHEME_LABELS[slowest['scheme']]}, seed {slowest['seed']})")

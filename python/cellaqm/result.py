@@ -354,8 +354,10 @@ def rows_head(rows: Rows, n: int) -> tuple[list[dict[str, Any]], int]:
     import sys
 
     def head(value: Any) -> tuple[list[Any], int]:
-        if isinstance(value, tuple):  # (dtype "<i8" or "<f8", little-endian bytes)
+        if isinstance(value, tuple):  # (dtype "<i8", "<f8" or "|b1", little-endian bytes)
             dtype, buf = value
+            if dtype == "|b1":
+                return [bool(b) for b in bytes(buf[:n])], len(buf)
             values = array.array("q" if dtype == "<i8" else "d")
             values.frombytes(bytes(buf[: 8 * n]))
             if sys.byteorder != "little":  # pragma: no cover

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
+from cellaqm.findings import Finding, Results, Verdict, compare, fails, holds, inconclusive
 from cellaqm.study import Experiment, Run, Study, lines_figure
 
 DOC = "docs/rlc-tcp.md"
@@ -235,6 +236,7 @@ def measure(run: Run) -> Run:
         "delay_ms": _nan(summary["delay_ms"]["mean"]),
         "spurious_rtos": float(summary["spurious_rtos"]),
         "rtos": float(summary["rtos"]),
+        "stalled_flows": float(summary["stalled_flows"]),
         "wall_s": time.perf_counter() - t0,
     }
     return run
@@ -271,5 +273,27 @@ EXPERIMENTS: list[Experiment] = [
                "buffer management", ("goodput_kbps",), buffer_aqm),
 ]
 
+# --------------------------------------------------------------------------- the study's findings
+
+
+def in_order_drop(res: Results) -> Verdict:
+    """R9: goodput with in-order delivery off vs on (paired by seed), as a relative change."""
+    d = compare(res, "in-order", "goodput_kbps", {"in-order delivery": "off"}, {"in-order delivery": "on"})
+    text = f"off vs on: {d.text(relative=True)}"
+    largest_drop = -(d.mean - d.half) / d.base  # the drop at the interval's far end (NaN if undecidable)
+    if d.sign < 0 and 0.25 <= -d.relative <= 0.55:
+        return holds(text)
+    if d.sign != 0 or largest_drop < 0.25:
+        return fails(text)
+    return inconclusive(text)
+
+
+FINDINGS = [
+    Finding("R9", "decisive", "Without in-sequence delivery at RLC, TCP Reno goodput falls by almost 40%.",
+            "holds if goodput with in-order delivery off is below on (paired 95% interval excludes 0) by 25-55%; "
+            "fails if the decided change is outside that range or the drop's interval lies below 25%",
+            ("in-order",), in_order_drop),
+]
+
 STUDY = Study("umts-rlc-tcp", "UMTS RLC-TCP (Alcaraz, Cerdan, García-Haro)", DOC, EXPERIMENTS, measure,
-              MEASURE_LABELS, reps=(20, 2))
+              MEASURE_LABELS, reps=(20, 2), findings=FINDINGS)

@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from cellaqm import findings
+from cellaqm.findings import Finding, Results
+
 
 @dataclass
 class Run:
@@ -59,6 +62,8 @@ class Study:
     labels: dict[str, str]
     #: Replications of random cases (full, quick).
     reps: tuple[int, int] = (5, 1)
+    #: The study's stated conclusions with their judges (:mod:`cellaqm.findings`), judged after the experiments.
+    findings: list[Finding] = field(default_factory=list)
 
     def by_name(self) -> dict[str, Experiment]:
         return {e.name: e for e in self.experiments}
@@ -268,9 +273,31 @@ def bars_figure(x: str, series: str, measures: tuple[str, ...], labels: dict[str
 # --------------------------------------------------------------------------- command line
 
 
+def stalled_cases(experiment: str, runs: list[Run]) -> list[str]:
+    """The runs of ``experiment`` that ended with a stalled flow (``stalled_flows`` > 0), as "name (labels, seed)"."""
+    return [f"{experiment} ({', '.join(f'{k} {v}' for k, v in r.labels.items())}, seed {r.seed}): "
+            f"{r.out['stalled_flows']:.0f}" for r in runs if r.out.get("stalled_flows", 0) > 0]
+
+
+def stall_warning(cases: list[str]) -> str:
+    """One line naming every case where a flow stalled: its means leave that flow's unfinished transfer out."""
+    return (f"warning: {len(cases)} run(s) ended with stalled flows (data outstanding, nothing new acknowledged "
+            f"over 3+ timeouts; their unfinished transfers are not in the means): " + "; ".join(cases))
+
+
+def writing(out: Path, write: Callable[[], Any]) -> None:
+    """Runs ``write`` (files into ``out``); an OS error becomes the CLI's one-line output error."""
+    from cellaqm.cli import OutputError
+
+    try:
+        write()
+    except OSError as exc:
+        raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
+
+
 def command(study: Study, args: Any, jobs: int, out: Path) -> int:
     """``cellaqm reproduce STUDY``: the chosen experiments (``--only``), in order, each written as it finishes."""
-    from cellaqm.cli import OutputError, UsageError
+    from cellaqm.cli import UsageError
     from cellaqm.reproduce import run_parallel
 
     if args.demo or args.duration is not None:
@@ -290,24 +317,35 @@ def command(study: Study, args: Any, jobs: int, out: Path) -> int:
     report = [f"# {study.title}, cellaqm reproduce {study.name} ({mode})", "",
               f"Model, parameters and simplifications: {study.doc}.", ""]
     slowest: Optional[Run] = None
+    results = Results()
+    stalled: list[str] = []
     for exp, runs in plan:
         run_parallel(study.measure, runs, exp.name, jobs, progress=not args.quiet)  # fills each run's `out`
         rows = table(runs, exp.group, exp.measures)  # in the experiment's order
         if exp.post is not None:
             exp.post(rows)
+        results.add(exp.name, rows, runs)
         print_table(exp, rows, study.labels)
+        stalled += stalled_cases(exp.name, runs)
         slowest = max([*runs, *([slowest] if slowest else [])], key=lambda r: r.out["wall_s"])
-        try:
-            write_csv(rows, columns(rows, exp.group, exp.measures), out / f"{exp.name}.csv")
-            exp.figure(runs, rows, out / f"{exp.name}.png")
-            report += [markdown(exp, rows, study.labels), f"![{exp.name}]({exp.name}.png)", ""]
-            if exp.analysis is not None:
-                text = exp.analysis(runs)
-                print(text)
-                report += [text, ""]
-            (out / "report.md").write_text("\n".join(report))
-        except OSError as exc:
-            raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
+        report += [markdown(exp, rows, study.labels), f"![{exp.name}]({exp.name}.png)", ""]
+        if exp.analysis is not None:
+            text = exp.analysis(runs)
+            print(text)
+            report += [text, ""]
+        writing(out, lambda: (write_csv(rows, columns(rows, exp.group, exp.measures), out / f"{exp.name}.csv"),
+                              exp.figure(runs, rows, out / f"{exp.name}.png"),
+                              (out / "report.md").write_text("\n".join(report))))
+    judged = findings.judge_all(study.findings, results)
+    if judged:
+        findings.print_table(judged)
+        report.append(findings.markdown(judged))
+        writing(out, lambda: findings.write_csv(judged, out / "findings.csv"))
+    if stalled:
+        warning = stall_warning(stalled)
+        print(warning)
+        report += ["## Warning", "", warning, ""]
+    writing(out, lambda: (out / "report.md").write_text("\n".join(report)))
     wall = time.perf_counter() - t0
     assert slowest is not None
     print(f"{total} runs in {wall:.1f} s wall on {jobs} jobs; slowest run {slowest.out['wall_s']:.2f} s "

@@ -90,6 +90,8 @@ fn flow_columns<'py>(py: Python<'py>, flows: &[cellaqm_core::metrics::FlowSummar
     out.set_item("retransmitted_bytes", ints(py, flows, |f| f.retransmitted_bytes))?;
     out.set_item("ecn_reductions", ints(py, flows, |f| f.ecn_reductions))?;
     out.set_item("segments_sent", ints(py, flows, |f| f.segments_sent))?;
+    let stalled: Vec<bool> = flows.iter().map(|f| f.stalled).collect();
+    out.set_item("stalled", ("|b1", column(py, &stalled, |b: bool| [b as u8])))?;
     Ok(out)
 }
 

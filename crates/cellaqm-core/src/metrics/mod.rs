@@ -138,6 +138,9 @@ pub struct FlowSummary {
     pub retransmitted_bytes: u64,
     pub ecn_reductions: u64,
     pub segments_sent: u64,
+    /// TCP: stalled at the end of the run, data outstanding and nothing new
+    /// acknowledged over the last 3 or more timeouts (`Sender::stalled`).
+    pub stalled: bool,
 }
 
 impl FlowSummary {
@@ -218,6 +221,8 @@ pub struct Summary {
     pub spurious_rtos: u64,
     pub fast_retransmits: u64,
     pub retransmitted_bytes: u64,
+    /// TCP flows stalled at the end of the run (see `FlowSummary::stalled`).
+    pub stalled_flows: u64,
     /// Bottleneck drops by cause.
     pub drops: BTreeMap<&'static str, u64>,
     pub bottleneck: LinkSummary,

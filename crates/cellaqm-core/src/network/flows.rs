@@ -90,7 +90,8 @@ impl Flow {
     pub(super) fn row(&self, id: FlowId, end: Time) -> FlowSummary {
         let (mut s, down, up, completion) = match &self.kind {
             Kind::Tcp(c) => {
-                let s = FlowSummary { transport: "tcp", ..c.counters() };
+                let stalled = c.ends.iter().any(|e| e.stalled());
+                let s = FlowSummary { transport: "tcp", stalled, ..c.counters() };
                 let [down, up] = c.delivered;
                 (s, down, up, c.last_byte.filter(|_| c.is_over()))
             }
@@ -129,6 +130,7 @@ pub(super) struct FlowTotals {
     pub(super) spurious_rtos: u64,
     pub(super) fast_retransmits: u64,
     pub(super) retransmitted_bytes: u64,
+    pub(super) stalled_flows: u64,
     /// By user: flows, bytes down, bytes up, RTOs, retransmitted bytes.
     pub(super) users: Vec<UserTotals>,
 }
@@ -157,6 +159,7 @@ impl FlowTotals {
         self.spurious_rtos += row.spurious_rtos;
         self.fast_retransmits += row.fast_retransmits;
         self.retransmitted_bytes += row.retransmitted_bytes;
+        self.stalled_flows += row.stalled as u64;
         let u = &mut self.users[row.user as usize];
         u.flows += 1;
         u.bytes_down += row.bytes_down;

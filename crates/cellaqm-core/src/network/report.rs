@@ -128,6 +128,7 @@ impl Network {
             spurious_rtos: totals.spurious_rtos,
             fast_retransmits: totals.fast_retransmits,
             retransmitted_bytes: totals.retransmitted_bytes,
+            stalled_flows: totals.stalled_flows,
             drops: bottleneck.drops.clone(),
             bottleneck,
             uplink,

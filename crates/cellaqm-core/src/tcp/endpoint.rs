@@ -113,6 +113,11 @@ impl Endpoint {
         self.receiver.peer_closed()
     }
 
+    /// Data outstanding with no progress over the last 3+ timeouts ([`Sender::stalled`](super::sender::Sender::stalled)).
+    pub fn stalled(&self) -> bool {
+        self.sender.stalled()
+    }
+
     /// Counters; `spurious_rtos` counts the peer's spurious timeouts, detected here.
     pub fn stats(&self) -> &TcpStats {
         &self.sender.stats

@@ -57,6 +57,8 @@ pub(super) struct Sender {
     pub rto_deadline: Option<Time>,
     /// `snd_una` at the last timeout, to recognise a repeated timeout of the same segment.
     last_rto_una: Option<u64>,
+    /// Timeouts since new data was last acknowledged (see [`Sender::stalled`]).
+    timeouts_without_progress: u32,
     /// Mark the next retransmission as the first one after a timeout.
     mark_rto: bool,
     /// `tcp.spurious_rto = "eifel"`, and what the last first timeout left to judge.
@@ -68,6 +70,9 @@ pub(super) struct Sender {
     pub recovery: LossRecovery,
     pub stats: TcpStats,
 }
+
+/// Consecutive timeouts without progress after which [`Sender::stalled`] says so.
+pub const STALL_TIMEOUTS: u32 = 3;
 
 impl Sender {
     pub fn new(cfg: &TcpConfig, flow: FlowId, dir: Dir) -> Sender {
@@ -99,6 +104,7 @@ impl Sender {
             rtt_timing: RttTiming::new(cfg.rtt_samples),
             rto_deadline: None,
             last_rto_una: None,
+            timeouts_without_progress: 0,
             mark_rto: false,
             eifel_on: cfg.spurious_rto == SpuriousRto::Eifel,
             eifel: None,
@@ -266,6 +272,7 @@ impl Sender {
         let dupack = !new_ack && pure && h.ack == self.snd_una && self.snd_una < self.snd_max;
         let (handshake, acked) = (self.snd_una == 0, h.ack.saturating_sub(self.snd_una));
         if new_ack {
+            self.timeouts_without_progress = 0;
             self.judge_timeout(h, acked);
             self.sample_rtt(now, h);
             self.snd_una = h.ack;
@@ -345,6 +352,7 @@ impl Sender {
             return;
         }
         self.stats.rtos += 1;
+        self.timeouts_without_progress += 1;
         if self.snd_una == 0 {
             self.cc.set_window(self.mss); // RFC 5681 §3.1: after a lost SYN the initial window is one segment
         } else if self.last_rto_una != Some(self.snd_una) {
@@ -365,6 +373,15 @@ impl Sender {
 
     pub fn next_timer(&self) -> Option<Time> {
         self.rto_deadline
+    }
+
+    /// Stalled: data (or the SYN/FIN) outstanding and [`STALL_TIMEOUTS`] or more
+    /// consecutive timeouts with nothing new acknowledged — with the RTO doubling
+    /// each time (RFC 6298 (5.5)), at least 7 RTOs without progress. A run's
+    /// summary counts the flows stalled at its end (`stalled_flows`), so a
+    /// transfer stuck for good never hides in a mean over the finished ones.
+    pub fn stalled(&self) -> bool {
+        self.snd_una < self.snd_max && self.timeouts_without_progress >= STALL_TIMEOUTS
     }
 
     /// Payload bytes the peer acknowledged.

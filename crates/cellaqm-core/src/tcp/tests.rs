@@ -359,9 +359,29 @@ fn consecutive_rtos_back_off_exponentially_up_to_rto_max() {
     }
     assert_eq!(*gaps.last().unwrap(), c.rto_max);
     assert_eq!(p.server.stats().rtos, rexmits.len() as u64);
+    assert!(p.server.stalled(), "data outstanding, {} timeouts without progress", rexmits.len());
     // The path is back: the transfer resumes.
     p.run_for(Dur::from_secs(3));
     assert!(p.server.acked() > acked);
+    assert!(!p.server.stalled(), "new data acknowledged ends the stall");
+}
+
+#[test]
+fn a_flow_is_stalled_from_its_third_timeout_without_progress() {
+    let mut p = Pair::download(&cfg(Recovery::NewReno), u64::MAX);
+    p.fate = Box::new(|now, server, _| match server && now >= secs(1.0) {
+        true => Fate::Drop,
+        false => Fate::Deliver,
+    });
+    let mut seen = Vec::new();
+    while p.server.stats().rtos < 4 {
+        assert!(p.step());
+        if seen.last() != Some(&p.server.stats().rtos) {
+            seen.push(p.server.stats().rtos);
+            assert_eq!(p.server.stalled(), p.server.stats().rtos >= 3, "after {} timeouts", p.server.stats().rtos);
+        }
+    }
+    assert!(!p.client.stalled(), "the client sends nothing but ACKs");
 }
 
 /// Four losses in one window of 20 segments (limited by the receive window).
