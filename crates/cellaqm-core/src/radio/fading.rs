@@ -3,7 +3,7 @@
 //! Markov model for data block transmission on fading channels", ICUPC 1995;
 //! used by A. Chockalingam, M. Zorzi, R. R. Rao, "Performance of TCP on
 //! wireless fading links with memory", ICC 1998, and by the RLC study,
-//! umts-rlc-tcp.md "Channel").
+//! Alcaraz et al., IEEE Communications Magazine, for its radio channel).
 //!
 //! A frame is lost when the Rayleigh envelope's power is below a threshold;
 //! the fading margin F (mean power over threshold) sets the frame error ratio

@@ -1,0 +1,43 @@
+"""The docs stand alone (issue 39, item 6): a clone of the repository has no
+``../shared``, so no page may send the reader to a file outside it (the
+studies' restatements, ``shared/spec/*.md``), nor call a file "the spec": each
+choice is stated as the study's, a standard's, or ours.
+
+Every page under docs/ (and its Rust examples) and README.md is checked, one test each. (When this test
+was written, docs/dsch.md, docs/hsdsch.md, docs/lte-uplink.md and
+docs/rlc-tcp.md were being rewritten by the work on their studies, which makes
+them stand alone too.)
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = sorted(p for p in (ROOT / "docs").rglob("*") if p.suffix in (".md", ".rs")) + [ROOT / "README.md"]
+
+#: What a page may not say: a path outside the repository, a file of the
+#: studies' restatements by name, or "the spec" as a source of choices.
+OUTSIDE = [
+    (re.compile(r"shared/spec|\.\./shared"), "a path outside the repository"),
+    (re.compile(r"\b(?:wcdma-rnc-aqm|umts-rlc-tcp|hsdsch-buffer-mgmt|lte-uplink-raqm|umts-dsch-rrm)\.md\b"),
+     "a restatement file by name (cite the study)"),
+    (re.compile(r"\bthe spec\b|\bspec's\b|\bits spec\b", re.I), '"the spec" (say whose choice: the study\'s, a standard\'s, ours)'),
+]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])
+def test_page_cites_nothing_outside_the_repository(page: Path):
+    found = []
+    for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+        for pattern, what in OUTSIDE:
+            for m in pattern.finditer(line):
+                found.append(f"{page.name}:{n}: {m.group(0)!r}: {what}")
+    assert not found, "\n".join(found[:20]) + (f"\n… {len(found) - 20} more" if len(found) > 20 else "")
+
+
+def test_every_page_is_checked():
+    assert {p.name for p in PAGES} >= {"README.md", "scenario.md", "wcdma.md", "queues.md", "dsch.md"}
