@@ -74,7 +74,7 @@ bench-wcdma: ## Time the full WCDMA headline experiment in the core (release, al
 test: build lint ## Build, check formatting and lints, then run the Rust core tests, the stub check and the Python tests
 	cargo test -p cellaqm-core
 	$(BIN)/python -m mypy.stubtest cellaqm._core
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q -rxX tests
 
 lint: ## cargo fmt --check and cargo clippy -D warnings over the workspace (rustfmt.toml sets the style)
 	cargo fmt --all --check
@@ -84,7 +84,7 @@ test-rust: ## Run the core crate's tests (the PyO3 cdylib has none)
 	cargo test -p cellaqm-core
 
 test-python: build ## Run the pytest suite against the built extension
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q -rxX tests
 
 stubtest: build ## Check python/cellaqm/_core.pyi against the built module
 	$(BIN)/python -m mypy.stubtest cellaqm._core

@@ -3,10 +3,12 @@
 studies' restatements, ``shared/spec/*.md``), nor call a file "the spec": each
 choice is stated as the study's, a standard's, or ours.
 
-Every page under docs/ (and its Rust examples) and README.md is checked, one test each. (When this test
-was written, docs/dsch.md, docs/hsdsch.md, docs/lte-uplink.md and
-docs/rlc-tcp.md were being rewritten by the work on their studies, which makes
-them stand alone too.)
+Every page under docs/ (and its Rust examples) and README.md is checked, one
+test each. The pages in :data:`REWRITTEN_ELSEWHERE` were still being rewritten
+by the work on their studies when this test was written: their test is an
+expected failure that still lists every line that cites outside the
+repository, and passes (XPASS) once the page stands alone; remove the page from
+the set then.
 """
 
 from __future__ import annotations
@@ -29,7 +31,17 @@ OUTSIDE = [
 ]
 
 
-@pytest.mark.parametrize("page", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])
+#: Pages that the work on their studies makes stand alone (issues 35, 36, 40).
+REWRITTEN_ELSEWHERE = {"dsch.md", "hsdsch.md", "lte-uplink.md", "rlc-tcp.md"}
+
+
+def _param(page: Path):
+    marks = [pytest.mark.xfail(reason=f"docs/{page.name} is rewritten by its study's work", strict=False)] \
+        if page.name in REWRITTEN_ELSEWHERE and page.parent.name == "docs" else []
+    return pytest.param(page, id=page.relative_to(ROOT).as_posix(), marks=marks)
+
+
+@pytest.mark.parametrize("page", [_param(p) for p in PAGES])
 def test_page_cites_nothing_outside_the_repository(page: Path):
     found = []
     for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
