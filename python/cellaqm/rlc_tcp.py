@@ -92,6 +92,14 @@ def ran_rtt(ms: int) -> Change:
     return apply
 
 
+def fer(eps: float) -> Change:
+    """Mean frame error ratio ε on both directions."""
+    def apply(s: dict[str, Any]) -> None:
+        for d in ("dch", "uplink"):
+            s["radio"][d]["fading"]["mean"] = eps
+    return apply
+
+
 def doppler(fdt: float) -> Change:
     def apply(s: dict[str, Any]) -> None:
         for d in ("dch", "uplink"):

@@ -26,8 +26,8 @@ pub mod status;
 #[cfg(test)]
 mod tests;
 
-pub use config::{PollConfig, RlcConfig, StatusConfig};
-pub use pdu::{DataPdu, Mrw, Pdu, SduId, Sn, StatusPdu};
+pub use config::{MissingPdu, PollConfig, RlcConfig, StatusConfig};
+pub use pdu::{DataPdu, Mrw, MrwAck, Pdu, SduId, Sn, StatusPdu};
 pub use receiver::{AmReceiver, Delivery, ReceiverStats};
 pub use sender::{AmSender, Release, SduSource, SenderStats};
 
@@ -50,6 +50,7 @@ impl AmEntity {
             Pdu::Data(d) => self.rx.on_data(now, d),
             Pdu::Status(s) => self.tx.on_status(now, s),
             Pdu::Mrw(m) => self.rx.on_mrw(now, m),
+            Pdu::MrwAck(a) => self.tx.on_mrw_ack(now, a),
         }
     }
 
@@ -58,9 +59,12 @@ impl AmEntity {
         self.rx.has_status(now) || self.tx.has_work(now, src)
     }
 
-    /// The PDU for one transmission opportunity: a due STATUS first (control
-    /// before data, TS 25.322 §11.5.2), then the sender's.
+    /// The PDU for one transmission opportunity: a due MRW_ACK or STATUS first
+    /// (control before data, TS 25.322 §11.5.2), then the sender's.
     pub fn next_pdu(&mut self, now: Time, src: &mut impl SduSource) -> Option<Pdu> {
+        if let Some(ack) = self.rx.mrw_ack_pdu() {
+            return Some(Pdu::MrwAck(ack));
+        }
         if let Some(st) = self.rx.status_pdu(now) {
             return Some(Pdu::Status(st));
         }
