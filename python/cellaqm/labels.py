@@ -68,6 +68,7 @@ _RADIO = {
     "up_mrws_sent": ("uplink RLC MRWs sent", "count"),
     "up_mrws_acknowledged": ("uplink RLC SDU discards acknowledged (MRW_ACK)", "count"),
     "up_statuses": ("RLC STATUS PDUs from the RNC", "count"),
+    "rlc_resets": ("RLC resets", "count"),
     "data_pdus_received": ("RLC data PDUs received by the UE", "count"),
     "statuses_per_100_pdus": ("RLC STATUS PDUs per 100 data PDUs received", "count"),
     "down_slots": ("DCH downlink PDU slots", "count"),

@@ -23,7 +23,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
-from cellaqm.findings import Difference, Finding, Results, Verdict, compare, fails, holds, inconclusive
+from cellaqm.findings import (Finding, Results, Verdict, combine, compare, fails, holds, inconclusive, levels, mean_of,
+                              needs_levels, optimum, pooled, verdict)
 from cellaqm.study import Experiment, Run, Study, figure, lines_figure, save
 
 DOC = "docs/rlc-tcp.md"
@@ -550,71 +551,6 @@ EXPERIMENTS: list[Experiment] = [
 # difference (paired by seed) excludes zero.
 
 
-def seeds_of(res: Results, exp: str, measure: str, labels: dict[str, Any]) -> dict[int, float]:
-    return res.values(exp, measure, **labels)
-
-
-def combine(res: Results, exp: str, measure: str, terms: list[tuple[float, dict[str, Any]]]) -> Difference:
-    """Σ coefficient × ``measure`` of the labelled runs, per seed (paired), as a :class:`Difference`
-    (base: the mean of the last term's runs)."""
-    from cellaqm.stats import mean_ci
-
-    per = [seeds_of(res, exp, measure, labels) for _, labels in terms]
-    common = set.intersection(*(set(p) for p in per)) if per else set()
-    vals = [sum(c * p[s] for (c, _), p in zip(terms, per)) for s in sorted(common)]
-    vals = [v for v in vals if not math.isnan(v)]
-    base = mean_ci(list(per[-1].values()))[0] if per and per[-1] else math.nan
-    mean, half, n, _sd = mean_ci(vals)
-    return Difference(mean, half, n, True, base)
-
-
-def pooled(res: Results, exp: str, measure: str, a: dict[str, Any], b: dict[str, Any], over: str,
-           levels: list[Any]) -> Difference:
-    """``a − b`` paired by (level of ``over``, seed) over all ``levels``: the difference across the sizes."""
-    from cellaqm.stats import mean_ci
-
-    diffs, base = [], []
-    for lv in levels:
-        va, vb = seeds_of(res, exp, measure, {over: lv, **a}), seeds_of(res, exp, measure, {over: lv, **b})
-        diffs += [va[s] - vb[s] for s in sorted(set(va) & set(vb)) if not (math.isnan(va[s]) or math.isnan(vb[s]))]
-        base += list(vb.values())
-    mean, half, n, _sd = mean_ci(diffs)
-    return Difference(mean, half, n, True, mean_ci(base)[0] if base else math.nan)
-
-
-def mean_of(res: Results, exp: str, measure: str, labels: dict[str, Any]) -> float:
-    from cellaqm.stats import mean_ci
-
-    return mean_ci(list(seeds_of(res, exp, measure, labels).values()))[0]
-
-
-def levels(res: Results, exp: str, column: str, **fixed: Any) -> list[Any]:
-    """The levels of ``column`` in ``exp``'s table (rows with ``fixed``), in table order."""
-    return list(dict.fromkeys(r[column] for r in res.rows(exp, **fixed)))
-
-
-def optimum(res: Results, exp: str, x: str, fixed: dict[str, Any]) -> tuple[Any, Any]:
-    """(the smallest level of ``x`` whose goodput is not decidedly below the best level's, the best level)."""
-    xs = [lv for lv in levels(res, exp, x) if res.rows(exp, **{x: lv, **fixed})]
-    best = max(xs, key=lambda lv: mean_of(res, exp, "goodput_kbps", {x: lv, **fixed}))
-    for lv in xs:
-        if lv == best or compare(res, exp, "goodput_kbps", {x: lv, **fixed}, {x: best, **fixed}).sign >= 0:
-            return lv, best
-    return best, best
-
-
-def needs_levels(res: Results, exp: str, column: str, wanted: list[Any]) -> Optional[Verdict]:
-    """An inconclusive verdict if ``exp`` lacks a level the rule reads (``--quick`` runs fewer)."""
-    have = set(levels(res, exp, column))
-    missing = [w for w in wanted if w not in have]
-    return inconclusive(f"{exp} lacks {column} {', '.join(map(str, missing))} (--quick runs fewer levels)") \
-        if missing else None
-
-
-def verdict(ok: bool, bad: bool, text: str) -> Verdict:
-    return fails(text) if bad else holds(text) if ok else inconclusive(text)
-
-
 IW, SIZE_B = "initial window", "IP packet size [B]"
 
 
@@ -688,7 +624,7 @@ def r5_window(res: Results) -> Verdict:
     rtts = levels(res, e, "RAN RTT")
     if len(rtts) < 2:
         return inconclusive("rlc-window ran one RAN RTT (--quick)")
-    opt = [optimum(res, e, w, {"RAN RTT": r})[0] for r in rtts]
+    opt = [optimum(res, e, w, {"RAN RTT": r}, "goodput_kbps")[0] for r in rtts]
     falls = any(b < a for a, b in zip(opt, opt[1:]))
     text = "optimum window (smallest not decidedly below the best) " + \
         ", ".join(f"{o} PDUs at {r}" for o, r in zip(opt, rtts))
@@ -701,7 +637,7 @@ def r6_window_channel(res: Results) -> Verdict:
     if missing:
         return missing
     ws = levels(res, e, w)
-    opt = {c: optimum(res, e, w, {"channel": c})[0] for c in CHANNELS}
+    opt = {c: optimum(res, e, w, {"channel": c}, "goodput_kbps")[0] for c in CHANNELS}
     base, worse, faster = list(CHANNELS)
     moved = abs(ws.index(opt[faster]) - ws.index(opt[base]))
     text = "optimum window " + ", ".join(f"{o} PDUs at {c}" for c, o in opt.items())
@@ -714,7 +650,7 @@ def r7_max_dat(res: Results) -> Verdict:
     missing = needs_levels(res, e, "RAN RTT, f_d·T", ["60 ms, 0.01", "300 ms, 0.01", "60 ms, 0.1", "300 ms, 0.1"])
     if missing:
         return missing
-    opt = {s: optimum(res, e, x, {"RAN RTT, f_d·T": s}) for s in series}
+    opt = {s: optimum(res, e, x, {"RAN RTT, f_d·T": s}, "goodput_kbps") for s in series}
     ms = levels(res, e, x)
     o60, o300 = opt["60 ms, 0.01"][0], opt["300 ms, 0.01"][0]
     rtts = dict.fromkeys(s.split(",")[0] for s in series)
@@ -837,8 +773,9 @@ def r14_queue_and_bursts(res: Results) -> Verdict:
     return verdict(ok, bad, "; ".join(parts))
 
 
-#: TCP's advertised window in the study (64 kB), in kB as the occupancy is measured.
-RWND_KB = 65.536
+#: TCP's advertised window in the study (64 kB of payload), in kB of the IP packets the RLC buffer holds:
+#: 44.9 full segments of 1460 B, each a 1500-byte packet.
+RWND_KB = 65.536 * 1500 / 1460
 
 
 def r15_occupancy(res: Results) -> Verdict:
@@ -849,7 +786,8 @@ def r15_occupancy(res: Results) -> Verdict:
     ran = [c for c in bursty if res.rows(e, channel=c)]
     text = (f"largest occupancy {peak(clean):.1f} kB with a clean uplink and uncorrelated downlink losses; "
             + "; ".join(f"{c}: {peak(c):.1f} kB, {over(c)} of {len(res.values(e, 'max_queue_kb', channel=c))} runs "
-                        f"above 64 kB" for c in ran))
+                        f"above the window ({RWND_KB:.1f} kB of packets)" for c in ran)
+            + f"; clean: {over(clean)} runs above it")
     exceeded = sum(over(c) for c in ran)
     return verdict(over(clean) == 0 and exceeded > 0, over(clean) > 0 or exceeded == 0, text)
 
@@ -903,7 +841,8 @@ FINDINGS = [
             ("window-channel",), r6_window_channel),
     Finding("R7", "decisive", "The goodput-optimal maxDAT rises from about 6 at RAN RTT 60 ms to about 8 at "
             "300 ms, burstiness hardly matters, and maxDAT 10 is safe across delays.",
-            "optimum maxDAT per (RAN RTT, f_d·T) as for R5; holds if at f_d·T 0.01 it is 4-8 at 60 ms and 6-10 "
+            "optimum maxDAT per (RAN RTT, f_d·T) as for R5 (a level where a download did not finish ranks below "
+            "all where all did); holds if at f_d·T 0.01 it is 4-8 at 60 ms and 6-10 "
             "at 300 ms and not lower at 300 ms, f_d·T 0.1 moves it by at most one level at every RAN RTT, and "
             "maxDAT 10 is nowhere decidedly below the best; fails if it is lower at 300 than at 60 ms, 10 or "
             "more at 60 ms or 4 or less at 300 ms, the Doppler moves it by two levels somewhere, or maxDAT 10 "
@@ -952,8 +891,8 @@ FINDINGS = [
     Finding("R15", "weak", "With an error-free uplink and uncorrelated downlink losses the RLC buffer occupancy "
             "stays below the TCP advertised window (64 kB); with bursty errors both ways it can exceed it.",
             "holds if no run with a clean uplink and nearly uncorrelated downlink losses (f_d·T 0.38) has its "
-            "buffer above 64 kB at any time and at least one run with bursty errors both ways does; fails "
-            "otherwise (the 80-SDU buffer holds up to 117 kB)",
+            "buffer above the 64 kB window at any time (67.3 kB of 1500-byte packets) and at least one run with "
+            "bursty errors both ways does; fails otherwise (the 80-SDU buffer holds up to 117 kB)",
             ("occupancy",), r15_occupancy),
     Finding("R16", "weak", "At 384 kb/s and RTT 500 ms the bandwidth-delay product is 24 kB, so a connection "
             "starting from a small window underuses the link for 3-6 round trips.",

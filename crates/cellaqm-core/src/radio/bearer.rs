@@ -88,6 +88,8 @@ pub struct BearerStats {
     pub up_mrws_sent: u64,
     pub up_mrws_acknowledged: u64,
     pub up_statuses: u64,
+    /// RLC resets of the bearer (MaxMRW reached on either side; both directions restart).
+    pub rlc_resets: u64,
     /// Downlink data PDUs that reached the UE's RLC (duplicates included).
     pub data_pdus_received: u64,
     /// Packets a discipline dropped or ECN-marked while RLC carried them (kept unmarked, see [`super::pdcp`]).
@@ -125,6 +127,8 @@ pub struct RadioSummary {
     pub up_mrws_sent: u64,
     pub up_mrws_acknowledged: u64,
     pub up_statuses: u64,
+    /// RLC resets (TS 25.322 §11.4, after MaxMRW MRW transmissions without an MRW_ACK).
+    pub rlc_resets: u64,
     /// Downlink data PDUs that reached the UE's RLC (the "radio frames delivered" of umts-rlc-tcp.md).
     pub data_pdus_received: u64,
     /// Signalling efficiency of umts-rlc-tcp.md: 100 × `statuses` / `data_pdus_received` (null without data PDUs).
@@ -159,6 +163,7 @@ impl RadioSummary {
         self.up_mrws_sent += other.up_mrws_sent;
         self.up_mrws_acknowledged += other.up_mrws_acknowledged;
         self.up_statuses += other.up_statuses;
+        self.rlc_resets += other.rlc_resets;
         self.data_pdus_received += other.data_pdus_received;
         self.down_slots += other.down_slots;
         self.spared += other.spared;
@@ -499,6 +504,7 @@ impl Bearer {
             up_mrws_sent: s.up_mrws_sent,
             up_mrws_acknowledged: s.up_mrws_acknowledged,
             up_statuses: s.up_statuses,
+            rlc_resets: s.rlc_resets,
             data_pdus_received: s.data_pdus_received,
             statuses_per_100_pdus: None,
             down_slots,
@@ -576,6 +582,7 @@ impl Bearer {
         s.up_mrws_sent = up.mrws_sent;
         s.up_mrws_acknowledged = up.mrws_acknowledged;
         s.up_statuses = self.rnc.rx.stats().statuses_sent;
+        s.rlc_resets = tx.resets;
         s.data_pdus_received = self.ue.rx.stats().pdus_received;
         s.spared = self.pdcp.stats().spared;
         s

@@ -32,6 +32,11 @@ pub struct RlcConfig {
     pub concatenation: bool,
     /// Timer_MRW: resend the Move-Receiving-Window command after an SDU discard until acknowledged.
     pub mrw_timer: Dur,
+    /// MaxMRW: after this many MRW transmissions without an MRW_ACK, reset the RLC (TS 25.322
+    /// §11.6.5, §11.4); absent: send the MRW again until acknowledged.
+    pub max_mrw: Option<u32>,
+    /// Timer_RST: resend an unacknowledged RESET PDU (MaxRST is not modelled: until acknowledged).
+    pub reset_timer: Dur,
     pub poll: PollConfig,
     pub status: StatusConfig,
 }
@@ -133,6 +138,8 @@ impl Default for RlcConfig {
             in_sequence: true,
             concatenation: true,
             mrw_timer: Dur::from_millis(200),
+            max_mrw: None,
+            reset_timer: Dur::from_millis(200),
             poll: PollConfig::default(),
             status: StatusConfig::default(),
         }
@@ -208,6 +215,12 @@ impl RlcConfig {
         if self.mrw_timer == Dur::ZERO {
             return Err(format!("{key}.mrw_timer: must be positive"));
         }
+        if self.reset_timer == Dur::ZERO {
+            return Err(format!("{key}.reset_timer: must be positive"));
+        }
+        if self.max_mrw == Some(0) {
+            return Err(format!("{key}.max_mrw: must be at least 1 (leave the key out to resend until acknowledged)"));
+        }
         let p = &self.poll;
         if p.every_pdus == Some(0) {
             return Err(format!("{key}.poll.every_pdus: must be at least 1 (leave the key out to turn it off)"));
@@ -251,6 +264,10 @@ mod tests {
         c.status.periodic = None;
         c.status.prohibit = Some(Dur::ZERO); // no prohibit
         assert_eq!(c.validate("radio.rlc"), Ok(()));
+        let c = RlcConfig { max_mrw: Some(0), ..RlcConfig::default() };
+        assert!(c.validate("radio.rlc").unwrap_err().starts_with("radio.rlc.max_mrw: must be at least 1"));
+        let c = RlcConfig { reset_timer: Dur::ZERO, ..RlcConfig::default() };
+        assert!(c.validate("radio.rlc").unwrap_err().starts_with("radio.rlc.reset_timer: must be positive"));
         let c = RlcConfig { pdu_size: Bytes(3), ..RlcConfig::default() };
         assert!(c.validate("radio.rlc").unwrap_err().starts_with("radio.rlc.pdu_size:"));
     }

@@ -86,6 +86,19 @@ impl MrwAck {
     }
 }
 
+/// A RESET or RESET ACK PDU (TS 25.322 §9.2.1.7, §11.4): the sending entity's sender
+/// restarted. Sequence numbers never wrap here, so instead of restarting at 0 it
+/// tells where it goes on: PDUs below `next_sn` come from before the reset, and
+/// every SDU before `sdus_before` is given up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reset {
+    /// Reset sequence number of the initiator's RESET (an ACK echoes it): a repeated
+    /// RESET is answered again without a second reset.
+    pub rsn: u32,
+    pub next_sn: Sn,
+    pub sdus_before: SduId,
+}
+
 /// Whatever an RLC entity hands to the MAC for one transport block. The MRW and
 /// MRW_ACK SUFIs travel in STATUS PDUs of their own (TS 25.322 §9.2.1.6), one
 /// PDU slot each.
@@ -95,6 +108,8 @@ pub enum Pdu {
     Status(StatusPdu),
     Mrw(Mrw),
     MrwAck(MrwAck),
+    Reset(Reset),
+    ResetAck(Reset),
 }
 
 impl Pdu {

@@ -227,6 +227,24 @@ impl AmReceiver {
         }
     }
 
+    /// The peer's sender was reset (§11.4): it goes on at `next_sn` and gave up every SDU
+    /// before `sdus_before`. PDUs below `next_sn` are dropped (those above, already from
+    /// after the reset, kept), the SDUs it gave up that this side has not delivered are
+    /// discarded, and no STATUS or MRW_ACK is owed any more.
+    pub fn reset(&mut self, next_sn: Sn, sdus_before: SduId) {
+        if next_sn > self.vr_r {
+            let stale = ((next_sn - self.vr_r) as usize).min(self.rx.len());
+            self.rx.drain(..stale);
+            self.vr_r = next_sn;
+            self.vr_h = self.vr_h.max(next_sn);
+        }
+        for id in self.next_sdu..sdus_before {
+            self.finish(id, false);
+        }
+        (self.status_due, self.epc, self.mrw_ack) = (false, None, None);
+        self.advance();
+    }
+
     /// The sender gave up below `m.sn` and on SDUs up to `m.discard_through` (§11.6).
     pub fn on_mrw(&mut self, _now: Time, m: &Mrw) {
         let mut gap = false;

@@ -16,6 +16,8 @@
 //! same N_LENGTH, §11.6.4); discards made meanwhile start the next procedure
 //! then. A STATUS never ends it: one built before the MRW arrived still NACKs
 //! the PDUs the sender gave up, and the receiver would wait for them for ever.
+//! With MaxMRW, the Timer_MRW expiry after the MaxMRW-th transmission asks for
+//! an RLC reset instead ([`AmSender::reset`], run by [`super::AmEntity`]).
 
 use super::config::RlcConfig;
 use super::pdu::{DataPdu, Mrw, MrwAck, Pdu, SduId, Sn, StatusPdu};
@@ -62,6 +64,8 @@ pub struct SenderStats {
     pub mrws_sent: u64,
     /// SDU discard procedures ended by an MRW_ACK.
     pub mrws_acknowledged: u64,
+    /// RLC resets this sender went through (§11.4).
+    pub resets: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -82,11 +86,13 @@ struct MrwProcedure {
     due: bool,
     /// Timer_MRW: when the MRW is sent again unless acknowledged (while not `due`).
     resend_at: Time,
+    /// Transmissions so far.
+    sent: u32,
 }
 
 impl MrwProcedure {
     fn start(mrw: Mrw) -> MrwProcedure {
-        MrwProcedure { mrw, due: true, resend_at: Time::ZERO }
+        MrwProcedure { mrw, due: true, resend_at: Time::ZERO, sent: 0 }
     }
 }
 
@@ -118,6 +124,8 @@ pub struct AmSender {
     mrw: Option<MrwProcedure>,
     /// What the discards made while `mrw` runs give up (the latest covers the earlier ones).
     next_mrw: Option<Mrw>,
+    /// MaxMRW was reached: the entity is to reset the RLC.
+    reset_requested: bool,
     released: Vec<Release>,
     stats: SenderStats,
 }
@@ -143,6 +151,7 @@ impl AmSender {
             periodic_at: None,
             mrw: None,
             next_mrw: None,
+            reset_requested: false,
             released: Vec::new(),
             stats: SenderStats::default(),
         }
@@ -184,9 +193,39 @@ impl AmSender {
         }
         if let Some(m) = &mut self.mrw {
             if !m.due && m.resend_at <= now {
-                m.due = true; // §9.5 e) Timer_MRW
+                if self.cfg.max_mrw.is_some_and(|max| m.sent >= max) {
+                    self.reset_requested = true; // §11.6.5: MaxMRW reached, RLC reset
+                } else {
+                    m.due = true; // §9.5 e) Timer_MRW
+                }
             }
         }
+    }
+
+    /// Whether MaxMRW was reached since the last call (the entity then resets).
+    pub fn take_reset_request(&mut self, now: Time) -> bool {
+        self.expire(now);
+        std::mem::take(&mut self.reset_requested)
+    }
+
+    /// RLC reset (§11.4): every SDU with a segment sent is given up (released as
+    /// discarded, in order), retransmissions, polls and discard procedures end, and
+    /// sending goes on at VT(S) with the next SDU. Returns (VT(S), the next SDU's id):
+    /// what the peer's receiver restarts from.
+    pub fn reset(&mut self) -> (Sn, SduId) {
+        let partial = self.seg.take().map(|(id, _, _)| id);
+        for id in self.unconfirmed.drain(..).map(|(id, _)| id).chain(partial) {
+            self.released.push(Release::Discarded(id));
+            self.stats.sdus_discarded += 1;
+        }
+        self.tx.clear();
+        self.retx.clear();
+        self.vt_a = self.vt_s;
+        (self.pdus_since_poll, self.sdus_since_poll, self.poll_due) = (0, 0, false);
+        (self.poll_prohibit_until, self.poll_timer, self.periodic_at) = (Time::ZERO, None, None);
+        (self.mrw, self.next_mrw, self.reset_requested) = (None, None, false);
+        self.stats.resets += 1;
+        (self.vt_s, self.next_id)
     }
 
     /// Whether a transmission opportunity at `now` would be used.
@@ -216,6 +255,7 @@ impl AmSender {
             if m.due {
                 m.due = false;
                 m.resend_at = now + self.cfg.mrw_timer;
+                m.sent += 1;
                 self.stats.mrws_sent += 1;
                 return Some(Pdu::Mrw(m.mrw));
             }

@@ -743,3 +743,82 @@ fn missing_pdu_reads_true_false_and_the_two_readings() {
     let err = parse("\"always\"").unwrap_err().to_string();
     assert!(err.contains("expected true, false, \"new_gap\" or \"while_gap\""), "{err}");
 }
+
+/// MaxMRW 2: PDU 3 (inside SDU 1) is always lost and so is every MRW, `lost_acks` RESET ACKs too.
+fn reset_pair(lost_acks: u32) -> Pair {
+    let cfg = RlcConfig { max_dat: 3, max_mrw: Some(2), ..RlcConfig::default() };
+    let mut acks = 0;
+    let mut p = Pair::new(&cfg, &[100; 6]).lose(move |way, pdu, _| match pdu {
+        Pdu::Data(d) => way == Way::Down && d.sn == 3,
+        Pdu::Mrw(_) => true,
+        Pdu::ResetAck(_) => {
+            acks += 1;
+            acks <= lost_acks
+        }
+        _ => false,
+    });
+    p.run_for(Dur::from_secs(3));
+    p
+}
+
+fn sent(p: &Pair, f: fn(&Pdu) -> bool) -> Vec<Time> {
+    p.log.iter().filter(|e| f(&e.2)).map(|e| e.0).collect()
+}
+
+#[test]
+fn max_mrw_unanswered_mrws_reset_the_rlc_and_every_sdu_is_settled_once() {
+    // All six SDUs (16 PDUs) go out in the first 20 ms; 3 is NACKed and resent twice, then
+    // discarded with SDU 1. The MRW goes out twice (Timer_MRW 200 ms) and is lost both times:
+    // the next expiry resets the RLC. The UE discards the SDUs it has not delivered: SDU 0 was
+    // delivered, 1 is the discard, 2 to 5 waited in sequence behind PDU 3 (which the MRW never
+    // moved past), although their PDUs were in and acknowledged: the RNC had confirmed them.
+    let p = reset_pair(0);
+    let mrws = sent(&p, |pdu| matches!(pdu, Pdu::Mrw(_)));
+    assert_eq!(mrws.len(), 2);
+    let resets = sent(&p, |pdu| matches!(pdu, Pdu::Reset(_)));
+    assert_eq!(resets, vec![mrws[1] + Dur::from_millis(200)], "one RESET, at the expiry after the second MRW");
+    assert_eq!(sent(&p, |pdu| matches!(pdu, Pdu::ResetAck(_))).len(), 1);
+    assert_eq!(
+        p.delivered_ids(),
+        vec![Delivered(0), Discarded(1), Discarded(2), Discarded(3), Discarded(4), Discarded(5)]
+    );
+    assert_eq!(
+        p.released,
+        vec![
+            Release::Confirmed(0),
+            Release::Discarded(1),
+            Release::Confirmed(2),
+            Release::Confirmed(3),
+            Release::Confirmed(4),
+            Release::Confirmed(5)
+        ]
+    );
+    assert_eq!((p.a.tx.stats().resets, p.b.tx.stats().resets), (1, 1));
+    assert!(p.a.tx.is_idle() && p.a.next_timer().is_none(), "RESET acknowledged: nothing pending");
+    // Without MaxMRW the MRW goes out again every 200 ms for the 3 s.
+    let cfg = RlcConfig { max_dat: 3, ..RlcConfig::default() };
+    let mut q = Pair::new(&cfg, &[100; 6]).lose(|way, pdu, _| {
+        matches!(pdu, Pdu::Mrw(_)) || (way == Way::Down && matches!(pdu, Pdu::Data(d) if d.sn == 3))
+    });
+    q.run_for(Dur::from_secs(3));
+    assert!(sent(&q, |pdu| matches!(pdu, Pdu::Mrw(_))).len() > 10);
+    assert!(sent(&q, |pdu| matches!(pdu, Pdu::Reset(_))).is_empty());
+}
+
+#[test]
+fn a_lost_reset_ack_is_answered_again_without_a_second_reset_and_data_flows_after() {
+    // The first RESET ACK is lost: Timer_RST (200 ms) sends the RESET again, the UE answers the
+    // repeat (same RSN) without resetting once more.
+    let mut p = reset_pair(1);
+    let resets = sent(&p, |pdu| matches!(pdu, Pdu::Reset(_)));
+    assert_eq!(resets.len(), 2);
+    assert_eq!(resets[1].since(resets[0]), Dur::from_millis(200));
+    assert_eq!(sent(&p, |pdu| matches!(pdu, Pdu::ResetAck(_))).len(), 2);
+    assert_eq!((p.a.tx.stats().resets, p.b.tx.stats().resets), (1, 1));
+    // After the reset new SDUs go through, from the new sequence numbers on.
+    p.src_a.extend([100, 100]);
+    p.run_for(Dur::from_secs(1));
+    let got = p.delivered_ids();
+    assert_eq!(got[6..].to_vec(), vec![Delivered(6), Delivered(7)]);
+    assert!(p.a.tx.is_idle());
+}
