@@ -91,7 +91,7 @@ def test_quick_umts_rlc_tcp_writes_every_experiment(tmp_path, capsys):
     assert [e.name for e in exps] == ["initial-window", "buffer-tcp", "rto-trace", "startup", "limited-transmit", "eifel",
                                       "status-prohibit", "status-trigger", "rlc-window", "window-channel", "max-dat",
                                       "discard-bursts", "in-order", "buffer-aqm", "buffer-count", "occupancy",
-                                      "pdu-errors"]
+                                      "discard-doppler", "pdu-errors"]
     tables = {e.name: list(csv.DictReader((tmp_path / f"{e.name}.csv").open())) for e in exps}
     for e in exps:
         assert (tmp_path / f"{e.name}.png").stat().st_size > 1000
