@@ -95,7 +95,8 @@ impl AmEntity {
         self.pending = None; // crossing RESETs: the peer's resets our receiver too
     }
 
-    /// Starts the reset MaxMRW asked for, if it did: the sender resets, the RESET is due.
+    /// Lets the sender's timers expire at `now` and starts the reset MaxMRW asked for, if
+    /// it did: the sender resets, the RESET is due.
     fn start_reset(&mut self, now: Time) {
         if self.tx.take_reset_request(now) {
             let (next_sn, sdus_before) = self.tx.reset();
@@ -104,7 +105,10 @@ impl AmEntity {
         }
     }
 
-    /// Whether a transmission opportunity at `now` would be used.
+    /// Whether a transmission opportunity at `now` would be used. Both sides' timers
+    /// expire here (the sender's in [`AmEntity::start_reset`]): a Timer_Poll due now
+    /// raises its poll even when a STATUS waits too, so a STATUS arriving later cannot
+    /// cancel it.
     pub fn has_work(&mut self, now: Time, src: &impl SduSource) -> bool {
         self.start_reset(now);
         if let Some((_, due, at)) = self.pending {
