@@ -42,8 +42,8 @@ def run(
     ``downloads`` (one row per flow and per download, as columns: name → ``(numpy dtype str,
     bytes)``, a list of str, or a list of float or None; None with ``rows=False``, which keeps
     only their totals), ``users`` (list of dicts, one per user), ``seed`` (int), ``packets`` (None, or a dict mapping column name to
-    ``(numpy dtype str, bytes)``), ``trace`` (None, or a dict of tables ``cwnd``, ``queue``,
-    ``drops``, ``delivered``, ``bsr``, each mapping column name to ``(numpy dtype str, bytes)`` or, for
+    ``(numpy dtype str, bytes)``), ``trace`` (None, or a dict of tables ``cwnd``, ``rtt``, ``queue``,
+    ``drops``, ``delivered``, ``radio_losses``, ``bsr``, each mapping column name to ``(numpy dtype str, bytes)`` or, for
     text columns, a list of str) and ``occupancy`` (the buffers' occupancy distributions:
     ``buffer`` and ``unit`` as lists of str, ``value`` and ``time_s`` as ``(numpy dtype str, bytes)``)
     and ``pcap`` (None, or the paths of ``server.pcap``, ``bottleneck.pcap`` and ``client.pcap``
