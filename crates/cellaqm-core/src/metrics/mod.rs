@@ -9,11 +9,12 @@ mod occupancy;
 mod trace;
 
 pub use downloads::{
-    quantile, DatagramSummary, Download, DownloadStats, DownloadSummary, SessionSummary, TimeStats, TrafficLog,
+    quantile, DatagramSummary, Download, DownloadStats, DownloadSummary, DownloadTally, SessionSummary, TimeStats,
+    TrafficLog,
 };
 pub use histogram::Histogram;
 pub use occupancy::{Occupancy, OccupancyLog, OccupancyStats};
-pub use trace::{BsrTrace, CwndTrace, DeliveredTrace, DropTrace, QueueTrace, Trace};
+pub use trace::{BsrTrace, CwndTrace, DeliveredTrace, DropTrace, QueueTrace, RadioLossTrace, RttTrace, Trace};
 
 use crate::link::LinkStats;
 use crate::queue::DropCause;

@@ -36,8 +36,9 @@ pub struct CellSummary {
     /// Users attached to the cell.
     pub users: u32,
     /// `"dch"` (dedicated channels), `"hsdpa"`, `"hsdsch"` (the HS-DSCH
-    /// system), `"dsch"` (the DSCH system of umts-dsch-rrm.md), `"lte_uplink"`
-    /// (the LTE uplink of lte-uplink-raqm.md) or `"wired"` (the run's shared bottleneck link).
+    /// system), `"dsch"` (the DSCH system of Ferrús et al.), `"lte_uplink"`
+    /// (the LTE uplink of Tan, MSc thesis, 2009) or `"wired"` (the run's shared
+    /// bottleneck link).
     pub downlink: &'static str,
     /// The shared channel's scheduler (`null` without one).
     pub scheduler: Option<&'static str>,
