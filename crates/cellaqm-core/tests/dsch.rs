@@ -1,4 +1,4 @@
-//! The DSCH system (`bearer = "dsch"`, umts-dsch-rrm.md) end to end: the
+//! The DSCH system (`bearer = "dsch"`, Ferrús et al.) end to end: the
 //! scenario file runs a TCP user under test on the DSCH granted by the
 //! resource manager, reports the central cell's measures, repeats bit for
 //! bit, and its errors name the key.

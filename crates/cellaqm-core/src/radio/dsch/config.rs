@@ -1,10 +1,10 @@
-//! `[radio.dsch]`: the 37-cell UMTS system of umts-dsch-rrm.md whose every
+//! `[radio.dsch]`: the 37-cell UMTS system of the DSCH study (Ferrús et al.) whose every
 //! cell runs the prioritised resource manager each 10 ms frame over its
 //! conversational DCH users and its interactive DSCH users. The scenario's
 //! own users (the users under test, with real TCP) are interactive DSCH
 //! users of the system, each on its bearer; the system's other users are
 //! emulated sources inside it (no TCP). Each key's default is the paper's value or,
-//! where it leaves one open, the spec's *choice* (docs/dsch.md lists which).
+//! where it leaves one open, our *choice* (docs/dsch.md lists which).
 //!
 //! ```toml
 //! [radio]
@@ -65,27 +65,27 @@ pub struct DschConfig {
     pub web_users: u32,
     /// Conversational users, always in a call (paper: 250).
     pub conversational_users: u32,
-    /// Rings of cells around the central one (spec's choice: 3, 37 cells).
+    /// Rings of cells around the central one (our choice: 3, 37 cells).
     pub rings: u32,
     /// Cell radius, centre to corner (paper: 500 m).
     pub radius: Meters,
-    /// Path loss at 1 km, dB, and its exponent (spec's choice: 128.1 + 37.6 log10(d/km)).
+    /// Path loss at 1 km, dB, and its exponent (our choice: 128.1 + 37.6 log10(d/km)).
     pub path_loss_1km: f64,
     pub path_loss_exponent: f64,
     /// Distances below this count as this (our choice: 10 m).
     pub min_distance: Meters,
-    /// Shadowing σ, dB (spec's choice: 8), its decorrelation distance (50 m),
+    /// Shadowing σ, dB (our choice: 8), its decorrelation distance (50 m),
     /// and its correlation between base stations (our choice: 0.5, as the HS-DSCH study's).
     pub shadowing_sigma: f64,
     pub shadowing_decorrelation: Meters,
     pub shadowing_site_correlation: f64,
     /// The channel (position, shadowing) is recomputed after this much travel (our choice: 1 m).
     pub channel_step: Meters,
-    /// Users' speed, random direction (spec's choice: 3 km/h).
+    /// Users' speed, random direction (our choice: 3 km/h).
     pub speed: Speed,
-    /// Thermal noise P_N, dBm (spec's choice: −99).
+    /// Thermal noise P_N, dBm (our choice: −99).
     pub noise_dbm: f64,
-    /// Maximum base station power, dBm (paper: 43), and the common channels' share, W (spec's choice: 2).
+    /// Maximum base station power, dBm (paper: 43), and the common channels' share, W (our choice: 2).
     pub max_power_dbm: f64,
     pub common_power_w: f64,
     /// Eb/N0 targets, dB. Not published; conversational 4.02: calibrated so
@@ -97,15 +97,15 @@ pub struct DschConfig {
     /// Block error targets met at the Eb/N0 target (paper: 1 % and 10 %).
     pub conversational_bler: f64,
     pub interactive_bler: f64,
-    /// How much faster than the target BLER grows per dB short of the Eb/N0 target (spec's choice: ×10 per dB).
+    /// How much faster than the target BLER grows per dB short of the Eb/N0 target (our choice: ×10 per dB).
     pub bler_slope_db: f64,
     /// Handover: every `handover_period` to the best cell if it is `hysteresis_db` better (paper: 100 ms, 1 dB).
     pub handover_period: crate::time::Dur,
     pub hysteresis_db: f64,
     /// Mean call duration, exponential; a finished call is replaced at once by
-    /// a new caller somewhere else (paper: 120 s; spec's choice: replaced).
+    /// a new caller somewhere else (paper: 120 s; our choice: replaced).
     pub call_duration: Dist<Secs>,
-    /// Each emulated interactive user's RLC buffer, tail drop (spec's choice: 32 KB).
+    /// Each emulated interactive user's RLC buffer, tail drop (our choice: 32 KB).
     pub web_buffer: Bytes,
     /// RLC AM retransmissions of a block at most (paper: 4), then its SDU is lost.
     pub max_retransmissions: u32,
@@ -116,7 +116,7 @@ pub struct DschConfig {
     /// user u in `test_cells[u mod len]`, at a uniform position in it; empty:
     /// uniform over the area (default: the central cell, our choice).
     pub test_cells: Vec<u32>,
-    /// The central cell's measures start after this (default none; the study runs 60 s, spec's choice).
+    /// The central cell's measures start after this (default none; the reproduction uses 60 s: our choice).
     pub warmup: crate::time::Dur,
 }
 

@@ -1,5 +1,5 @@
 //! The UMTS DSCH with prioritised radio resource management of
-//! umts-dsch-rrm.md (Ferrús et al.; issue 23): each 10 ms frame a cell's
+//! the DSCH study (Ferrús et al.; issue 23): each 10 ms frame a cell's
 //! manager serves its conversational DCH users first and fits interactive
 //! users' DSCH transmissions into what is left of the codes, the load factor
 //! and the transmit power, halving a user's rate until it fits.

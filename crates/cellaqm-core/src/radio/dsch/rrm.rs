@@ -1,5 +1,5 @@
-//! One cell's radio resource manager, each 10 ms frame (umts-dsch-rrm.md, the
-//! spec's rendering of the paper's three steps):
+//! One cell's radio resource manager, each 10 ms frame (the DSCH study, Ferrús et al.; our
+//! rendering of its three steps):
 //!
 //! ```text
 //! 1 capacity: for each interactive user i with data
@@ -30,9 +30,9 @@
 use super::checks::{Codes, Link, Load};
 use super::transport_format::Tf;
 
-/// Bits owed per frame (64 kb/s × 10 ms, the spec's credit).
+/// Bits owed per frame (the study's 64 kb/s × 10 ms).
 pub const OWED_BITS: i64 = 640;
-/// Bits a user may ask for beyond its credit, per TTI (the spec's 1280).
+/// Bits a user may ask for beyond its credit, per TTI (our choice: 1280).
 pub const BASE_BITS: i64 = 1280;
 
 /// The manager's limits.

@@ -1,4 +1,4 @@
-//! The central base station's measures of umts-dsch-rrm.md (Table 3, Fig. 2):
+//! The central base station's measures of the DSCH study (Ferrús et al.) (Table 3, Fig. 2):
 //! the load factor η per frame, the manager's acceptance, SDU errors per
 //! service and the interactive SDU delay scaled to a 570-byte SDU; and what
 //! explains them: the users in the cell, the web users' demand and what the

@@ -1,4 +1,4 @@
-//! The DSCH system of umts-dsch-rrm.md: 37 wrapped hexagonal cells, each
+//! The DSCH system of the DSCH study (Ferrús et al.): 37 wrapped hexagonal cells, each
 //! running the prioritised resource manager every 10 ms frame over its
 //! conversational DCH users and its interactive DSCH users (the emulated web
 //! users and the scenario's users under test, whose bearers give the PDUs).

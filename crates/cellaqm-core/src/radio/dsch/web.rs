@@ -1,8 +1,8 @@
-//! An emulated interactive user of umts-dsch-rrm.md: the ETSI UMTS 30.03
+//! An emulated interactive user of the DSCH study (Ferrús et al.): the ETSI UMTS 30.03
 //! (TR 101 112) web model inside the RAN (it does not react to loss or delay
 //! within a packet call).
 //!
-//! The user is always in a session (spec's choice): a packet call is a
+//! The user is always in a session (our choice): a packet call is a
 //! geometric number of packets (mean 25), exponentially spaced (mean
 //! 62.5 ms: 480 B · 8 / 62.5 ms = 61.4 kb/s while downloading), each
 //! Pareto-sized (α 1.1, k 81.5 B, cut off at 66 666 B). The reading time
