@@ -24,7 +24,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from cellaqm.findings import NOT_RUN, Difference, Finding, Results, Verdict, compare, fails, holds, inconclusive
+from cellaqm.findings import (NOT_RUN, Difference, Finding, Results, Verdict, combine, compare, fails, holds,
+                              inconclusive)
 from cellaqm.study import Experiment, Run, Study, figure, lines_figure, save
 
 #: The page that explains the model, the parameters and the experiments.
@@ -366,19 +367,6 @@ def tcp(load: int, phi: int, arm: str = ON) -> dict[str, Any]:
     return {"web users": load, "TCP": arm, "φ [%]": phi}
 
 
-def combo(res: Results, exp: str, measure: str, terms: list[tuple[float, dict[str, Any]]]) -> Difference:
-    """Σ coef · ``measure`` of the runs labelled so, per seed (the seeds all terms share, runs without a value
-    dropped): mean, 95 % half width, pairs; ``base`` the mean of the last term."""
-    from cellaqm.stats import mean_ci
-
-    values = [(c, res.values(exp, measure, **labels)) for c, labels in terms]
-    seeds = sorted(set.intersection(*(set(v) for _, v in values)))
-    per_seed = [sum(c * v[s] for c, v in values) for s in seeds]
-    mean, half, n, _sd = mean_ci([x for x in per_seed if not math.isnan(x)])
-    base = mean_ci(list(values[-1][1].values()))[0]
-    return Difference(mean, half, n, True, base)
-
-
 def outcome(d: Difference, sign: int, threshold: float = 0.0) -> int:
     """+1 when ``d`` is decided beyond ``threshold`` on the side ``sign``, −1 when decided on the other side
     (or an exact tie at it), 0 when not decided."""
@@ -448,7 +436,7 @@ def d3(res: Results) -> Verdict:
 
 def d4(res: Results) -> Verdict:
     rise600 = diff(res, SYS, "mean_eta", cell(600, 100), cell(600, 60))
-    steeper = combo(res, SYS, "mean_eta", [(1, cell(600, 100)), (-1, cell(600, 60)), (-1, cell(400, 100)),
+    steeper = combine(res, SYS, "mean_eta", [(1, cell(600, 100)), (-1, cell(600, 60)), (-1, cell(400, 100)),
                                            (1, cell(400, 60))])
     return verdict([(outcome(rise600, 1), f"η rise 60→100 at 600 {num(rise600)}"),
                     (outcome(steeper, 1), f"its excess over 400's {num(steeper)}")])
@@ -542,7 +530,7 @@ def interior(res: Results, exp: str, measure: str, at: Callable[[Any], dict[str,
 
 def d11(res: Results) -> Verdict:
     o, best, text = interior(res, SDU, "web_sdu_error", lambda p: cell(600, p), -1)
-    weaker = combo(res, SDU, "web_sdu_error", [(1, cell(600, 100)), (-1, cell(600, best)), (-1, cell(400, 100)),
+    weaker = combine(res, SDU, "web_sdu_error", [(1, cell(600, 100)), (-1, cell(600, best)), (-1, cell(400, 100)),
                                                (1, cell(400, best))])
     return verdict([(o, f"600: lowest at φ{best}: {text}"),
                     (outcome(weaker, 1), f"rise φ{best}→100 at 600 minus at 400 {pct(weaker)}")])
@@ -744,9 +732,3 @@ FINDINGS = [
 
 STUDY = Study("umts-dsch-rrm", "Prioritised RRM on a UMTS DSCH and TCP", DOC, EXPERIMENTS, measure,
               MEASURE_LABELS, reps=REPS, findings=FINDINGS)
-
-
-def command(args: Any, jobs: int, out: Path) -> int:
-    from cellaqm import study
-
-    return study.command(STUDY, args, jobs, out)
