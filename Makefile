@@ -62,6 +62,13 @@ reproduce-lte: build ## The LTE uplink study's 14 chapter-7 experiments, tables 
 reproduce-hsdsch: build ## The HS-DSCH study: scenarios 1-3 with ANOVA and Tukey (about 11 min on 2 cores; QUICK=1 for CI's)
 	$(BIN)/cellaqm reproduce hsdsch-buffer-mgmt $(if $(QUICK),--quick) --out results/hsdsch-buffer-mgmt
 
+.PHONY: reproduce-all bench-engine
+reproduce-all: build ## All five studies' reproductions into results/STUDY, then each one's CPU-seconds (QUICK=1: --quick)
+	$(BIN)/python bench/reproduce_all.py $(if $(QUICK),--quick) --out results
+
+bench-engine: build ## What cellaqm reproduce costs per run outside the simulation (store, runner, tables)
+	$(BIN)/python bench/engine_overhead.py
+
 bench-wcdma: ## Time the full WCDMA headline experiment in the core (release, all cores)
 	cargo run --release -q -p cellaqm-bench --bin wcdma-reproduce
 

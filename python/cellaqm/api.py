@@ -6,6 +6,7 @@ import json
 import math
 import os
 from collections.abc import Callable, Iterable, Mapping
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -16,6 +17,11 @@ from cellaqm.result import RunResult
 ScenarioLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 
 _U64_MAX = 2**64 - 1
+
+#: The ``progress`` of runs started without one in this context: the experiment engine's worker threads set
+#: it to a check that raises once the user abandons the runs in flight (a second Ctrl-C), which stops the run.
+default_progress: ContextVar[Optional[Callable[[float, float], object]]] = ContextVar("default_progress",
+                                                                                     default=None)
 
 
 def read_scenario(scenario: ScenarioLike) -> tuple[str, str]:
@@ -155,6 +161,7 @@ def run(
     """
     text, fmt = read_scenario(scenario)
     pcap_dir = None if pcap is None else os.fspath(pcap)
+    progress = progress if progress is not None else default_progress.get()
     raw = _core.run(text, fmt, check_seed(seed), check_sets(sets), bool(packets), bool(trace), progress,
                     scenario_dir(scenario), pcap_dir)
     return RunResult.from_core(raw)

@@ -166,9 +166,17 @@ def _note(text: str) -> None:
 
 
 def _load(path: str):
+    import json
+    from pathlib import Path
+
     from cellaqm.cli import UsageError
     from cellaqm.store import Store, StoreError
 
+    study = Path(path) / "store" / "study.json"
+    if study.is_file():  # the output of `cellaqm reproduce`: one store per experiment
+        names = [e["store"] for e in json.loads(study.read_text(encoding="utf-8"))["experiments"]]
+        raise UsageError(f"{path} is a study's output (cellaqm reproduce): give one experiment's store, "
+                         f"{path}/STORE with STORE one of {', '.join(names)}")
     try:
         df = Store(path).load()
     except StoreError as exc:
