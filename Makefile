@@ -47,7 +47,7 @@ $(BUILD_STAMP): $(VENV_STAMP) $(RUST_SRCS)
 		$(BIN)/maturin develop --release
 	touch $@
 
-run: build ## Build, then compare every AQM scheme on a WCDMA bearer (table + results/demo/plot.png, a few seconds)
+run: build ## Build, then compare every AQM scheme on a WCDMA bearer (table + results/demo/demo.png, a few seconds)
 	$(BIN)/cellaqm reproduce wcdma-rnc-aqm --demo --out results/demo
 
 run-scenario: build ## Build, then simulate scenarios/default.toml (override with SCENARIO=...)

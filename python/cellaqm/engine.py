@@ -152,7 +152,7 @@ class Reproduction:
             if have:  # stored by another experiment that lists the same simulation: copy it
                 i, j = have[0]
                 outcome = stored.outcome(self.store(self.exps[i]), self.exps[i].row_ids[j], self.exps[i].factors)
-                self.done(entry, keep(entry, outcome))
+                self.count(entry, keep(entry, outcome))
                 self.copied += 1
                 stored_now += 1
             else:
@@ -170,7 +170,7 @@ class Reproduction:
 
     # ------------------------------------------------------------------ as runs finish
 
-    def done(self, entry: Mapping[str, Any], error: Optional[str]) -> None:
+    def count(self, entry: Mapping[str, Any], error: Optional[str]) -> None:
         """A simulation is stored (or failed): count it for every experiment that lists it."""
         for t in entry["rows"]:
             i, j = t["at"]
@@ -179,6 +179,9 @@ class Reproduction:
                 ep = self.exps[i]
                 self.errors[i].append(f"{', '.join(f'{k} {v}' for k, v in t['levels'].items())}, seed "
                                       f"{ep.runs[j].seed}: {error}")
+
+    def finish_ready(self) -> None:
+        """Finish the experiments, in order, whose runs are all stored."""
         while self.next < len(self.exps) and self.remaining[self.next] == 0:
             self.finish(self.exps[self.next])
             self.next += 1
@@ -234,9 +237,10 @@ class Reproduction:
             def on_done(sid: str, error: Optional[str]) -> None:
                 self.ran += 1
                 self.progress.advance()  # type: ignore[union-attr]
-                self.done(by_id[sid], error)
+                self.count(by_id[sid], error)
+                self.finish_ready()
 
-            self.done({"rows": []}, None)  # experiments stored already
+            self.finish_ready()  # the experiments stored already
             try:
                 run_entries(entries, perform, keep, jobs, backend, ray_address, "thread", on_done)
             except KeyboardInterrupt:

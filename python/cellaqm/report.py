@@ -124,8 +124,12 @@ class Output:
             section += [text, ""]
         self.sections.append("\n".join(section))
         out = self.out
-        study.writing(out, lambda: (study.write_csv(rows, cols, out / f"{exp.name}.csv", exact=exp.group),
-                                    exp.figure(runs, rows, out / f"{exp.name}.png")))
+
+        def write() -> None:
+            study.write_csv(rows, cols, out / f"{exp.name}.csv", exact=exp.group)
+            exp.figure(runs, rows, out / f"{exp.name}.png")
+
+        study.writing(out, write)
         self.written += 1
 
     def failures(self, ep: ExperimentPlan, errors: list[str]) -> None:

@@ -265,7 +265,7 @@ def _run_ray(
                 entry = next(it, None)
                 if entry is None:
                     break
-                by_ref[remote.remote(entry)] = entry
+                by_ref[remote.remote(entry, None)] = entry
             if not by_ref:
                 break
             ready, _ = ray.wait(list(by_ref), num_returns=1)

@@ -178,13 +178,18 @@ def counted(row: dict[str, Any], measure: str) -> str:
 
 
 def markdown(exp: Experiment, rows: list[dict[str, Any]], labels: dict[str, str]) -> str:
+    """The experiment's section of ``report.md``: its title, note and table (a ``|`` in a cell escaped)."""
     cols = [c for c in columns(rows, exp.group, exp.measures) if not c.endswith("_n")]
     names = [labels.get(c, "± 95% CI" if c.endswith("_ci") else c) for c in cols]
-    lines = [f"## {exp.title}", "", f"`{exp.name}`" + (f": {exp.note}" if exp.note else ""), "",
-             "| " + " | ".join(names) + " |", "|" + "---|" * len(cols)]
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+    lines = [f"## {exp.title}", "", f"`{exp.name}`" + (f": {exp.note}" if exp.note else ""), "", line(names),
+             "|" + "---|" * len(cols)]
     for r in rows:
-        lines.append("| " + " | ".join((level(r.get(c, "")) if c in exp.group else fmt(r.get(c, ""), c))
-                                       + (counted(r, c) if c in exp.measures else "") for c in cols) + " |")
+        lines.append(line([(level(r.get(c, "")) if c in exp.group else fmt(r.get(c, ""), c))
+                           + (counted(r, c) if c in exp.measures else "") for c in cols]))
     return "\n".join(lines) + "\n"
 
 
@@ -204,13 +209,6 @@ def text_table(exp: Experiment, rows: list[dict[str, Any]], labels: dict[str, st
     cells = [[level(r[c]) for c in exp.group] + [str(r["runs"])] + [measure_cell(r, m) for m in measures]
              for r in rows]
     return Table(f"{exp.title} ({exp.name})", cols, cells, sections, exp.note)
-
-
-def print_table(exp: Experiment, rows: list[dict[str, Any]], labels: dict[str, str]) -> None:
-    """The experiment's table on stdout, split by columns or wrapped to fit the width (never cut)."""
-    from cellaqm import textable
-
-    print(textable.render(text_table(exp, rows, labels), textable.width()))
 
 
 def write_csv(rows: list[dict[str, Any]], cols: list[str], path: Path, digits: int = 4,
