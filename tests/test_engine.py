@@ -294,3 +294,16 @@ def test_a_shared_simulation_has_a_row_in_each_experiment_store(uninterrupted: P
     in_order = {p.stem for p in (uninterrupted / "store" / "in-order" / "runs").glob("*.parquet")}
     assert len(status & in_order) == 2  # status prohibit 300 ms = in-order delivery on (the reference), 2 seeds
     assert "16 runs (14 simulations: 2 runs shared between experiments)" in (uninterrupted / "report.md").read_text()
+
+
+def test_a_run_with_several_users_keeps_their_rows(tmp_path: Path, capsys: Any) -> None:
+    """The HS-DSCH system's 60 users: per-user rows beside each run's row, read by cellaqm plot's CDF."""
+    assert main(["reproduce", "hsdsch-buffer-mgmt", "--quick", "--quiet", "--only", "long-rr-0.4", "--reps", "1",
+                 "--out", str(tmp_path)]) == 0
+    store = Store(tmp_path / "store" / "long-rr-0.4")
+    df = store.load()
+    users = store.users(df["run_id"])
+    assert len(users) == 3 and all(len(u) == 60 and "goodput_bps" in u.columns for u in users.values())
+    assert main(["plot", str(store.root), "--kind", "cdf", "--metric", "user_goodput_bps", "--hue", "scheme",
+                 "--out", str(tmp_path / "users.png")]) == 0
+    assert (tmp_path / "users.png").stat().st_size > 1000

@@ -7,6 +7,7 @@ import math
 import os
 from collections.abc import Callable, Iterable, Mapping
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -18,10 +19,20 @@ ScenarioLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 
 _U64_MAX = 2**64 - 1
 
-#: The ``progress`` of runs started without one in this context: the experiment engine's worker threads set
-#: it to a check that raises once the user abandons the runs in flight (a second Ctrl-C), which stops the run.
-default_progress: ContextVar[Optional[Callable[[float, float], object]]] = ContextVar("default_progress",
-                                                                                     default=None)
+
+
+@dataclass
+class RunContext:
+    """What the experiment engine (:mod:`cellaqm.engine`) asks of the runs a study's ``measure`` makes: a
+    ``progress`` for runs started without one (a check that raises once the user abandons the runs in flight,
+    which stops the run), and the results, so that their per-user rows are kept in the store."""
+
+    progress: Optional[Callable[[float, float], object]] = None
+    results: list[RunResult] = field(default_factory=list)
+
+
+#: The :class:`RunContext` of the runs started in this context (a worker of the engine), or None.
+run_context: ContextVar[Optional[RunContext]] = ContextVar("run_context", default=None)
 
 
 def read_scenario(scenario: ScenarioLike) -> tuple[str, str]:
@@ -161,7 +172,12 @@ def run(
     """
     text, fmt = read_scenario(scenario)
     pcap_dir = None if pcap is None else os.fspath(pcap)
-    progress = progress if progress is not None else default_progress.get()
+    context = run_context.get()
+    if progress is None and context is not None:
+        progress = context.progress
     raw = _core.run(text, fmt, check_seed(seed), check_sets(sets), bool(packets), bool(trace), progress,
                     scenario_dir(scenario), pcap_dir)
-    return RunResult.from_core(raw)
+    result = RunResult.from_core(raw)
+    if context is not None:
+        context.results.append(result)
+    return result

@@ -30,12 +30,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Optional
 
+import pyarrow as pa
+
 from cellaqm import rows as stored
 from cellaqm.findings import Results, judge_all
 from cellaqm.plan import ExperimentPlan, PlanError, StudyPlan, manifest, plan
 from cellaqm.progress import StudyProgress, _clock
 from cellaqm.report import Output, finish_lines
-from cellaqm.store import RESULTS, Store, StoreError, write_json_atomic, write_table_atomic
+from cellaqm.store import RESULTS, USERS, Store, write_json_atomic, write_table_atomic
 from cellaqm.study import Run, Study, stall_warning, table
 
 
@@ -44,24 +46,39 @@ from cellaqm.study import Run, Study, stall_warning, table
 
 def perform(entry: Mapping[str, Any], abandon: Any = None) -> dict[str, Any]:
     """Measure one simulation (the study's ``measure`` on the entry's scenario, seed and options); never raises
-    but to abandon the run. Returns ``run_id``, ``out`` (or ``error``) and ``run_wall_s``."""
-    from cellaqm.api import default_progress
+    but to abandon the run. Returns ``run_id``, ``out`` (or ``error``), ``users`` (the per-user rows of the
+    simulation when it has several users; of each, with a column ``simulation``, if the measure made several;
+    else None) and ``run_wall_s``."""
+    from cellaqm.api import RunContext, run_context
     from cellaqm.runner import _check
 
     start = time.perf_counter()
-    outcome: dict[str, Any] = {"run_id": entry["run_id"]}
-    token = default_progress.set(None if abandon is None else (lambda _s, _d: _check(abandon)))
+    outcome: dict[str, Any] = {"run_id": entry["run_id"], "users": None}
+    context = RunContext(None if abandon is None else (lambda _s, _d: _check(abandon)))
+    token = run_context.set(context)
     try:
         run = Run({}, copy.deepcopy(entry["doc"]), entry["seed"], copy.deepcopy(entry["options"]))
         measured = entry["measure"](run)
         outcome["out"] = (measured if measured is not None else run).out
+        outcome["users"] = users(context.results)
     except Exception as exc:  # noqa: BLE001 - a failed run is recorded, the reproduction goes on
         outcome["error"] = f"{type(exc).__name__}: {exc}".splitlines()[0] if str(exc) else type(exc).__name__
         outcome["traceback"] = traceback.format_exc()
     finally:
-        default_progress.reset(token)
+        run_context.reset(token)
     outcome["run_wall_s"] = time.perf_counter() - start
     return outcome
+
+
+def users(results: list[Any]) -> Any:
+    """The per-user rows of the simulations a measure made (those with several users), or None."""
+    import pandas as pd
+
+    several = [(k, r) for k, r in enumerate(results) if r.summary.get("users", 1) > 1]  # the frames cost ms each
+    if len(results) == 1:
+        return several[0][1].users if several else None
+    frames = [r.users.assign(simulation=k) for k, r in several]
+    return pd.concat(frames, ignore_index=True) if frames else None
 
 
 def keep(entry: Mapping[str, Any], outcome: Mapping[str, Any]) -> Optional[str]:
@@ -80,6 +97,8 @@ def keep(entry: Mapping[str, Any], outcome: Mapping[str, Any]) -> Optional[str]:
                                 error)
             continue
         scalars, tables, spec = split[n]
+        if outcome.get("users") is not None:
+            tables = {**tables, USERS: pa.Table.from_pandas(outcome["users"], preserve_index=False)}
         store.write_run(stored.row(t["row_id"], t["levels"], t["rep"], entry["seed"], scalars, spec, entry["doc"],
                                    entry["options"], outcome["run_wall_s"], entry["version"]), tables)
     return error
@@ -304,7 +323,8 @@ def chosen(study: Study, args: Any) -> list[Any]:
 
 def command(study: Study, args: Any, jobs: int, out: Path) -> int:
     """``cellaqm reproduce STUDY`` (see :func:`cellaqm.reproduce.add_parser` for the options)."""
-    from cellaqm.cli import OutputError, UsageError
+    from cellaqm.cli import UsageError
+    from cellaqm.cli_experiments import runner_errors
 
     if args.ray_address and args.backend != "ray":
         raise UsageError("--ray-address needs --backend ray")
@@ -318,11 +338,5 @@ def command(study: Study, args: Any, jobs: int, out: Path) -> int:
         raise UsageError(str(exc)) from None
     bar = sys.stdout.isatty() and sys.stderr.isatty()
     output = Output(p, out, args.format)
-    try:
+    with runner_errors(out):
         return Reproduction(p, out, output, args.resume).run(jobs, args.backend, args.ray_address, bar, args.quiet)
-    except StoreError as exc:
-        raise UsageError(str(exc)) from None
-    except OSError as exc:
-        raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
-    except RuntimeError as exc:  # e.g. Ray missing or unreachable
-        raise UsageError(str(exc)) from None

@@ -172,6 +172,8 @@ class Output:
             lines.append(f"- Published results: {comparison.line}.")
         if judged:
             lines.append(f"- The study's stated findings: {findings.counts(judged)} (below).")
+        elif comparison is not None and comparison.stated:
+            lines.append(f"- The study's stated findings: {comparison.stated}.")
         elif done:
             lines.append("- The study's stated findings: none are judged by this reproduction yet.")
         if self.stalled:

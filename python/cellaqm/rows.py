@@ -14,6 +14,10 @@ and ``detail`` (JSON) names them:
 - a list or a 1-D numpy array → one column ``value``;
 - a dict of those (e.g. the trace tables of a run) → one file per entry.
 
+A simulation with several users also keeps its per-user rows,
+``detail/<row_id>.users.parquet`` (the columns of ``users.csv``, as a sweep
+keeps them: ``cellaqm plot --kind cdf --metric user_goodput_bps`` reads them).
+
 :func:`read` turns the rows back into ``out`` dicts, value for value; the
 tables, figures and findings of a reproduction are always built from them,
 so a resumed reproduction gives what an uninterrupted one gives.
@@ -30,7 +34,7 @@ from typing import Any
 import pyarrow as pa
 
 from cellaqm.plan import RESERVED
-from cellaqm.store import Store, _read_one
+from cellaqm.store import USERS, Store, _read_one
 from cellaqm.sweepfile import canonical_json
 
 _NAME = re.compile(r"^[A-Za-z0-9_-]+$")
@@ -142,7 +146,9 @@ def read(store: Store, row_ids: Sequence[str], factors: Sequence[str]) -> tuple[
 
 
 def outcome(store: Store, row_id: str, factors: Sequence[str]) -> dict[str, Any]:
-    """A stored run as the outcome of running it again (its measures and wall time), to copy into another
-    experiment's store that lists the same simulation."""
+    """A stored run as the outcome of running it again (its measures, per-user rows and wall time), to copy
+    into another experiment's store that lists the same simulation."""
     outs, table = read(store, [row_id], factors)
-    return {"run_id": row_id, "out": outs[row_id], "run_wall_s": table.column("run_wall_s")[0].as_py()}
+    users = store.detail_path(row_id, USERS)
+    return {"run_id": row_id, "out": outs[row_id], "run_wall_s": table.column("run_wall_s")[0].as_py(),
+            "users": _read_one(users).to_pandas() if users.exists() else None}

@@ -71,6 +71,8 @@ class Comparison:
     table: Table
     #: Lines printed under the table.
     notes: list[str] = field(default_factory=list)
+    #: The study's stated findings judged with it, in a line for the report's summary ("" if none).
+    stated: str = ""
 
 
 @dataclass

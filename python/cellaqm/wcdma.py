@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from cellaqm.findings import Results
-from cellaqm.study import Comparison, Experiment, Run, Study, figure, save
+from cellaqm.study import Comparison, Experiment, Run, Study, save
 from cellaqm.textable import Column, Table
 
 #: The study's schemes, in table order.
@@ -215,20 +215,30 @@ def versus_td(rows: list[dict[str, Any]]) -> None:
 
 
 def plot(runs: list[Run], rows: list[dict[str, Any]], path: Path) -> None:
-    """p95 delay against goodput, one point per scheme (with CI bars), one panel per case."""
+    """p95 delay against goodput, one point per scheme (with CI bars), one panel per case, three to a row."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     cases = list(dict.fromkeys(r["case"] for r in rows))
-    fig, axes = figure(len(cases), width=5.0, height=4.0)
+    ncols = min(3, len(cases))
+    nrows = math.ceil(len(cases) / ncols)
+    fig, grid = plt.subplots(nrows, ncols, figsize=(4.4 * ncols, 3.4 * nrows), squeeze=False)
+    axes = grid.ravel()
     for ax, case in zip(axes, cases):
         for r in (r for r in rows if r["case"] == case):
             ax.errorbar(r["goodput_kbps"], r["p95_ms"],
                         xerr=None if math.isnan(r["goodput_kbps_ci"]) else r["goodput_kbps_ci"],
                         yerr=None if math.isnan(r["p95_ms_ci"]) else r["p95_ms_ci"], fmt="o", capsize=3,
                         label=r["scheme"])
-        ax.set_title(case)
-        ax.set_xlabel("mean download goodput [kb/s]")
-        ax.set_ylabel("95th percentile IP packet delay [ms]")
+        ax.set_title(case, fontsize=9)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
+    for ax in axes[len(cases):]:
+        ax.set_visible(False)
+    axes[0].legend(fontsize=7)
+    fig.supxlabel("mean download goodput [kb/s]")
+    fig.supylabel("95th percentile IP packet delay [ms]")
     save(fig, path)
 
 
@@ -314,9 +324,11 @@ def published(results: Results) -> Optional[Comparison]:
     line = pub.summary_line(summary)
     stated = obs.observations(compared, rows, [b["label"] for b in BEARERS.values()])
     notes = ["The study's stated observations, on its Table I and on ours:", *obs.lines(stated)]
+    held = (f"its five stated observations: {sum(o.study.holds for o in stated)} hold on its Table I, "
+            f"{sum(o.ours.holds for o in stated)} on ours (below)")
     return Comparison("Next to the published Table I", line, COMPARISON_COLUMNS, compared,
                       comparison_markdown(compared, line) + "\n" + obs.markdown(stated), comparison_table(compared, line),
-                      notes)
+                      notes, held)
 
 
 STUDY = Study("wcdma-rnc-aqm", "WCDMA RNC AQM (Lakkakorpi & Cuny, WCNC 2006)", DOC, [TABLE], measure, MEASURE_LABELS,
