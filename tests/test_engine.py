@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import json
 import math
 import os
@@ -24,7 +25,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cellaqm import engine, plan, rlc_tcp, wcdma
+from cellaqm import engine, findings, plan, rlc_tcp, wcdma
 from cellaqm.cli import main
 from cellaqm.study import Experiment, Run, Study, lines_figure
 from cellaqm.store import Store
@@ -41,9 +42,10 @@ def measure(run: Run) -> Run:
         raise RuntimeError(f"asked to fail at x = {run.doc['x']}")
     x = run.doc["x"]
     run.out = {"y": x * 10.0 + run.seed, "odd": bool(run.seed % 2), "count": int(x), "nan": math.nan,
+               "stalled_flows": float(x == 3.0),
                "name": f"x{x}", "none": None,
                "frame": pd.DataFrame({"t": [0.5, 1.5], "v": [x, x + 1], "s": ["a", "b"]}),
-               "series": {"t": [0.0, 0.25 * x], "a": np.arange(3, dtype=np.float64) * x}}
+               "series": {"t": [0.0, 0.25 * x], "a": np.arange(3, dtype=np.float64) * x, "end_s": 0.5 * x}}
     return run
 
 
@@ -85,6 +87,7 @@ def test_rows_round_trip_every_kind_of_measure(tmp_path: Path, capsys: Any) -> N
     assert math.isnan(first["nan"]) and "none" not in first
     pd.testing.assert_frame_equal(first["frame"], pd.DataFrame({"t": [0.5, 1.5], "v": [0.05, 1.05], "s": ["a", "b"]}))
     assert first["series"]["t"] == [0.0, 0.0125] and first["series"]["a"].tolist() == [0.0, 0.05, 0.1]
+    assert first["series"]["end_s"] == 0.025  # a scalar entry of a dict: kept in the row's detail
     # Levels print as given (0.05, not 0.1) in the table, the CSV and the store.
     table = list(csv.DictReader((tmp_path / "first.csv").open()))
     assert [r["x"] for r in table] == ["0.05", "1.0", "2.0"] and table[0]["y"] == "2.0"
@@ -147,6 +150,26 @@ def test_formats_keep_stdout_for_the_tables(tmp_path: Path, capsys: Any, fmt: st
         assert cap.out.startswith("# first: The first experiment\nx,runs,y,y_ci,y_n,")
     else:
         assert "## The first experiment" in cap.out and "| x | runs | y [units] |" in cap.out
+
+
+def test_the_findings_then_the_stall_warning_end_the_output_and_the_report(tmp_path: Path, capsys: Any) -> None:
+    def grows(res: findings.Results) -> findings.Verdict:
+        d = findings.compare(res, "second", "y", {"x": 3.0}, {"x": 1.0})
+        return findings.verdict(d.sign > 0, d.sign < 0, d.text())
+
+    stated = [findings.Finding("S1", "strong", "y grows with x.", "y at x 3 − at x 1, paired, decided above 0",
+                               ("second",), grows)]
+    study = dataclasses.replace(synthetic(), findings=stated)
+    assert engine.command(study, options(), 1, tmp_path) == 0
+    out = capsys.readouterr().out
+    warning = "warning: 2 run(s) ended with stalled flows"  # x = 3, seeds 1 and 2
+    assert out.index("The second, sharing two levels") < out.index(findings.TITLE) < out.index(warning)
+    assert out.index("S1") > out.index(findings.TITLE) and "holds" in out[out.index(findings.TITLE):]
+    assert "second (x 3.0, seed 1): 1" in out[out.index(warning):]
+    report = (tmp_path / "report.md").read_text()
+    assert "- The study's stated findings: 1 of 1 hold (judged at the end of this report)." in report
+    assert report.index("## The second") < report.index(f"## {findings.TITLE}") < report.index("## Warning")
+    assert report.rstrip().splitlines()[-1].startswith(warning)
 
 
 def test_off_a_terminal_a_progress_line_per_experiment(tmp_path: Path, capsys: Any) -> None:

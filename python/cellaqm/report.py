@@ -9,8 +9,10 @@ holds only the tables; the lines around them go to stderr.
 
 ``report.md`` is rewritten as each experiment finishes. It starts with the
 summary: what was run, how long it took, the published comparison (the
-study's stated findings with their verdicts, and a published table beside
-ours where the study has one); the experiments' sections follow.
+count of the study's stated findings by verdict, and a published table beside
+ours where the study has one); the experiments' sections follow, then, as at
+the end of the terminal output, the findings table and the stalled-flow
+warning.
 """
 
 from __future__ import annotations
@@ -156,7 +158,8 @@ class Output:
 
     def report(self, timing: str, judged: Optional[list[tuple[Finding, Verdict]]] = None,
                comparison: Optional[Comparison] = None, done: bool = True) -> str:
-        """``report.md``: the summary, the findings, the published comparison, the experiments, the warnings."""
+        """``report.md``: the summary, the published comparison, the experiments, then (as on the terminal) the
+        findings judged and the stalled-flow warning."""
         p, s = self.plan, self.study
         names = ", ".join(f"`{ep.name}`" for ep in p.experiments)
         lines = [f"# {s.title}: cellaqm reproduce {s.name} ({p.mode})", "", "## Summary", "",
@@ -171,7 +174,8 @@ class Output:
         if comparison is not None:
             lines.append(f"- Published results: {comparison.line}.")
         if judged:
-            lines.append(f"- The study's stated findings: {findings.counts(judged)} (below).")
+            lines.append(f"- The study's stated findings: {findings.counts(judged)} (judged at the end of this "
+                         "report).")
         elif comparison is not None and comparison.stated:
             lines.append(f"- The study's stated findings: {comparison.stated}.")
         elif done:
@@ -180,11 +184,11 @@ class Output:
             lines.append(f"- Warning: {len(self.stalled)} run(s) ended with stalled flows (the end of this report).")
         lines += [f"- {line}." for line in self.failed]
         lines.append("")
-        if judged:
-            lines.append(findings.markdown(judged))
         if comparison is not None:
             lines += [f"## {comparison.title}", "", comparison.markdown]
         lines += self.sections
+        if judged:
+            lines.append(findings.markdown(judged))
         if self.stalled:
             lines += ["## Warning", "", study.stall_warning(self.stalled), ""]
         return "\n".join(lines)

@@ -46,8 +46,9 @@ STUDIES = (
            "scenario 2 (seven HS-DSCH cells, session loads, ANOVA and Tukey), scenario 3 (one user) (docs/hsdsch.md)"),
     Target("umts-rlc-tcp", "rlc_tcp",
            "the RLC-TCP study: TCP over RLC AM on a 384 kb/s DCH with Rayleigh-fading frame errors: initial "
-           "window, buffer x Reno/SACK/timestamps, status prohibit, limited transmit, Eifel, RLC window, maxDAT, "
-           "in-order delivery, drop-tail/RED/ACK delay (docs/rlc-tcp.md)"),
+           "window, buffer x Reno/SACK/timestamps, RTT/RTO trace, status prohibit and triggers, limited transmit, "
+           "Eifel, RLC window, maxDAT and discards, in-order delivery, drop-tail/RED/ACK delay, what the buffer "
+           "counts, occupancy, PDU errors; its 16 findings judged (docs/rlc-tcp.md)"),
     Target("umts-dsch-rrm", "dsch",
            "the DSCH study: 37 UMTS cells whose resource managers serve 250 calls first and web users on the "
            "DSCH up to a load factor phi; Table 3 and Fig. 2 per phi x {400, 600} web users, a TCP user's "
@@ -167,9 +168,11 @@ link; scenario 2, the seven-cell HS-DSCH system under session loads, system
 goodput per cell with paired t-tests, ANOVA and Tukey; scenario 3, one user's
 transfer times (10 replications; --quick: 60 s, 2); the load sweep.
 umts-rlc-tcp: TCP over RLC AM on a 384 kb/s DCH with fading (2 MB downloads):
-initial window x packet size, buffer x Reno/SACK/timestamps, status prohibit,
-limited transmit, the Eifel response, RLC window x RAN RTT, maxDAT, in-order
-delivery, drop-tail/RED/ACK delay; 20 replications (--quick: 2, fewer levels).
+initial window x packet size, buffer x Reno/SACK/timestamps, the RTT/RTO trace
+(Fig. 3), slow start, status prohibit and STATUS triggers, limited transmit, the
+Eifel response, RLC window x RAN RTT and x channel, maxDAT and discard bursts,
+in-order delivery, drop-tail/RED/ACK delay, what the buffer counts, occupancy,
+PDU errors; its 16 findings judged; 20 replications (--quick: 2, fewer levels).
 umts-dsch-rrm: the DSCH study's 37-cell system, phi 60-100% x {400, 600} web users
 (+ no web users); the TCP user's throughput with SACK+FACK on/off; 660 s runs,
 5 replications; the conversational Eb/N0 sensitivity; one transfer's

@@ -12,7 +12,9 @@ and ``detail`` (JSON) names them:
 
 - a pandas DataFrame (e.g. a buffer occupancy distribution) → one file;
 - a list or a 1-D numpy array → one column ``value``;
-- a dict of those (e.g. the trace tables of a run) → one file per entry.
+- a dict of those (e.g. the trace tables of a run) → one file per entry; a
+  scalar entry of the dict (e.g. the time the trace ends) is kept in
+  ``detail`` itself.
 
 A simulation with several users also keeps its per-user rows,
 ``detail/<row_id>.users.parquet`` (the columns of ``users.csv``, as a sweep
@@ -95,6 +97,9 @@ def split(out: Mapping[str, Any], taken: Sequence[str]) -> tuple[dict[str, Any],
                 for entry, v in value.items():
                     if not _NAME.match(str(entry)):
                         raise RowError(f"entry {entry!r}: a name of letters, digits, _ and - is needed")
+                    if _scalar(v) is not None:
+                        spec[name][entry] = {"scalar": _scalar(v)}
+                        continue
                     spec[name][entry] = _kind(v)
                     tables[f"out.{name}.{entry}"] = _table(v, spec[name][entry])
             else:
@@ -137,7 +142,8 @@ def read(store: Store, row_ids: Sequence[str], factors: Sequence[str]) -> tuple[
         out = {k: v for k, v in values.items() if k not in skip and v is not None}
         for name, kind in json.loads(values.get("detail") or "{}").items():
             if isinstance(kind, dict):
-                out[name] = {e: _restore(_read_one(store.detail_path(rid, f"out.{name}.{e}")), k)
+                out[name] = {e: k["scalar"] if isinstance(k, dict) else
+                             _restore(_read_one(store.detail_path(rid, f"out.{name}.{e}")), k)
                              for e, k in kind.items()}
             else:
                 out[name] = _restore(_read_one(store.detail_path(rid, f"out.{name}")), kind)
