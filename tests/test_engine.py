@@ -301,7 +301,7 @@ def test_the_same_study_on_ray_gives_the_same_tables(tmp_path: Path, uninterrupt
 def test_a_study_s_rows_are_read_back_by_cellaqm_table(uninterrupted: Path, capsys: Any) -> None:
     store = uninterrupted / "store" / "buffer-tcp"
     df = Store(store).load()
-    assert len(df) == 8 and set(df["TCP"].cat.categories) == {"reno", "sack+ts"}
+    assert len(df) == 12 and set(df["TCP"].cat.categories) == {"reno", "reno+ts", "sack"}
     assert main(["table", str(store), "--metric", "goodput_kbps", "--rows", "RLC buffer [SDUs]", "--cols", "TCP"]) == 0
     text = capsys.readouterr().out
     rows = {(r["RLC buffer [SDUs]"], r["TCP"]): float(r["goodput_kbps"])
@@ -316,7 +316,7 @@ def test_a_shared_simulation_has_a_row_in_each_experiment_store(uninterrupted: P
     status = {p.stem for p in (uninterrupted / "store" / "status-prohibit" / "runs").glob("*.parquet")}
     in_order = {p.stem for p in (uninterrupted / "store" / "in-order" / "runs").glob("*.parquet")}
     assert len(status & in_order) == 2  # status prohibit 300 ms = in-order delivery on (the reference), 2 seeds
-    assert "16 runs (14 simulations: 2 runs shared between experiments)" in (uninterrupted / "report.md").read_text()
+    assert "20 runs (18 simulations: 2 runs shared between experiments)" in (uninterrupted / "report.md").read_text()
 
 
 def test_a_run_with_several_users_keeps_their_rows(tmp_path: Path, capsys: Any) -> None:
