@@ -17,9 +17,7 @@ study's 20 stated findings are judged on these tables (:data:`FINDINGS`).
 
 from __future__ import annotations
 
-import json
 import math
-import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -113,24 +111,11 @@ SYSTEM_KEYS = ("mean_eta", "p_eta_over_90", "dsch_acceptance", "code_acceptance"
 
 ACCEPTANCE_KEYS = ("dsch_acceptance", "code_acceptance", "power_acceptance", "load_acceptance")
 
-#: Measured runs by (scenario, seed, trace): the SACK+FACK-on runs of the TCP experiment are the system
-#: experiment's, and the calibrated reading of the sensitivity is the system's too; each is simulated once.
-_measured: dict[tuple[str, int, bool], dict[str, Any]] = {}
-_lock = threading.Lock()
-
-
 def measure(run: Run) -> Run:
-    """Simulates ``run`` (or takes an identical run measured before): the central cell's measures and the TCP
-    user's after the warm-up."""
-    trace = bool(run.options.get("trace"))
-    key = (json.dumps(run.doc, sort_keys=True), run.seed, trace)
-    with _lock:
-        known = _measured.get(key)
-    if known is None:
-        known = simulate(run.doc, run.seed, run.options.get("warmup_s", 0.0), trace)
-        with _lock:
-            _measured[key] = known
-    run.out = dict(known)
+    """Simulates ``run``: the central cell's measures and the users under test's after the warm-up. (The
+    SACK+FACK-on runs of the TCP experiment are the system experiment's, and so are the calibrated reading's
+    in the sensitivity: the engine simulates each once.)"""
+    run.out = simulate(run.doc, run.seed, run.options.get("warmup_s", 0.0), bool(run.options.get("trace")))
     return run
 
 
