@@ -477,7 +477,8 @@ def print_human(result: Any, console: Any) -> None:
         t = result.trace
         console.print(
             f"trace recorded: {len(t['cwnd']):,} cwnd samples, {len(t['queue']):,} queue samples, "
-            f"{len(t['drops']):,} drops, {len(t['delivered']):,} delivered segments"
+            f"{len(t['drops']):,} drops, {len(t['delivered']):,} delivered segments, "
+            f"{len(t['rtt']):,} RTT/RTO samples"
             + (f", {len(t['bsr']):,} buffer status reports" if len(t["bsr"]) else "")
         )
 

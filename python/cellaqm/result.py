@@ -50,6 +50,9 @@ TRACE_COLUMNS = {
     # every Buffer Status Report reaching the far end of the uplink (uplink.bsr_period): the
     # reported bytes, the bytes received since the previous one, the delay estimate and the truth
     "bsr": ("time_s", "queue_bytes", "received_bytes", "estimate_s", "true_s"),
+    # every change of a TCP sender's retransmission timer (RFC 6298): the latest RTT sample, SRTT,
+    # RTTVAR and the RTO (backed off after an expiry); dir as in "cwnd"
+    "rtt": ("time_s", "flow", "dir", "sample_s", "srtt_s", "rttvar_s", "rto_s"),
 }
 TRACE_TABLES = tuple(TRACE_COLUMNS)
 #: Subdirectory of a run's output directory holding the trace tables (``cwnd.parquet``, ...).

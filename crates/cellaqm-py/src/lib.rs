@@ -103,6 +103,16 @@ fn trace_tables<'py>(py: Python<'py>, t: &cellaqm_core::metrics::Trace) -> PyRes
     bsr.set_item("estimate_s", f64s(&t.bsr.estimate_s))?;
     bsr.set_item("true_s", f64s(&t.bsr.true_s))?;
     out.set_item("bsr", bsr)?;
+
+    let rtt = PyDict::new(py);
+    rtt.set_item("time_s", f64s(&t.rtt.time_s))?;
+    rtt.set_item("flow", u32s(&t.rtt.flow))?;
+    rtt.set_item("dir", strings(py, &t.rtt.dir)?)?;
+    rtt.set_item("sample_s", f64s(&t.rtt.sample_s))?;
+    rtt.set_item("srtt_s", f64s(&t.rtt.srtt_s))?;
+    rtt.set_item("rttvar_s", f64s(&t.rtt.rttvar_s))?;
+    rtt.set_item("rto_s", f64s(&t.rtt.rto_s))?;
+    out.set_item("rtt", rtt)?;
     Ok(out)
 }
 
@@ -216,7 +226,7 @@ fn scenario_catalogue(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 /// dicts, one per flow, user and download; built directly, not through JSON text, which was a third of a call's time outside
 /// the run), `seed` (int), `packets`
 /// (None, or a dict mapping column name to `(numpy dtype str, bytes)`), `trace` (None, or a
-/// dict of tables `cwnd`, `queue`, `drops`, `delivered`, `bsr`, each mapping column name to
+/// dict of tables `cwnd`, `queue`, `drops`, `delivered`, `bsr`, `rtt`, each mapping column name to
 /// `(numpy dtype str, bytes)` or, for text columns, a list of str) and `occupancy` (the
 /// buffers' occupancy distributions: columns `buffer`, `unit` (lists of str), `value`,
 /// `time_s`), `pcap` (None, or the paths of the pcap files written into the directory `pcap`:

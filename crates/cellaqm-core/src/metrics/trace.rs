@@ -18,10 +18,13 @@
 //! - [`BsrTrace`]: every Buffer Status Report reaching the far end of the
 //!   uplink (`bsr_period`), with the delay estimate it gave and the true
 //!   head-of-line delay (the LTE uplink study's "estimated vs true" figure).
+//! - [`RttTrace`]: the retransmission timer of every TCP sender that has sent
+//!   data (latest RTT sample, SRTT, RTTVAR, RTO), whenever any of it changes:
+//!   each sample, each back-off.
 
 use crate::packet::{FlowId, Packet};
 use crate::queue::Dropped;
-use crate::tcp::{Endpoint, Metrics};
+use crate::tcp::{Endpoint, Metrics, RtoState};
 use crate::time::Time;
 use serde::Serialize;
 
@@ -93,6 +96,22 @@ pub struct BsrTrace {
     pub true_s: Vec<f64>,
 }
 
+/// TCP retransmission timers: one row per change of a sender's [`RtoState`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RttTrace {
+    pub time_s: Vec<f64>,
+    pub flow: Vec<u32>,
+    /// Direction of the data the sender sends: `"down"` (the server) or `"up"` (the client).
+    pub dir: Vec<&'static str>,
+    /// The latest RTT sample, seconds (NaN before the first).
+    pub sample_s: Vec<f64>,
+    /// Smoothed RTT, seconds (NaN before the first sample).
+    pub srtt_s: Vec<f64>,
+    pub rttvar_s: Vec<f64>,
+    /// The retransmission timeout now (backed off after an expiry), seconds.
+    pub rto_s: Vec<f64>,
+}
+
 /// The time series of a run (see the module documentation).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Trace {
@@ -101,9 +120,13 @@ pub struct Trace {
     pub drops: DropTrace,
     pub delivered: DeliveredTrace,
     pub bsr: BsrTrace,
+    pub rtt: RttTrace,
     /// Last metrics recorded per flow and side (client, server).
     #[serde(skip)]
     last_window: Vec<[Option<Metrics>; 2]>,
+    /// Last timer state recorded per flow and side.
+    #[serde(skip)]
+    last_rto: Vec<[Option<RtoState>; 2]>,
 }
 
 impl Default for Trace {
@@ -125,7 +148,9 @@ impl Trace {
             drops: DropTrace::default(),
             delivered: DeliveredTrace::default(),
             bsr: BsrTrace::default(),
+            rtt: RttTrace::default(),
             last_window: Vec::new(),
+            last_rto: Vec::new(),
         }
     }
 
@@ -151,6 +176,33 @@ impl Trace {
                 c.ssthresh_bytes.push(m.ssthresh);
                 c.w_max_bytes.push(m.w_max.unwrap_or(u64::MAX));
                 c.k_s.push(m.k);
+            }
+        }
+    }
+
+    /// Samples the retransmission timers of both ends of `flow`, if they sent data and
+    /// changed since the last sample.
+    pub fn timers(&mut self, now: Time, flow: FlowId, ends: &[Endpoint; 2]) {
+        let i = flow as usize;
+        if self.last_rto.len() <= i {
+            self.last_rto.resize(i + 1, [None; 2]);
+        }
+        let secs = |d: Option<crate::time::Dur>| d.map_or(f64::NAN, |d| d.as_secs_f64());
+        for (side, (end, dir)) in ends.iter().zip(["up", "down"]).enumerate() {
+            if end.stats().segments_sent == 0 {
+                continue;
+            }
+            let r = end.rto_state();
+            if self.last_rto[i][side] != Some(r) {
+                self.last_rto[i][side] = Some(r);
+                let t = &mut self.rtt;
+                t.time_s.push(now.as_secs_f64());
+                t.flow.push(flow);
+                t.dir.push(dir);
+                t.sample_s.push(secs(r.sample));
+                t.srtt_s.push(secs(r.srtt));
+                t.rttvar_s.push(r.rttvar.as_secs_f64());
+                t.rto_s.push(r.rto.as_secs_f64());
             }
         }
     }

@@ -614,6 +614,7 @@ impl Network {
         if let Some(ends) = c.ends.as_mut() {
             if let Some(t) = &mut self.trace {
                 t.windows(now, flow, ends);
+                t.timers(now, flow, ends);
             }
             if let Some(t) = ends[side as usize].next_timer() {
                 let at = &mut c.timer_at[side as usize];

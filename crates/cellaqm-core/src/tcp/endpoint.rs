@@ -10,7 +10,7 @@
 use super::congestion::Metrics;
 use super::receiver::Receiver;
 use super::sender::Sender;
-use super::{Role, TcpConfig, TcpStats};
+use super::{Role, RtoState, TcpConfig, TcpStats};
 use crate::packet::{flags, Dir, FlowId, Packet};
 use crate::time::{Dur, Time};
 
@@ -136,6 +136,11 @@ impl Endpoint {
     /// The congestion controller's state (window, ssthresh and, for CUBIC, W_max and K).
     pub fn cc_metrics(&self) -> Metrics {
         self.sender.cc.metrics()
+    }
+
+    /// The sending half's retransmission timer (latest sample, SRTT, RTTVAR, RTO).
+    pub fn rto_state(&self) -> RtoState {
+        self.sender.rto_state()
     }
 
     /// Smoothed round-trip time, once measured.

@@ -61,6 +61,10 @@ impl RttEstimator {
     pub fn srtt(&self) -> Option<Dur> {
         self.srtt
     }
+
+    pub fn rttvar(&self) -> Dur {
+        self.rttvar
+    }
 }
 
 #[cfg(test)]
