@@ -3,7 +3,6 @@
 
 use super::flows::{conn_mut, Conn, Flow, FlowsView, Kind, Stream};
 use super::{Event, Network};
-use crate::metrics::FlowSummary;
 use crate::packet::{Dir, Packet};
 use crate::tcp::{Endpoint, Role};
 use crate::time::Time;
@@ -69,7 +68,7 @@ impl Network {
                     notify_at: [u64::MAX; 2],
                     closed: [false; 2],
                     last_byte: None,
-                    counters: FlowSummary::default(),
+                    counters: Box::default(),
                     finished: false,
                 };
                 self.flows.push(Flow { source, user, tag, start: now, kind: Kind::Tcp(c) });

@@ -22,8 +22,8 @@ pub(super) struct Conn {
     pub(super) closed: [bool; 2],
     /// When an application last received bytes.
     pub(super) last_byte: Option<Time>,
-    /// Counters (both ends), kept when the endpoints are dropped.
-    pub(super) counters: FlowSummary,
+    /// Counters (both ends), kept when the endpoints are dropped (boxed: read only then).
+    pub(super) counters: Box<FlowSummary>,
     /// Both ends closed and all acknowledged.
     pub(super) finished: bool,
 }
@@ -43,7 +43,7 @@ impl Conn {
                 s.add_tcp(ends[1].stats());
                 s
             }
-            None => self.counters.clone(),
+            None => (*self.counters).clone(),
         }
     }
 }

@@ -625,7 +625,7 @@ impl Network {
                 }
             }
             if c.closed == [true, true] && ends.iter().all(|e| e.peer_closed() && e.next_timer().is_none()) {
-                c.counters = c.counters();
+                *c.counters = c.counters();
                 c.ends = None;
                 c.finished = true;
             }

@@ -104,6 +104,7 @@ impl Network {
             datagrams: DatagramSummary::new(self.udp_sent, udp_delivered, self.udp_lost, udp_bytes, &self.udp_delays),
             rtos: flows.iter().map(|f| f.rtos).sum(),
             spurious_rtos: flows.iter().map(|f| f.spurious_rtos).sum(),
+            rtos_undone: flows.iter().map(|f| f.rtos_undone).sum(),
             fast_retransmits: flows.iter().map(|f| f.fast_retransmits).sum(),
             retransmitted_bytes: flows.iter().map(|f| f.retransmitted_bytes).sum(),
             stalled_flows: flows.iter().filter(|f| f.stalled).count() as u64,
