@@ -232,6 +232,7 @@ impl Network {
         let mut radio = s.radio.as_ref().map(|r| RadioAccess::new(r, s.traffic.users(), seed));
         if let Some(r) = radio.as_mut().filter(|_| opts.trace) {
             r.record_bsr_trace();
+            r.record_loss_trace();
         }
         let users = s.traffic.users();
         Network {
@@ -614,7 +615,6 @@ impl Network {
         if let Some(ends) = c.ends.as_mut() {
             if let Some(t) = &mut self.trace {
                 t.windows(now, flow, ends);
-                t.timers(now, flow, ends);
             }
             if let Some(t) = ends[side as usize].next_timer() {
                 let at = &mut c.timer_at[side as usize];

@@ -424,6 +424,30 @@ impl RadioAccess {
         }
     }
 
+    /// Record the TTIs in which the users' DCHs lost PDUs.
+    pub fn record_loss_trace(&mut self) {
+        self.bearers.iter_mut().for_each(Bearer::record_losses);
+    }
+
+    /// The DCH losses recorded, in time order (downlink before uplink at one instant, then by user).
+    pub fn take_loss_trace(&mut self) -> crate::metrics::RadioLossTrace {
+        let mut rows: Vec<(Time, u8, u32, u32)> = Vec::new();
+        for (u, b) in self.bearers.iter_mut().enumerate() {
+            let (down, up) = b.take_losses();
+            rows.extend(down.into_iter().map(|(t, n)| (t, 0, u as u32, n)));
+            rows.extend(up.into_iter().map(|(t, n)| (t, 1, u as u32, n)));
+        }
+        rows.sort_unstable();
+        let mut trace = crate::metrics::RadioLossTrace::default();
+        for (t, dir, user, n) in rows {
+            trace.time_s.push(t.as_secs_f64());
+            trace.user.push(user);
+            trace.dir.push(if dir == 0 { "down" } else { "up" });
+            trace.pdus.push(n);
+        }
+        trace
+    }
+
     /// User 0's BSR trace, if recorded.
     pub fn take_bsr_trace(&mut self) -> Option<crate::metrics::BsrTrace> {
         self.lte.as_mut().and_then(|l| l.far_end(0).take_trace())
@@ -542,6 +566,7 @@ mod tests {
             uplink: DchConfig::default(),
             buffer: Some(Bytes(buffer)),
             buffer_packets: None,
+            buffer_holds: Default::default(),
             queue: QueueConfig::TailDrop,
             uplink_buffer: None,
             uplink_queue: QueueConfig::TailDrop,

@@ -25,7 +25,7 @@ use super::dsch::DschConfig;
 use super::hsdpa::{HsdpaConfig, HsdpaUser};
 use super::hsdsch::CellsConfig;
 use super::lte::LteConfig;
-use super::pdcp::pdcp_discipline;
+use super::pdcp::{pdcp_discipline, BufferHolds};
 use crate::queue::QueueConfig;
 use crate::rlc::RlcConfig;
 use crate::units::{Bytes, Rate};
@@ -122,6 +122,10 @@ pub struct RadioConfig {
     /// PDCP buffer limit in packets; absent: no limit.
     #[serde(default)]
     pub buffer_packets: Option<u32>,
+    /// How long a packet counts in the PDCP buffer and the UE's: until the RLC
+    /// has it acknowledged (default) or until the RLC takes it.
+    #[serde(default, skip_serializing_if = "BufferHolds::is_default")]
+    pub buffer_holds: BufferHolds,
     /// The queue discipline of the PDCP buffer.
     #[serde(default)]
     pub queue: QueueConfig,
@@ -180,6 +184,7 @@ pub struct UserGroup {
 pub struct BearerConfig {
     pub buffer: Option<Bytes>,
     pub buffer_packets: Option<u32>,
+    pub buffer_holds: BufferHolds,
     pub queue: QueueConfig,
     pub uplink_buffer: Option<Bytes>,
     pub uplink_queue: QueueConfig,
@@ -222,6 +227,7 @@ impl RadioConfig {
         BearerConfig {
             buffer: g.buffer.or(self.buffer),
             buffer_packets: g.buffer_packets.or(self.buffer_packets),
+            buffer_holds: self.buffer_holds,
             queue: g.queue.unwrap_or_else(|| self.queue.clone()),
             uplink_buffer: g.uplink_buffer.or(self.uplink_buffer),
             uplink_queue: g.uplink_queue.unwrap_or_else(|| self.uplink_queue.clone()),
@@ -358,6 +364,7 @@ impl RadioConfig {
         let keys = [
             ("buffer", self.buffer.is_some()),
             ("buffer_packets", self.buffer_packets.is_some()),
+            ("buffer_holds", !self.buffer_holds.is_default()),
             ("queue", self.queue != QueueConfig::default()),
             ("rlc", self.rlc != RlcConfig::default()),
             ("uplink", self.uplink != DchConfig::default()),

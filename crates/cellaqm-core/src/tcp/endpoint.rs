@@ -9,8 +9,9 @@
 
 use super::congestion::Metrics;
 use super::receiver::Receiver;
+use super::rtt::RttMetrics;
 use super::sender::Sender;
-use super::{Role, RtoState, TcpConfig, TcpStats};
+use super::{Role, TcpConfig, TcpStats};
 use crate::packet::{flags, Dir, FlowId, Packet};
 use crate::time::{Dur, Time};
 
@@ -138,13 +139,13 @@ impl Endpoint {
         self.sender.cc.metrics()
     }
 
-    /// The sending half's retransmission timer (latest sample, SRTT, RTTVAR, RTO).
-    pub fn rto_state(&self) -> RtoState {
-        self.sender.rto_state()
-    }
-
     /// Smoothed round-trip time, once measured.
     pub fn srtt(&self) -> Option<Dur> {
         self.sender.srtt()
+    }
+
+    /// The RTT estimator's samples, SRTT and retransmission timeout (for traces).
+    pub fn rtt_metrics(&self) -> RttMetrics {
+        self.sender.rtt_metrics()
     }
 }

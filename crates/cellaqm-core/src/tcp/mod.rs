@@ -47,25 +47,13 @@ pub use config::{
 };
 pub use congestion::Metrics;
 pub use endpoint::Endpoint;
-
-use crate::time::Dur;
+pub use rtt::RttMetrics;
 
 /// Which end of the connection: the client opens it actively.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
     Client,
     Server,
-}
-
-/// A sender's retransmission timer state (RFC 6298), as the `rtt` trace records it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RtoState {
-    /// The latest RTT sample, once one was taken.
-    pub sample: Option<Dur>,
-    pub srtt: Option<Dur>,
-    pub rttvar: Dur,
-    /// The timeout now (backed off after an expiry).
-    pub rto: Dur,
 }
 
 /// Counters of one endpoint's sending half (`spurious_rtos`: of its peer's, see there).

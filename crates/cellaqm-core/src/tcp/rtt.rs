@@ -12,6 +12,9 @@ use super::RtoFormula;
 use crate::time::Dur;
 
 pub(super) struct RttEstimator {
+    /// Samples taken so far, and the last one (for traces).
+    samples: u64,
+    last: Option<Dur>,
     srtt: Option<Dur>,
     rttvar: Dur,
     rto: Dur,
@@ -23,11 +26,22 @@ pub(super) struct RttEstimator {
 impl RttEstimator {
     pub fn new(initial: Dur, min: Dur, max: Dur, formula: RtoFormula) -> RttEstimator {
         // RFC 6298 (2.1): RTO before any sample.
-        RttEstimator { srtt: None, rttvar: Dur::ZERO, rto: initial.clamp(min, max), min, max, formula }
+        RttEstimator {
+            samples: 0,
+            last: None,
+            srtt: None,
+            rttvar: Dur::ZERO,
+            rto: initial.clamp(min, max),
+            min,
+            max,
+            formula,
+        }
     }
 
     /// Takes one RTT measurement `r` (which must not come from an ambiguous retransmission).
     pub fn sample(&mut self, r: Dur) {
+        self.samples += 1;
+        self.last = Some(r);
         let srtt = match self.srtt {
             // RFC 6298 (2.2): SRTT = R, RTTVAR = R/2.
             None => {
@@ -62,9 +76,29 @@ impl RttEstimator {
         self.srtt
     }
 
-    pub fn rttvar(&self) -> Dur {
-        self.rttvar
+    /// The estimator's state for traces: samples so far, the last one, SRTT, RTTVAR and the RTO.
+    pub fn metrics(&self) -> RttMetrics {
+        RttMetrics {
+            samples: self.samples,
+            last_sample: self.last,
+            srtt: self.srtt,
+            rttvar: self.rttvar,
+            rto: self.rto,
+        }
     }
+}
+
+/// A TCP sender's RTT estimator at one moment (see [`RttEstimator::metrics`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RttMetrics {
+    /// RTT samples taken so far.
+    pub samples: u64,
+    pub last_sample: Option<Dur>,
+    pub srtt: Option<Dur>,
+    /// RTTVAR (0 before the first sample).
+    pub rttvar: Dur,
+    /// The retransmission timeout, back-off included.
+    pub rto: Dur,
 }
 
 #[cfg(test)]

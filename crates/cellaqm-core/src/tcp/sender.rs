@@ -12,10 +12,10 @@ use super::eifel::Eifel;
 use super::eifel_response::Undo;
 use super::frto::{self, Frto};
 use super::recovery::LossRecovery;
-use super::rtt::RttEstimator;
+use super::rtt::{RttEstimator, RttMetrics};
 use super::rtt_timing::RttTiming;
 use super::scoreboard::Scoreboard;
-use super::{Recovery, RecoveryWindow, RtoRestart, RtoState, SpuriousRto, TcpConfig, TcpStats};
+use super::{Recovery, RecoveryWindow, RtoRestart, SpuriousRto, TcpConfig, TcpStats};
 use crate::packet::{flags, ts_clock, Dir, Ecn, FlowId, Packet, TcpHeader};
 use crate::time::{Dur, Time};
 
@@ -54,8 +54,6 @@ pub(super) struct Sender {
     pub peer_wnd: u64,
     pub cc: Box<dyn Controller>,
     rtt: RttEstimator,
-    /// The latest RTT sample (for the `rtt` trace).
-    last_rtt_sample: Option<Dur>,
     /// Without timestamps: the segments being timed.
     rtt_timing: RttTiming,
     pub rto_deadline: Option<Time>,
@@ -106,7 +104,6 @@ impl Sender {
             peer_wnd: cfg.rwnd.bytes(mss as u32),
             cc: congestion::new(cfg),
             rtt: RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max, cfg.rto_formula),
-            last_rtt_sample: None,
             rtt_timing: RttTiming::new(cfg.rtt_samples),
             rto_deadline: None,
             last_rto_una: None,
@@ -397,7 +394,6 @@ impl Sender {
             self.rtt_timing.on_ack(h.ack, now)
         };
         if let Some(r) = sample {
-            self.last_rtt_sample = Some(r);
             self.rtt.sample(r);
             self.cc.on_rtt_sample(self.rtt.srtt().expect("a sample was just taken"));
         }
@@ -477,8 +473,7 @@ impl Sender {
         self.rtt.srtt()
     }
 
-    /// The retransmission timer's state.
-    pub fn rto_state(&self) -> RtoState {
-        RtoState { sample: self.last_rtt_sample, srtt: self.rtt.srtt(), rttvar: self.rtt.rttvar(), rto: self.rtt.rto() }
+    pub fn rtt_metrics(&self) -> RttMetrics {
+        self.rtt.metrics()
     }
 }
