@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from cellaqm.study import Experiment, Run, Study, bars_figure, figure, lines_figure, save, scale
+from cellaqm.study import Experiment, Run, Study, bars_figure, draw_bars, figure, lines_figure, save, scale
 
 #: The page that explains the model, the parameters and the experiments.
 DOC = "docs/lte-uplink.md"
@@ -589,21 +589,6 @@ def grid(nrows: int, ncols: int, width: float = 4.4, height: float = 3.0) -> tup
 
     fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False)
     return fig, axes
-
-
-def draw_bars(ax: Any, rows: list[dict[str, Any]], x: str, series: str, m: str) -> None:
-    """Grouped bars of measure ``m``: ``x`` groups, one bar per ``series`` level, with CI bars."""
-    xs = list(dict.fromkeys(r[x] for r in rows))
-    names = list(dict.fromkeys(r[series] for r in rows))
-    w = 0.8 / max(1, len(names))
-    for i, name in enumerate(names):
-        pts = {r[x]: r for r in rows if r[series] == name}
-        ys = [pts[v][m] if v in pts else math.nan for v in xs]
-        es = [0 if v not in pts or math.isnan(pts[v][m + "_ci"]) else pts[v][m + "_ci"] for v in xs]
-        ax.bar([j + i * w for j in range(len(xs))], ys, w, yerr=es, capsize=2, label=str(name))
-    ax.set_xticks([j + w * (len(names) - 1) / 2 for j in range(len(xs))])
-    ax.set_xticklabels([str(v) for v in xs], rotation=30, ha="right", fontsize=7)
-    ax.grid(alpha=0.3, axis="y")
 
 
 def by_table_figure(x: str, series: str, measures: tuple[str, ...], curve: bool = False,

@@ -15,7 +15,7 @@ import math
 import statistics
 from typing import Any, Callable
 
-from cellaqm.findings import NOT_RUN, Finding, Results, Verdict, compare, fails, holds, inconclusive
+from cellaqm.findings import NOT_RUN, Finding, Results, Verdict, compare, verdict
 
 # --------------------------------------------------------------------------- reading the tables
 
@@ -81,8 +81,9 @@ def judged(fn: Callable[[Results], Verdict]) -> Callable[[Results], Verdict]:
     return judge
 
 
-def verdict(ok: bool, evidence: str) -> Verdict:
-    return holds(evidence) if ok else fails(evidence)
+def decided(ok: bool, evidence: str) -> Verdict:
+    """A rule with no inconclusive band: holds if ``ok``, else fails."""
+    return verdict(ok, not ok, evidence)
 
 
 def f2(x: float) -> str:
@@ -115,11 +116,8 @@ def c1(res: Results) -> Verdict:
     below = all(m + h < 0 for m, h in signed)
     text = (f"|error| {', '.join(f'{m:.0f}' for m in means)} ms at 0/10/30/50%; estimate − true "
             f"{', '.join(f'{m:+.0f} ± {h:.0f}' for m, h in signed)} ms at 10/30/50%")
-    if rising and above and below:
-        return holds(text)
-    if errs[3][0] + errs[3][1] < means[0] or any(m - h > 0 for m, h in signed):
-        return fails(text)
-    return inconclusive(text)
+    return verdict(rising and above and below,
+                   errs[3][0] + errs[3][1] < means[0] or any(m - h > 0 for m, h in signed), text)
 
 
 @judged
@@ -134,7 +132,7 @@ def c2(res: Results) -> Verdict:
         ok += good
         parts.append(f"{fx(bps)}: {thr[0.05]:.3g}→{thr[0.15]:.3g}→{thr[0.4]:.3g} Mb/s, delay "
                      f"{delay[0.15]:.0f}→{delay[0.4]:.0f} ms {'✓' if good else '✗'}")
-    return verdict(ok >= 2, "; ".join(parts))
+    return decided(ok >= 2, "; ".join(parts))
 
 
 @judged
@@ -142,7 +140,7 @@ def c3(res: Results) -> Verdict:
     low = [val(res, "min-age", "rtos", bandwidth=fx(128e3), **{AGE: a}) for a in AGES]
     high = [val(res, "min-age", "rtos", bandwidth=fx(1e6), **{AGE: a}) for a in AGES]
     ok = min(low) >= 10 and sum(low) >= 3 * sum(high) and sum(low) >= sum(high) + 10
-    return verdict(ok, f"RTOs per minAge at 128 kb/s {', '.join(f'{x:.0f}' for x in low)}; "
+    return decided(ok, f"RTOs per minAge at 128 kb/s {', '.join(f'{x:.0f}' for x in low)}; "
                        f"at 1 Mb/s {', '.join(f'{x:.0f}' for x in high)}")
 
 
@@ -154,7 +152,7 @@ def c4(res: Results) -> Verdict:
     best = max(thr.values())
     ok = (all(thr[a] < 0.2 * best and rtos[a] >= 50 for a in (0.05, 0.08))
           and all(rtos[a] <= 10 for a in (0.15, 0.2)))
-    return verdict(ok, ", ".join(f"{a:g} s: {thr[a]:.2f} Mb/s {rtos[a]:.0f} RTOs" for a in (0.05, 0.08, 0.15, 0.2))
+    return decided(ok, ", ".join(f"{a:g} s: {thr[a]:.2f} Mb/s {rtos[a]:.0f} RTOs" for a in (0.05, 0.08, 0.15, 0.2))
                    + f" (best {best:.2f} Mb/s)")
 
 
@@ -174,9 +172,7 @@ def c5(res: Results) -> Verdict:
     parts.append(f"realistic: 0.2 s vs 0.05 s {d.text(' Mb/s')}, 0.2 s {thr[0.2]:.2f} of best "
                  f"{max(thr.values()):.2f} Mb/s")
     text = "; ".join(parts)
-    if not ok or d.sign < 0:
-        return fails(text)
-    return holds(text) if d.sign > 0 and near else inconclusive(text)
+    return verdict(d.sign > 0 and near, not ok or d.sign < 0, text)
 
 
 @judged
@@ -190,7 +186,7 @@ def c6(res: Results) -> Verdict:
         ok += good
         parts.append(f"{fx(bps)}: gap 0 {thr[0]:.3g} Mb/s {rtos[0]:.0f} RTOs, 0.6 s {thr[0.6]:.3g} Mb/s "
                      f"{rtos[0.6]:.0f} RTOs {'✓' if good else '✗'}")
-    return verdict(ok >= 2, "; ".join(parts))
+    return decided(ok >= 2, "; ".join(parts))
 
 
 @judged
@@ -201,7 +197,7 @@ def c7(res: Results) -> Verdict:
         good = max(d) - min(d) <= 0.5 * statistics.median(d)
         ok &= good
         parts.append(f"{fx(bps)}: {min(d):.0f}–{max(d):.0f} ms {'✓' if good else '✗'}")
-    return verdict(ok, "; ".join(parts))
+    return decided(ok, "; ".join(parts))
 
 
 @judged
@@ -211,7 +207,7 @@ def c8(res: Results) -> Verdict:
     scaled = {k: val(res, "lower-drop", "scaled", bandwidth=bw, **{LOWER: k}) for k in KBITS}
     small = sum(rtos[k] >= 10 and scaled[k] < 0.8 for k in (10, 15, 30))
     ok = small >= 2 and all(rtos[k] <= 5 for k in (45, 60, 80, 100))
-    return verdict(ok, "36 kb/s: " + ", ".join(f"{k} kbit {rtos[k]:.0f} RTOs {scaled[k]:.2f}" for k in KBITS))
+    return decided(ok, "36 kb/s: " + ", ".join(f"{k} kbit {rtos[k]:.0f} RTOs {scaled[k]:.2f}" for k in KBITS))
 
 
 @judged
@@ -222,7 +218,7 @@ def c9(res: Results) -> Verdict:
         good = rtos[10] + rtos[15] >= 2 and all(rtos[k] <= 1 for k in (60, 80, 100))
         ok &= good
         parts.append(f"{fx(bps)}: RTOs {', '.join(f'{rtos[k]:.0f}' for k in KBITS)} {'✓' if good else '✗'}")
-    return verdict(ok, "; ".join(parts) + " (10…100 kbit)")
+    return decided(ok, "; ".join(parts) + " (10…100 kbit)")
 
 
 @judged
@@ -236,7 +232,7 @@ def c10(res: Results) -> Verdict:
     at36 = [val(res, "lower-drop", "delay_mean_ms", bandwidth=fx(36e3), **{LOWER: k}) for k in (60, 80)]
     ok &= min(at36) > 1000
     parts.append(f"36 kb/s at 60/80 kbit: {at36[0]:.0f} / {at36[1]:.0f} ms")
-    return verdict(ok, "; ".join(parts))
+    return decided(ok, "; ".join(parts))
 
 
 # --------------------------------------------------------------------------- §7.3.1: schemes at fixed rates
@@ -247,7 +243,7 @@ def c11(res: Results) -> Verdict:
     cases = [val(res, "schemes-fixed", "scaled", bandwidth=fx(b), scheme=sch(s))
              for b in RATES for s in ("raqm", "taqm", "pdcp")]
     n = sum(x > 0.95 for x in cases)
-    return verdict(n >= 13, f"{n} of 24 cases above 0.95 (lowest {min(cases):.2f})")
+    return decided(n >= 13, f"{n} of 24 cases above 0.95 (lowest {min(cases):.2f})")
 
 
 @judged
@@ -257,7 +253,7 @@ def c12(res: Results) -> Verdict:
     lower = sum(val(res, "schemes-fixed", "scaled", bandwidth=fx(b), scheme=sch("dff"))
                 < val(res, "schemes-fixed", "scaled", bandwidth=fx(b), scheme=sch("raqm")) for b in LOW_RATES)
     ok = min(dff) >= 1 and sum(dff) > sum(raqm) and lower >= 2
-    return verdict(ok, f"RTOs at 640/384/128 kb/s: DFF {'/'.join(f'{x:.0f}' for x in dff)}, R-AQM "
+    return decided(ok, f"RTOs at 640/384/128 kb/s: DFF {'/'.join(f'{x:.0f}' for x in dff)}, R-AQM "
                        f"{'/'.join(f'{x:.0f}' for x in raqm)}; DFF's scaled below R-AQM's at {lower} of 3")
 
 
@@ -267,7 +263,7 @@ def c13(res: Results) -> Verdict:
     aqm = [val(res, "schemes-fixed", "delay_mean_ms", bandwidth=fx(b), scheme=sch(s))
            for b in LOW_RATES for s in ("raqm", "taqm", "pdcp")]
     ok = sum(x >= 10_000 for x in dff) >= 2 and max(aqm) < 1000
-    return verdict(ok, f"DFF max delay {', '.join(f'{x / 1e3:.1f}' for x in dff)} s at 640/384/128 kb/s; "
+    return decided(ok, f"DFF max delay {', '.join(f'{x / 1e3:.1f}' for x in dff)} s at 640/384/128 kb/s; "
                        f"the delay-based schemes' mean at most {max(aqm):.0f} ms")
 
 
@@ -276,14 +272,14 @@ def c14(res: Results) -> Verdict:
     n = sum(val(res, "schemes-fixed", "delay_max_ms", bandwidth=fx(b), scheme=sch("pdcp"))
             < min(val(res, "schemes-fixed", "delay_max_ms", bandwidth=fx(b), scheme=sch(s)) for s in ("raqm", "taqm"))
             for b in RATES)
-    return verdict(n >= 5, f"PDCP's max delay below R-AQM's and T-AQM's at {n} of 8 rates")
+    return decided(n >= 5, f"PDCP's max delay below R-AQM's and T-AQM's at {n} of 8 rates")
 
 
 @judged
 def c15(res: Results) -> Verdict:
     n = sum(val(res, "schemes-fixed", "delay_mean_ms", bandwidth=fx(b), scheme=sch("raqm"))
             > val(res, "schemes-fixed", "delay_mean_ms", bandwidth=fx(b), scheme=sch("taqm")) for b in RATES)
-    return verdict(n >= 5, f"R-AQM's mean delay above T-AQM's at {n} of 8 rates")
+    return decided(n >= 5, f"R-AQM's mean delay above T-AQM's at {n} of 8 rates")
 
 
 @judged
@@ -299,20 +295,15 @@ def c16(res: Results) -> Verdict:
         worse += s_thr + h_thr < one_thr or s_del - h_del > one_del
         parts.append(f"{fx(b)}: scaled {s_thr:.2f} ± {h_thr:.2f} vs {one_thr:.2f}, delay {s_del:.0f} vs {one_del:.0f} ms")
     text = "; ".join(parts)
-    if better >= 2:
-        return holds(text)
-    return fails(text) if worse >= 2 else inconclusive(text)
+    return verdict(better >= 2, worse >= 2, text)
 
 
 @judged
 def c17(res: Results) -> Verdict:
     (m10, h10), (m3, h3) = (ci(res, "schemes-small", "scaled", bandwidth=fx(b), scheme=sch("pdcp")) for b in (10e6, 3e6))
     text = f"PDCP scaled with small files: {m10:.2f} ± {h10:.2f} at 10 Mb/s, {m3:.2f} ± {h3:.2f} at 3 Mb/s"
-    if m10 + h10 < 0.95 and m3 + h3 < 0.95 and 0.55 <= m3 <= 0.85:
-        return holds(text)
-    if m10 - h10 > 0.95 or m3 - h3 > 0.95 or m3 + h3 < 0.55 or m3 - h3 > 0.85:
-        return fails(text)
-    return inconclusive(text)
+    return verdict(m10 + h10 < 0.95 and m3 + h3 < 0.95 and 0.55 <= m3 <= 0.85,
+                   m10 - h10 > 0.95 or m3 - h3 > 0.95 or m3 + h3 < 0.55 or m3 - h3 > 0.85, text)
 
 
 @judged
@@ -320,7 +311,7 @@ def c18(res: Results) -> Verdict:
     cases = [(val(res, exp, "scaled", bandwidth=fx(b), scheme=sch(s)), val(res, exp, "delay_mean_ms", bandwidth=fx(b), scheme=sch(s)))
              for exp in ("schemes-fixed", "schemes-small") for b in RATES for s in ("raqm", "taqm")]
     n = sum(x >= 0.9 and d < 500 for x, d in cases)
-    return verdict(n > 16, f"{n} of 32 cases at ≥ 0.9 of the reference with a mean delay < 0.5 s")
+    return decided(n > 16, f"{n} of 32 cases at ≥ 0.9 of the reference with a mean delay < 0.5 s")
 
 
 # --------------------------------------------------------------------------- §7.3.1–7.3.2: down-switch and square waves
@@ -330,7 +321,7 @@ def c18(res: Results) -> Verdict:
 def c19(res: Results) -> Verdict:
     t, r, c = (val(res, "down-switch", "drain_s", scheme=sch(s)) for s in ("taqm", "raqm", "combined"))
     ok = t <= 2 and 2.5 <= r <= 10 and c <= 2
-    return verdict(ok, f"drain time T-AQM {t:.1f} s, R-AQM {r:.1f} s, combined {c:.1f} s")
+    return decided(ok, f"drain time T-AQM {t:.1f} s, R-AQM {r:.1f} s, combined {c:.1f} s")
 
 
 @judged
@@ -349,21 +340,21 @@ def c20(res: Results) -> Verdict:
         parts.append(f"{bw}: DFF {thr['dff']:.2f} Mb/s {delay['dff']:.0f} ms vs best other "
                      f"{max(v for s, v in thr.items() if s != 'dff'):.2f} Mb/s, "
                      f"{max(delay[s] for s in ('raqm', 'taqm', 'pdcp')):.0f} ms")
-    return verdict(best >= 3 and slow >= 3, "; ".join(parts))
+    return decided(best >= 3 and slow >= 3, "; ".join(parts))
 
 
 @judged
 def c21(res: Results) -> Verdict:
     bw = sq(128e3, 2e6, 3)
     r, t = (val(res, "square-waves", "delay_max_ms", bandwidth=bw, scheme=sch(s)) for s in ("raqm", "taqm"))
-    return verdict(r >= 1000 and r > t, f"{bw}: max delay R-AQM {r:.0f} ms, T-AQM {t:.0f} ms")
+    return decided(r >= 1000 and r > t, f"{bw}: max delay R-AQM {r:.0f} ms, T-AQM {t:.0f} ms")
 
 
 @judged
 def c22(res: Results) -> Verdict:
     bw = sq(2e6, 20e6, 20)
     r, p, t = (val(res, "square-waves", "throughput_mbps", bandwidth=bw, scheme=sch(s)) for s in ("raqm", "pdcp", "taqm"))
-    return verdict(r < 0.99 * t and p < 0.99 * t, f"{bw}: R-AQM {r:.2f}, PDCP {p:.2f}, T-AQM {t:.2f} Mb/s")
+    return decided(r < 0.99 * t and p < 0.99 * t, f"{bw}: R-AQM {r:.2f}, PDCP {p:.2f}, T-AQM {t:.2f} Mb/s")
 
 
 # --------------------------------------------------------------------------- §7.3.3: the realistic network
@@ -389,9 +380,7 @@ def c23(res: Results) -> Verdict:
         signs.append(d.sign)
         parts.append(f"{sch(s)} {d.mean:+.2f} ± {d.half:.2f}")
     text = "0.83 − 30 m/s throughput [Mb/s]: " + ", ".join(parts)
-    if signs.count(1) >= 3 and -1 not in signs:
-        return holds(text)
-    return fails(text) if signs.count(-1) >= 2 else inconclusive(text)
+    return verdict(signs.count(1) >= 3 and -1 not in signs, signs.count(-1) >= 2, text)
 
 
 @judged
@@ -406,9 +395,7 @@ def c24(res: Results) -> Verdict:
         bad |= lo > 0.1 or hi < -0.1 or d_lo > 0.25
         parts.append(f"{v:g} m/s: R-AQM vs T-AQM throughput {thr.text(relative=True)}, delay {delay.text(relative=True)}")
     text = "; ".join(parts)
-    if good:
-        return holds(text)
-    return fails(text) if bad else inconclusive(text)
+    return verdict(good, bad, text)
 
 
 @judged
@@ -423,9 +410,7 @@ def c25(res: Results) -> Verdict:
             bad |= d.sign < 0
             parts.append(f"{v:g} m/s {what}: DFF − {sch(other)} {d.text()}")
     text = "; ".join(parts)
-    if good:
-        return holds(text)
-    return fails(text) if bad else inconclusive(text)
+    return verdict(good, bad, text)
 
 
 @judged
@@ -442,9 +427,7 @@ def c26(res: Results) -> Verdict:
         parts.append(f"{v:g} m/s: PDCP − {sch(other)} {d.text(' Mb/s')}; RTOs "
                      + ", ".join(f"{sch(s)} {x:.1f}" for s, x in rtos.items()))
     text = "; ".join(parts)
-    if good:
-        return holds(text)
-    return fails(text) if bad else inconclusive(text)
+    return verdict(good, bad, text)
 
 
 # --------------------------------------------------------------------------- §7.3.4–7.3.6
@@ -460,9 +443,7 @@ def c27(res: Results) -> Verdict:
         bad |= dff > 0.5 * aqm
         parts.append(f"{fx(b)}: DFF {dff:.3f} ± {half:.3f} vs the lowest AQM {aqm:.3f} Mb/s")
     text = "; ".join(parts)
-    if good:
-        return holds(text)
-    return fails(text) if bad else inconclusive(text)
+    return verdict(good, bad, text)
 
 
 @judged
@@ -474,9 +455,7 @@ def c28(res: Results) -> Verdict:
     a, b = ("pdcp", runner) if top == "pdcp" else (top, "pdcp")
     d = compare(res, "fairness", "throughput_mbps", {"bandwidth": bw, "scheme": sch(a)}, {"bandwidth": bw, "scheme": sch(b)})
     text = f"highest {sch(top)}; {sch(a)} − {sch(b)} {d.text(' Mb/s')}"
-    if top == "pdcp" and d.sign > 0:
-        return holds(text)
-    return fails(text) if top != "pdcp" and d.sign > 0 else inconclusive(text)
+    return verdict(top == "pdcp" and d.sign > 0, top != "pdcp" and d.sign > 0, text)
 
 
 @judged
@@ -486,7 +465,7 @@ def c29(res: Results) -> Verdict:
             / val(res, "bsr-period", "throughput_mbps", bandwidth=bw, scheme=sch(s), **{PERIOD: 10})
             for s in ("raqm", "taqm", "pdcp", "dff")}
     ok = (all(0.10 <= loss[s] <= 0.35 for s in ("taqm", "pdcp")) and loss["raqm"] < 0.10 and loss["dff"] < 0.03)
-    return verdict(ok, "20 Mb/s, 100 vs 10 ms: " + ", ".join(f"{sch(s)} {-loss[s] * 100:+.0f}%" for s in loss))
+    return decided(ok, "20 Mb/s, 100 vs 10 ms: " + ", ".join(f"{sch(s)} {-loss[s] * 100:+.0f}%" for s in loss))
 
 
 @judged
@@ -497,7 +476,7 @@ def c30(res: Results) -> Verdict:
         good = d[-1] >= 1.2 * d[0] and sum(y > x for x, y in zip(d, d[1:])) >= 3
         ok &= good
         parts.append(f"{fx(b)}: {', '.join(f'{x:.0f}' for x in d)} ms {'✓' if good else '✗'}")
-    return verdict(ok, "R-AQM mean delay at 10…100 ms: " + "; ".join(parts))
+    return decided(ok, "R-AQM mean delay at 10…100 ms: " + "; ".join(parts))
 
 
 @judged
@@ -508,7 +487,7 @@ def c31(res: Results) -> Verdict:
         alone = [val(res, "taqm-raqm", "throughput_mbps", bandwidth=fx(b), scheme=sch(s)) for s in ("taqm", "raqm")]
         ok &= all(abs(both / x - 1) <= 0.1 for x in alone)
         parts.append(f"{fx(b)}: both {both:.3g} vs T-AQM {alone[0]:.3g}, R-AQM {alone[1]:.3g} Mb/s")
-    return verdict(ok, "; ".join(parts))
+    return decided(ok, "; ".join(parts))
 
 
 # --------------------------------------------------------------------------- the findings
