@@ -62,7 +62,7 @@ run-scenario: build ## Build, then simulate scenarios/default.toml (override wit
 reproduce: build ## The WCDMA RNC AQM study's headline table (1200 s x 6 replications; QUICK=1 for 200 s x 2)
 	$(BIN)/cellaqm reproduce wcdma-rnc-aqm $(if $(QUICK),--quick) --out results/wcdma-rnc-aqm
 
-reproduce-lte: build ## The LTE uplink study's 14 chapter-7 experiments, tables and figures (about 2 min on 2 cores; QUICK=1 for CI's)
+reproduce-lte: build ## The LTE uplink study's chapter-7 experiments, tables, figures and its 31 conclusions judged (about 100 s of CPU; QUICK=1 for CI's)
 	$(BIN)/cellaqm reproduce lte-uplink-raqm $(if $(QUICK),--quick) --out results/lte-uplink-raqm
 
 reproduce-hsdsch: build ## The HS-DSCH study: scenarios 1-3 with ANOVA and Tukey (about 11 min on 2 cores; QUICK=1 for CI's)
