@@ -210,11 +210,17 @@ impl Pdcp {
         Some(pkt)
     }
 
-    /// The RLC confirmed or discarded SDU `id`: its packet leaves the buffer.
+    /// SDU `id` is done with (the RLC confirmed or discarded it, or with
+    /// `pdcp_release = "sent"` its last PDU went out): its packet leaves the
+    /// buffer. Releases come in SDU order; a second release of an SDU (the RLC
+    /// confirming one already sent) does nothing.
     pub fn release(&mut self, now: Time, id: SduId, dropped: &mut Vec<Dropped>) {
         if let Some(k) = self.spared.iter().position(|&s| s == id) {
             self.spared.swap_remove(k);
             return;
+        }
+        if self.in_rlc.front().is_none_or(|&(sid, _)| id < sid) {
+            return; // released before
         }
         let ctx = self.ctx(now);
         // Releases come in SDU order, which is queue order: the head is the packet.
