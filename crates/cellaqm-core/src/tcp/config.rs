@@ -354,7 +354,9 @@ impl TcpConfig {
             ));
         }
         if self.rto_formula == RtoFormula::Ns2 && self.timer_tick == Dur::ZERO {
-            return Err("tcp.timer_tick: rto_formula = \"ns2\" counts time in ticks; set a tick (ns-2: \"10ms\")".into());
+            return Err(
+                "tcp.timer_tick: rto_formula = \"ns2\" counts time in ticks; set a tick (ns-2: \"10ms\")".into()
+            );
         }
         if self.delayed_ack && self.delack_timeout == Dur::ZERO {
             return Err("tcp.delack_timeout: must be positive when tcp.delayed_ack is on".into());

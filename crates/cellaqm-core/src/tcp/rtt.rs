@@ -216,11 +216,7 @@ mod tests {
     /// RFC 6298 (2.3): with a clock granularity G the variance term is at least G.
     #[test]
     fn clock_granularity_floors_the_variance_term() {
-        let mut e = RttEstimator::new(&TcpConfig {
-            rto_min: ms(1),
-            timer_tick: ms(100),
-            ..TcpConfig::default()
-        });
+        let mut e = RttEstimator::new(&TcpConfig { rto_min: ms(1), timer_tick: ms(100), ..TcpConfig::default() });
         e.sample(ms(100), at(100));
         assert_eq!(e.rto(), ms(300), "100 + max(100, 4·50)");
         (0..30).for_each(|i| e.sample(ms(100), at(200 + 100 * i)));
