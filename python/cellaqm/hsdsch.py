@@ -554,6 +554,13 @@ MEASURE_LABELS = {
 
 WIRED_MEASURES = ("drops", "transfer_s", "queue_ms", "rtos", "drops_per_event")
 SINGLE_MEASURES = ("transfer_median_s", "transfer_s", "rtos")
+PATH_SCHEME = "path, scheme"
+
+
+def path_scheme(rows: list[dict[str, Any]]) -> None:
+    """Names each scenario-3 row's line in the figure: its path and scheme."""
+    for r in rows:
+        r[PATH_SCHEME] = f"{r['path']}, {r['scheme']}"
 
 EXPERIMENTS: list[Experiment] = [
     Experiment("wired", "One dedicated buffer in front of a 384 kb/s wired link (scenario 1, Figs. 4–5)",
@@ -586,15 +593,16 @@ EXPERIMENTS: list[Experiment] = [
                "120 s, 3 seeds (--quick: 0.2 and 0.05 s, 60 s, 2 seeds)", analysis=capacity_text),
     Experiment("single-user", "One user alone: median transfer time of 250 kB (scenario 3, Figs. 8–9)",
                single_user_runs, ("path", "scheme", BUFFER), SINGLE_MEASURES,
-               lines_figure(BUFFER, "scheme", ("transfer_median_s",), MEASURE_LABELS),
+               lines_figure(BUFFER, PATH_SCHEME, ("transfer_median_s",), MEASURE_LABELS),
                "DT, DF, RED, PDPC n at the RNC, one user with every other cell idle (with wrap-around any cell is "
                "the centre); a session every 10 s on average, each at a new random position; loss on the core "
-               "link both ways"),
+               "link both ways", post=path_scheme),
     Experiment("single-user-loaded", "One user alone, the other cells sending in every TTI: a varying channel",
                lambda quick, reps: single_user_runs(quick, reps, {"(a) 25 ms": {}}, "full"),
                ("path", "scheme", BUFFER), SINGLE_MEASURES,
-               lines_figure(BUFFER, "scheme", ("transfer_median_s",), MEASURE_LABELS),
-               "as single-user (a), with the six other cells at 10 W in every TTI (interference = \"full\")"),
+               lines_figure(BUFFER, PATH_SCHEME, ("transfer_median_s",), MEASURE_LABELS),
+               "as single-user (a), with the six other cells at 10 W in every TTI (interference = \"full\")",
+               post=path_scheme),
 ]
 
 
