@@ -3,6 +3,7 @@
     .venv/bin/python validation/hsdsch_candidates.py                 # every candidate (about 40 CPU min)
     .venv/bin/python validation/hsdsch_candidates.py before ns2-tcp  # some of them
     .venv/bin/python validation/hsdsch_candidates.py --seeds 3 --jobs 2
+    .venv/bin/python validation/hsdsch_candidates.py --capacity      # each candidate's saturated cell
 
 Each candidate changes the study's scenarios (``cellaqm.hsdsch.system``) in one
 way and runs the two designs the decisive findings rest on — long transfers
@@ -20,11 +21,21 @@ and the RNC buffer holding each packet until RLC acknowledged it. The
 candidates ``ns2-tcp``, ``sent`` and ``window`` each change one of those;
 ``adopted`` is all three (the study's defaults now); the rest change one
 thing more than ``adopted``.
+
+``--capacity`` measures instead what each candidate does to the cells'
+capacity: the reference buffer under round robin at a mean wait of 0.05 s
+(5.7 Mb/s per cell offered, past saturation), 120 s, seeds 1..3 (at most):
+the system goodput per cell, sessions lost, TTIs on air and the backlogged
+users' median SIR. The study's goodput differences at a mean wait of 0.3 s
+(952 kb/s per cell offered) need its cells saturated there; ours saturate
+at about 2.2 Mb/s per cell, and "gap closed" is how much of the way from the
+``adopted`` capacity down to 952 kb/s a candidate goes.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -92,13 +103,46 @@ def one(task: tuple[str, str, hsdsch.Run]) -> tuple[str, str, hsdsch.Run]:
     return name, exp, run
 
 
+#: The study's offered load per cell at a mean wait of 0.3 s, where its cells must have saturated.
+STUDY_SATURATED_KBPS = hsdsch.offered_kbps("long", 0.3)
+
+
+def capacity(names: list[str], seeds: int, jobs: int) -> None:
+    """Each candidate's saturated cells (see the module doc)."""
+    tasks = [(name, "capacity", hsdsch.Run({}, hsdsch.system("ref", 4, "long", "rr", 0.05, 120.0), seed,
+                                           {"system": True}))
+             for name in names for seed in range(1, min(seeds, 3) + 1)]
+    with ProcessPoolExecutor(jobs) as pool:
+        done = list(pool.map(one, tasks))
+
+    def mean(name: str, key: str) -> float:
+        outs = [r.out[key] for n, _e, r in done if n == name]
+        return sum(outs) / len(outs)
+
+    base = mean("adopted", "goodput_kbps") if "adopted" in names else math.nan
+    print("| candidate | saturated goodput per cell [kb/s] | sessions lost per run | TTIs on air "
+          "| backlogged users' SIR p50 [dB] | gap closed |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name in names:
+        c = mean(name, "goodput_kbps")
+        closed = (base - c) / (base - STUDY_SATURATED_KBPS)
+        print(f"| {name} | {c:.0f} | {mean(name, 'sessions_lost'):.0f} | {mean(name, 'busy'):.3f} "
+              f"| {mean(name, 'sir_p50'):.1f} | {100 * closed:.0f}% |")
+    print(f"\n{len(done)} runs, {sum(r.out['cpu_s'] for _n, _e, r in done):.0f} CPU s; "
+          f"the study's cells saturated at or below {STUDY_SATURATED_KBPS} kb/s per cell")
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("names", nargs="*", help=f"candidates (default: all): {', '.join(CANDIDATES)}")
     p.add_argument("--seeds", type=int, default=10)
     p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--capacity", action="store_true", help="each candidate's saturated cells instead")
     args = p.parse_args()
     names = args.names or list(CANDIDATES)
+    if args.capacity:
+        capacity(names, args.seeds, args.jobs)
+        return 0
     tasks = [(name, exp, run) for name in names for exp, sched in DESIGNS
              for run in hsdsch.design_runs("long", sched, 0.3, [*hsdsch.DESIGN, hsdsch.REFERENCE], False, args.seeds)]
     with ProcessPoolExecutor(args.jobs) as pool:
