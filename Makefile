@@ -26,7 +26,7 @@ BUILD_STAMP := $(VENV)/.cellaqm-build.stamp
 .DEFAULT_GOAL := help
 # One cargo build at a time: the targets share ./target.
 .NOTPARALLEL:
-.PHONY: help venv build run run-scenario reproduce reproduce-lte reproduce-hsdsch bench-wcdma test lint test-rust test-python stubtest bench bench-call bench-startup bench-many-flows bench-sweep bench-store clean
+.PHONY: help venv build run run-scenario reproduce reproduce-lte reproduce-hsdsch reproduce-rlc bench-wcdma test lint test-rust test-python stubtest bench bench-call bench-startup bench-many-flows bench-sweep bench-store clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -61,6 +61,9 @@ reproduce-lte: build ## The LTE uplink study's 14 chapter-7 experiments, tables 
 
 reproduce-hsdsch: build ## The HS-DSCH study: scenarios 1-3 with ANOVA and Tukey (about 11 min on 2 cores; QUICK=1 for CI's)
 	$(BIN)/cellaqm reproduce hsdsch-buffer-mgmt $(if $(QUICK),--quick) --out results/hsdsch-buffer-mgmt
+
+reproduce-rlc: build ## The RLC-TCP study's 18 experiments and its 16 findings judged (about 3.5 min on 2 cores, 400 CPU s; QUICK=1 for CI's)
+	$(BIN)/cellaqm reproduce umts-rlc-tcp $(if $(QUICK),--quick) --out results/umts-rlc-tcp
 
 bench-wcdma: ## Time the full WCDMA headline experiment in the core (release, all cores)
 	cargo run --release -q -p cellaqm-bench --bin wcdma-reproduce

@@ -88,8 +88,10 @@ def test_quick_umts_rlc_tcp_writes_every_experiment(tmp_path, capsys):
 
     assert main(["reproduce", "umts-rlc-tcp", "--quick", "--quiet", "--out", str(tmp_path)]) == 0
     exps = rlc_tcp.STUDY.experiments
-    assert [e.name for e in exps] == ["initial-window", "buffer-tcp", "limited-transmit", "eifel", "status-prohibit", "rlc-window", "max-dat",
-                                      "in-order", "buffer-aqm"]
+    assert [e.name for e in exps] == ["initial-window", "buffer-tcp", "rto-trace", "startup", "limited-transmit", "eifel",
+                                      "status-prohibit", "status-trigger", "rlc-window", "window-channel", "max-dat",
+                                      "discard-bursts", "in-order", "buffer-aqm", "buffer-count", "occupancy",
+                                      "discard-doppler", "pdu-errors"]
     tables = {e.name: list(csv.DictReader((tmp_path / f"{e.name}.csv").open())) for e in exps}
     for e in exps:
         assert (tmp_path / f"{e.name}.png").stat().st_size > 1000
@@ -104,7 +106,11 @@ def test_quick_umts_rlc_tcp_writes_every_experiment(tmp_path, capsys):
     # Every download of the quick runs finishes: each goodput has its two runs.
     assert all(r["goodput_kbps_n"] == "2" for r in tables["buffer-aqm"])
     out = capsys.readouterr().out
-    assert rlc_tcp.DOC in out and "## Fig. 10" in (tmp_path / "report.md").read_text()
+    report = (tmp_path / "report.md").read_text()
+    assert rlc_tcp.DOC in out and "## Fig. 10" in report
+    # Every one of the study's 16 findings has a verdict row, none "not run".
+    verdicts = {r["id"]: r["verdict"] for r in csv.DictReader((tmp_path / "findings.csv").open())}
+    assert list(verdicts) == [f"R{i}" for i in range(1, 17)] and "not run" not in verdicts.values()
 
 
 def test_umts_rlc_tcp_only_runs_the_named_experiments(tmp_path):

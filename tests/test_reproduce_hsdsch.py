@@ -146,4 +146,4 @@ def test_ns2_27_tcp_profile_is_the_study_s_and_its_scenario_files():
     for name in ("long-rr", "web-sir"):
         scenario = tomllib.loads((root / "scenarios" / "hsdsch" / f"{name}.toml").read_text(encoding="utf-8"))
         assert scenario["tcp"] == hsdsch.TCP, name
-        assert scenario["radio"]["pdcp_release"] == "sent", name
+        assert scenario["radio"]["buffer_holds"] == "until_fully_sent", name

@@ -74,13 +74,13 @@ def exponential(doc: dict[str, Any]) -> None:
     doc["traffic"]["interarrival"] = {"dist": "exponential", "mean": f"{mean_ms:g}ms"}
 
 
-BEFORE: list[Change] = [tcp(**BEFORE_TCP, rwnd="65535B"), radio(pdcp_release="acknowledged")]
+BEFORE: list[Change] = [tcp(**BEFORE_TCP, rwnd="65535B"), radio(buffer_holds="until_acknowledged")]
 CANDIDATES: dict[str, tuple[str, list[Change]]] = {
     "before": ("the model before: exact timers, 20 ms floor, 64 KB window, RNC buffer until RLC acknowledges",
                BEFORE),
     "ns2-tcp": ("before + ns-2.27's timers (10 ms ticks, minrto 1 s, 6 s, limited transmit)",
                 [*BEFORE, tcp(**NS2_TCP)]),
-    "sent": ("before + the RNC buffer counting packets not yet handed to the radio", [*BEFORE, radio(pdcp_release="sent")]),
+    "sent": ("before + the RNC buffer counting packets not yet handed to the radio", [*BEFORE, radio(buffer_holds="until_fully_sent")]),
     "window": ("before + an advertised window beyond any file", [*BEFORE, tcp(rwnd=hsdsch.TCP["rwnd"])]),
     "adopted": ("ns-2.27's timers + buffer until sent + window beyond any file (the defaults now)", []),
     "full-interference": ("adopted + the six other cells sending in every TTI", [cells(interference="full")]),

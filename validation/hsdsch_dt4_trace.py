@@ -5,12 +5,12 @@
 One user alone in the seven cells (the study's scenario 3), DT 5 at the RNC,
 TCP as the model had it before (exact timers, 20 ms floor, 64 KB window), one
 120 s run with about a dozen 250 kB transfers. Run twice: with the RNC buffer
-counting each packet until RLC acknowledges it (``pdcp_release =
-"acknowledged"``, the model before) and until its last PDU is sent (``"sent"``,
-the study's rule). For every packet the buffer drops, the trace says how many
+counting each packet until RLC acknowledges it (``buffer_holds =
+"until_acknowledged"``, the model before) and until its last PDU is sent
+(``"until_fully_sent"``, the study's rule). For every packet the buffer drops, the trace says how many
 of the packets the buffer counted at that instant had already reached the UE
 (delivered, waiting only for RLC's STATUS to release them): with
-"acknowledged" the five places are mostly taken by packets already across the
+"until_acknowledged" the five places are mostly taken by packets already across the
 air, so the buffer drops while the radio idles. docs/hsdsch.md ("DT 4
 collapsing into timeouts") shows the output.
 """
@@ -29,10 +29,10 @@ BEFORE_TCP = {"rto_formula": "rfc", "timer_tick": "0ms", "rto_min": "20ms", "rto
               "limited_transmit": False, "rwnd": "65535B"}
 
 
-def trace(release: str, n: int = 5, seed: int = 1) -> None:
+def trace(holds: str, n: int = 5, seed: int = 1) -> None:
     doc = hsdsch.system("dt", n, "long", "rr", 10.0, 120.0, users=1)
     doc["tcp"].update(BEFORE_TCP)
-    doc["radio"]["pdcp_release"] = release
+    doc["radio"]["buffer_holds"] = holds
     r = cellaqm.run(doc, seed=seed, trace=True, packets=True)
     s = r.summary
     pk = r.packets  # data packets received by the UE: uid, sent_s (left the server), received_s
@@ -44,7 +44,7 @@ def trace(release: str, n: int = 5, seed: int = 1) -> None:
     arrived_at = pk.groupby("uid")["sent_s"].min() + core_s
     d = r.downloads
     done = d[d["completion_s"].notna()]
-    print(f"### DT {n}, pdcp_release = \"{release}\": {len(done)} transfers, median {done['time_s'].median():.2f} s, "
+    print(f"### DT {n}, buffer_holds = \"{holds}\": {len(done)} transfers, median {done['time_s'].median():.2f} s, "
           f"{s['rtos']} RTOs, {len(drops)} drops")
     print()
     print("| drop at [s] | cwnd [segments] | packets counted | of which already at the UE |")
@@ -69,5 +69,5 @@ def trace(release: str, n: int = 5, seed: int = 1) -> None:
 
 
 if __name__ == "__main__":
-    for release in ("acknowledged", "sent"):
-        trace(release)
+    for holds in ("until_acknowledged", "until_fully_sent"):
+        trace(holds)

@@ -39,8 +39,8 @@ def run(
 
     Returns a dict with ``summary`` (dict, the structure of ``summary.json``), ``flows``
     (list of dicts, one per flow), ``users`` (list of dicts, one per user), ``downloads`` (list of dicts, one per download), ``seed`` (int), ``packets`` (None, or a dict mapping column name to
-    ``(numpy dtype str, bytes)``), ``trace`` (None, or a dict of tables ``cwnd``, ``queue``,
-    ``drops``, ``delivered``, ``bsr``, each mapping column name to ``(numpy dtype str, bytes)`` or, for
+    ``(numpy dtype str, bytes)``), ``trace`` (None, or a dict of tables ``cwnd``, ``rtt``, ``queue``,
+    ``drops``, ``delivered``, ``radio_losses``, ``bsr``, each mapping column name to ``(numpy dtype str, bytes)`` or, for
     text columns, a list of str) and ``occupancy`` (the buffers' occupancy distributions:
     ``buffer`` and ``unit`` as lists of str, ``value`` and ``time_s`` as ``(numpy dtype str, bytes)``)
     and ``pcap`` (None, or the paths of ``server.pcap``, ``bottleneck.pcap`` and ``client.pcap``

@@ -135,7 +135,7 @@ def run(
         packets: also record every delivered downlink data packet
             (:attr:`RunResult.packets`).
         trace: also record the run's time series (:attr:`RunResult.trace`:
-            cwnd, buffer occupancy, drops, delivered sequence numbers, and the
+            cwnd, RTT samples and RTO, buffer occupancy, drops, delivered sequence numbers, and the
             uplink's Buffer Status Reports with the delay estimates).
         progress: called as ``progress(simulated_s, duration_s)`` every
             0.1 s of wall time while the run goes on.

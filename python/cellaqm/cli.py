@@ -117,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--out",
         metavar="DIR",
         help="also write DIR/summary.json, DIR/flows.csv, DIR/downloads.csv and DIR/occupancy.csv (with --packets "
-        "DIR/packets.parquet, with --trace DIR/trace/{cwnd,queue,drops,delivered,bsr}.parquet; "
+        "DIR/packets.parquet, with --trace DIR/trace/{cwnd,rtt,queue,drops,delivered,radio_losses,bsr}.parquet; "
         ".csv without pyarrow); DIR is created if needed",
     )
     run.add_argument(
@@ -135,7 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="record time series into --out DIR (needs --out; drawn by "
         "'cellaqm plot DIR --kind trace'): "
-        "every TCP sender's cwnd and ssthresh at each change, the downlink buffer's bytes and "
+        "every TCP sender's cwnd and ssthresh at each change, its RTT samples and RTO, the downlink buffer's bytes and "
         "packets at each change, each downlink drop (time, flow, cause) and each data segment "
         "delivered to the client (time, flow, sequence number, retransmission)",
     )
@@ -476,7 +476,8 @@ def print_human(result: Any, console: Any) -> None:
     if result.has_trace:
         t = result.trace
         console.print(
-            f"trace recorded: {len(t['cwnd']):,} cwnd samples, {len(t['queue']):,} queue samples, "
+            f"trace recorded: {len(t['cwnd']):,} cwnd samples, {int(t['rtt']['sample_s'].notna().sum()):,} RTT samples, "
+            f"{len(t['queue']):,} queue samples, "
             f"{len(t['drops']):,} drops, {len(t['delivered']):,} delivered segments"
             + (f", {len(t['bsr']):,} buffer status reports" if len(t["bsr"]) else "")
         )

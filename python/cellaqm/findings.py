@@ -19,6 +19,11 @@ two variants with the same seeds are paired (common random numbers remove the
 seed-to-seed variance), otherwise Welch's unpaired interval is used. A
 difference is *decided* when its 95% interval excludes zero.
 
+Judges build on :func:`compare`, :func:`pooled` (a difference paired over every level
+of a factor), :func:`combine` (a per-seed linear combination, e.g. a difference of
+differences), :func:`optimum` (the smallest level not decidedly below the best) and
+:func:`verdict`.
+
 Never tune a parameter to turn a verdict: a failed finding is reported as
 plainly as one that holds, with the model difference believed to cause it in
 the study's docs page.
@@ -181,6 +186,81 @@ class Finding:
         if missing:
             return Verdict(NOT_RUN, f"needs {', '.join(missing)}")
         return self.judge(results)
+
+
+# --------------------------------------------------------------------------- helpers for judges
+
+def combine(res: Results, exp: str, measure: str, terms: list[tuple[float, dict[str, Any]]]) -> Difference:
+    """Σ coefficient × ``measure`` of the labelled runs, per seed (paired), as a :class:`Difference`
+    (base: the mean of the last term's runs)."""
+    from cellaqm.stats import mean_ci
+
+    per = [res.values(exp, measure, **labels) for _, labels in terms]
+    common = set.intersection(*(set(p) for p in per)) if per else set()
+    vals = [sum(c * p[s] for (c, _), p in zip(terms, per)) for s in sorted(common)]
+    vals = [v for v in vals if not math.isnan(v)]
+    base = mean_ci(list(per[-1].values()))[0] if per and per[-1] else math.nan
+    mean, half, n, _sd = mean_ci(vals)
+    return Difference(mean, half, n, True, base)
+
+
+def pooled(res: Results, exp: str, measure: str, a: dict[str, Any], b: dict[str, Any], over: str,
+           levels: list[Any]) -> Difference:
+    """``a − b`` paired by (level of ``over``, seed) over all ``levels``: one difference pooled over a
+    factor (e.g. every buffer size), each level's runs paired with the same seed's."""
+    from cellaqm.stats import mean_ci
+
+    diffs, base = [], []
+    for lv in levels:
+        va, vb = res.values(exp, measure, **{over: lv, **a}), res.values(exp, measure, **{over: lv, **b})
+        diffs += [va[s] - vb[s] for s in sorted(set(va) & set(vb)) if not (math.isnan(va[s]) or math.isnan(vb[s]))]
+        base += list(vb.values())
+    mean, half, n, _sd = mean_ci(diffs)
+    return Difference(mean, half, n, True, mean_ci(base)[0] if base else math.nan)
+
+
+def mean_of(res: Results, exp: str, measure: str, labels: dict[str, Any]) -> float:
+    """The mean of ``measure`` over the runs with ``labels`` (NaN values left out)."""
+    from cellaqm.stats import mean_ci
+
+    return mean_ci(list(res.values(exp, measure, **labels).values()))[0]
+
+
+def levels(res: Results, exp: str, column: str, **fixed: Any) -> list[Any]:
+    """The levels of ``column`` in ``exp``'s table (rows with ``fixed``), in table order."""
+    return list(dict.fromkeys(r[column] for r in res.rows(exp, **fixed)))
+
+
+def complete(res: Results, exp: str, measure: str, labels: dict[str, Any]) -> bool:
+    """Whether every run with ``labels`` has a value of ``measure`` (e.g. every download finished)."""
+    values = res.values(exp, measure, **labels).values()
+    return bool(values) and not any(math.isnan(v) for v in values)
+
+
+def optimum(res: Results, exp: str, x: str, fixed: dict[str, Any], measure: str) -> tuple[Any, Any]:
+    """(the smallest level of ``x`` whose ``measure`` (higher is better) is not decidedly below the best
+    level's, the best level), among the rows with ``fixed``; a level where some run has no value (a download
+    that did not finish) ranks below every level where all have one."""
+    xs = [lv for lv in levels(res, exp, x) if res.rows(exp, **{x: lv, **fixed})]
+    xs = [lv for lv in xs if complete(res, exp, measure, {x: lv, **fixed})] or xs
+    best = max(xs, key=lambda lv: mean_of(res, exp, measure, {x: lv, **fixed}))
+    for lv in xs:
+        if lv == best or compare(res, exp, measure, {x: lv, **fixed}, {x: best, **fixed}).sign >= 0:
+            return lv, best
+    return best, best
+
+
+def needs_levels(res: Results, exp: str, column: str, wanted: list[Any]) -> Optional[Verdict]:
+    """An inconclusive verdict if ``exp`` lacks a level the rule reads (``--quick`` runs fewer)."""
+    have = set(levels(res, exp, column))
+    missing = [w for w in wanted if w not in have]
+    return inconclusive(f"{exp} lacks {column} {', '.join(map(str, missing))} (--quick runs fewer levels)") \
+        if missing else None
+
+
+def verdict(ok: bool, bad: bool, text: str) -> Verdict:
+    """``fails`` if ``bad``, else ``holds`` if ``ok``, else ``inconclusive``, with ``text`` as the evidence."""
+    return fails(text) if bad else holds(text) if ok else inconclusive(text)
 
 
 def judge_all(findings: list[Finding], results: Results) -> list[tuple[Finding, Verdict]]:

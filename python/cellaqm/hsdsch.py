@@ -247,12 +247,12 @@ def system(scheme: str, n: int, load: str, scheduler: str, wait_s: float, durati
     """Scenario 2 (and 3 with ``users = 1``): ``scheme`` n at the RNC of the seven-cell HS-DSCH system.
 
     Sessions arrive every U(0, 2 × ``wait_s``) (our choice) at a random idle user. The RNC buffer counts
-    every packet not yet fully handed to the radio (``pdcp_release = "sent"``). ``interference``: which
+    every packet not yet fully handed to the radio (``buffer_holds = "until_fully_sent"``). ``interference``: which
     other cells a user's SIR counts (``"full"``: all, always).
     """
     q, limit = queue(scheme, n)
     radio: dict[str, Any] = {
-        "bearer": "hsdpa", "queue": q, "pdcp_release": "sent",
+        "bearer": "hsdpa", "queue": q, "buffer_holds": "until_fully_sent",
         "hsdpa": {"scheduler": SCHEDULERS[scheduler][0], "air_delay": "0ms"},
         "cells": {"layout": "hex7", "radius": "500m", "users_per_tti": 3, "bler": 0.1, "interference": interference},
         "rlc": {"window": 2047},

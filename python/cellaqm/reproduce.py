@@ -427,9 +427,10 @@ STUDIES = (
            "about 9 min on 2 cores (1 208 runs, 1 066 CPU s / 2); --quick about 20 s (211 runs)"),
     Target("umts-rlc-tcp",
            "the RLC-TCP study: TCP over RLC AM on a 384 kb/s DCH with Rayleigh-fading frame errors: initial "
-           "window, buffer x Reno/SACK/timestamps, status prohibit, limited transmit, Eifel, RLC window, maxDAT, "
-           "in-order delivery, drop-tail/RED/ACK delay (docs/rlc-tcp.md)",
-           "about 4 min on 2 cores (3 480 runs, 20 replications); --quick 10-20 s (52 runs)"),
+           "window, buffer x Reno/SACK/timestamps, RTT/RTO trace, status prohibit and triggers, limited transmit, "
+           "Eifel, RLC window, maxDAT and discards, in-order delivery, drop-tail/RED/ACK delay, what the buffer "
+           "counts, occupancy, PDU errors; its 16 findings judged (docs/rlc-tcp.md)",
+           "about 3.5 min on 2 cores (4 560 runs, 400 CPU s, 20 replications); --quick 10-20 s (98 runs)"),
     Target("umts-dsch-rrm",
            "the DSCH study: 37 UMTS cells whose resource managers serve 250 calls first and web users on the "
            "DSCH up to a load factor phi; Table 3 and Fig. 2 per phi x {400, 600} web users, a TCP user's "
@@ -476,9 +477,11 @@ def add_parser(commands: Any) -> None:
             "transfer times (10 replications; --quick: 60 s, 2); load-sweep, goodput and lost\n"
             "sessions against the load up to past saturation (3 seeds).\n\n"
             "umts-rlc-tcp: TCP over RLC AM on a 384 kb/s DCH with fading (2 MB downloads):\n"
-            "initial window x packet size, buffer x Reno/SACK/timestamps, status prohibit,\n"
-            "limited transmit, the Eifel response, RLC window x RAN RTT, maxDAT, in-order delivery,\n"
-            "drop-tail/RED/ACK delay; a table (CSV) and a figure (PNG) each, and report.md;\n"
+            "initial window x packet size, buffer x Reno/SACK/timestamps, the RTT/RTO trace (Fig. 3),\n"
+            "slow start, status prohibit and STATUS triggers, limited transmit, the Eifel response,\n"
+            "RLC window x RAN RTT and x channel, maxDAT and discard bursts, in-order delivery,\n"
+            "drop-tail/RED/ACK delay, what the buffer counts, occupancy, PDU errors; a table (CSV)\n"
+            "and a figure (PNG) each, and report.md ending with the study's 16 findings judged;\n"
             "20 replications (--quick: 2 replications, 1-2 levels per factor).\n\n"
             "umts-dsch-rrm: the DSCH study's 37-cell system, phi 60-100% x {400, 600} web users\n"
             "(+ no web users): the central cell's load factor, acceptance, SDU errors and delay;\n"

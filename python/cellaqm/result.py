@@ -40,6 +40,9 @@ TRACE_COLUMNS = {
     # every change of a TCP sender's congestion controller (window, ssthresh, CUBIC's W_max and K);
     # dir "down" = the server's data, "up" = the client's
     "cwnd": ("time_s", "flow", "dir", "cwnd_bytes", "ssthresh_bytes", "w_max_bytes", "k_s"),
+    # every RTT sample (sample_s; NaN on a row for an RTO change alone, such as a back-off) with the
+    # smoothed RTT and the retransmission timeout then in force, per TCP sender
+    "rtt": ("time_s", "flow", "dir", "sample_s", "srtt_s", "rto_s"),
     # the downlink managed buffer (bottleneck queue, or the users' PDCP buffers together with [radio]) at every change
     "queue": ("time_s", "bytes", "packets"),
     # every packet lost in the access network: downlink at the managed buffer or on its link, uplink
@@ -47,6 +50,8 @@ TRACE_COLUMNS = {
     "drops": ("time_s", "flow", "dir", "uid", "size", "cause"),
     # every downlink TCP data segment reaching the client
     "delivered": ("time_s", "flow", "seq", "len", "retransmission"),
+    # every TTI in which a user's DCH (dir "down": its downlink, "up": its uplink) lost PDUs, with how many
+    "radio_losses": ("time_s", "user", "dir", "pdus"),
     # every Buffer Status Report reaching the far end of the uplink (uplink.bsr_period): the
     # reported bytes, the bytes received since the previous one, the delay estimate and the truth
     "bsr": ("time_s", "queue_bytes", "received_bytes", "estimate_s", "true_s"),

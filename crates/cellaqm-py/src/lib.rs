@@ -73,6 +73,16 @@ fn trace_tables<'py>(py: Python<'py>, t: &cellaqm_core::metrics::Trace) -> PyRes
     cwnd.set_item("k_s", f64s(&k_s))?;
     out.set_item("cwnd", cwnd)?;
 
+    let nan = |v: &[Option<f64>]| v.iter().map(|x| x.unwrap_or(f64::NAN)).collect::<Vec<f64>>();
+    let rtt = PyDict::new(py);
+    rtt.set_item("time_s", f64s(&t.rtt.time_s))?;
+    rtt.set_item("flow", u32s(&t.rtt.flow))?;
+    rtt.set_item("dir", strings(py, &t.rtt.dir)?)?;
+    rtt.set_item("sample_s", f64s(&nan(&t.rtt.sample_s)))?;
+    rtt.set_item("srtt_s", f64s(&nan(&t.rtt.srtt_s)))?;
+    rtt.set_item("rto_s", f64s(&t.rtt.rto_s))?;
+    out.set_item("rtt", rtt)?;
+
     let queue = PyDict::new(py);
     queue.set_item("time_s", f64s(&t.queue.time_s))?;
     queue.set_item("bytes", u64s(&t.queue.bytes))?;
@@ -95,6 +105,13 @@ fn trace_tables<'py>(py: Python<'py>, t: &cellaqm_core::metrics::Trace) -> PyRes
     delivered.set_item("len", u32s(&t.delivered.len))?;
     delivered.set_item("retransmission", bools(&t.delivered.retransmission))?;
     out.set_item("delivered", delivered)?;
+
+    let losses = PyDict::new(py);
+    losses.set_item("time_s", f64s(&t.radio_losses.time_s))?;
+    losses.set_item("user", u32s(&t.radio_losses.user))?;
+    losses.set_item("dir", strings(py, &t.radio_losses.dir)?)?;
+    losses.set_item("pdus", u32s(&t.radio_losses.pdus))?;
+    out.set_item("radio_losses", losses)?;
 
     let bsr = PyDict::new(py);
     bsr.set_item("time_s", f64s(&t.bsr.time_s))?;
@@ -216,7 +233,7 @@ fn scenario_catalogue(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 /// dicts, one per flow, user and download; built directly, not through JSON text, which was a third of a call's time outside
 /// the run), `seed` (int), `packets`
 /// (None, or a dict mapping column name to `(numpy dtype str, bytes)`), `trace` (None, or a
-/// dict of tables `cwnd`, `queue`, `drops`, `delivered`, `bsr`, each mapping column name to
+/// dict of tables `cwnd`, `rtt`, `queue`, `drops`, `delivered`, `radio_losses`, `bsr`, each mapping column name to
 /// `(numpy dtype str, bytes)` or, for text columns, a list of str) and `occupancy` (the
 /// buffers' occupancy distributions: columns `buffer`, `unit` (lists of str), `value`,
 /// `time_s`), `pcap` (None, or the paths of the pcap files written into the directory `pcap`:

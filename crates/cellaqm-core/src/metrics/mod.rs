@@ -13,7 +13,7 @@ pub use downloads::{
 };
 pub use histogram::Histogram;
 pub use occupancy::{Occupancy, OccupancyLog, OccupancyStats};
-pub use trace::{BsrTrace, CwndTrace, DeliveredTrace, DropTrace, QueueTrace, Trace};
+pub use trace::{BsrTrace, CwndTrace, DeliveredTrace, DropTrace, QueueTrace, RadioLossTrace, RttTrace, Trace};
 
 use crate::link::LinkStats;
 use crate::queue::DropCause;

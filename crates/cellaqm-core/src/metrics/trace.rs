@@ -7,6 +7,9 @@
 //! - [`CwndTrace`]: the congestion controller's state of every TCP sender
 //!   that has sent data (window, slow-start threshold, and CUBIC's W_max and
 //!   K), sampled whenever any of it changes.
+//! - [`RttTrace`]: every TCP sender's RTT samples and retransmission timeout
+//!   (the RLC study's Fig. 3), one row per sample and per change of the RTO
+//!   (a new sample, a back-off).
 //! - [`QueueTrace`]: the downlink managed buffer's occupancy (the bottleneck
 //!   link's queue, or with `[radio]` the PDCP buffer) at every change.
 //! - [`DropTrace`]: every packet lost in the access network: downlink at the
@@ -15,13 +18,16 @@
 //!   overflow, RLC, link loss, R-AQM), with its cause and direction.
 //! - [`DeliveredTrace`]: every downlink TCP data segment reaching the client,
 //!   with its sequence number (time–sequence plots).
+//! - [`RadioLossTrace`]: every TTI in which a user's DCH (downlink or
+//!   uplink) lost PDUs on the air, with how many (the radio frame errors of
+//!   the RLC study's Fig. 3).
 //! - [`BsrTrace`]: every Buffer Status Report reaching the far end of the
 //!   uplink (`bsr_period`), with the delay estimate it gave and the true
 //!   head-of-line delay (the LTE uplink study's "estimated vs true" figure).
 
 use crate::packet::{FlowId, Packet};
 use crate::queue::Dropped;
-use crate::tcp::{Endpoint, Metrics};
+use crate::tcp::{Endpoint, Metrics, RttMetrics};
 use crate::time::Time;
 use serde::Serialize;
 
@@ -40,6 +46,22 @@ pub struct CwndTrace {
     pub w_max_bytes: Vec<u64>,
     /// CUBIC's K (RFC 9438 §4.2), seconds; `None` with Reno and outside congestion avoidance.
     pub k_s: Vec<Option<f64>>,
+}
+
+/// RTT samples and the retransmission timeout of each TCP sender that has sent
+/// data: a row per new sample or change of the RTO (times in seconds).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RttTrace {
+    pub time_s: Vec<f64>,
+    pub flow: Vec<u32>,
+    /// Direction of the data the sender sends: `"down"` (the server) or `"up"` (the client).
+    pub dir: Vec<&'static str>,
+    /// The RTT sample taken at this moment; `None` on a row for an RTO change only (a back-off).
+    pub sample_s: Vec<Option<f64>>,
+    /// The smoothed RTT (RFC 6298), once measured.
+    pub srtt_s: Vec<Option<f64>>,
+    /// The retransmission timeout now in force, back-off included.
+    pub rto_s: Vec<f64>,
 }
 
 /// Occupancy of the downlink managed buffer, one row per change (first row: empty at time 0).
@@ -78,6 +100,17 @@ pub struct DeliveredTrace {
     pub retransmission: Vec<bool>,
 }
 
+/// TTIs of the users' DCHs that lost PDUs on the air, one row each (TTI start, in seconds).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RadioLossTrace {
+    pub time_s: Vec<f64>,
+    pub user: Vec<u32>,
+    /// `"down"` (the user's DCH downlink) or `"up"` (its uplink DCH).
+    pub dir: Vec<&'static str>,
+    /// PDUs lost in that TTI (all of the TTI's with frame errors).
+    pub pdus: Vec<u32>,
+}
+
 /// Buffer Status Reports reaching the far end of the uplink, one row each.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct BsrTrace {
@@ -97,13 +130,17 @@ pub struct BsrTrace {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Trace {
     pub cwnd: CwndTrace,
+    pub rtt: RttTrace,
     pub queue: QueueTrace,
     pub drops: DropTrace,
     pub delivered: DeliveredTrace,
+    pub radio_losses: RadioLossTrace,
     pub bsr: BsrTrace,
     /// Last metrics recorded per flow and side (client, server).
     #[serde(skip)]
     last_window: Vec<[Option<Metrics>; 2]>,
+    #[serde(skip)]
+    last_rtt: Vec<[Option<RttMetrics>; 2]>,
 }
 
 impl Default for Trace {
@@ -121,24 +158,41 @@ impl Trace {
         queue.packets.push(0);
         Trace {
             cwnd: CwndTrace::default(),
+            rtt: RttTrace::default(),
             queue,
             drops: DropTrace::default(),
             delivered: DeliveredTrace::default(),
+            radio_losses: RadioLossTrace::default(),
             bsr: BsrTrace::default(),
             last_window: Vec::new(),
+            last_rtt: Vec::new(),
         }
     }
 
-    /// Samples the windows of both ends of `flow` (client, server), if they
-    /// sent data and changed since the last sample.
+    /// Samples the windows and RTT estimators of both ends of `flow` (client,
+    /// server), if they sent data and changed since the last sample.
     pub fn windows(&mut self, now: Time, flow: FlowId, ends: &[Endpoint; 2]) {
         let i = flow as usize;
         if self.last_window.len() <= i {
             self.last_window.resize(i + 1, [None; 2]);
+            self.last_rtt.resize(i + 1, [None; 2]);
         }
         for (side, (end, dir)) in ends.iter().zip(["up", "down"]).enumerate() {
             if end.stats().segments_sent == 0 {
                 continue;
+            }
+            let r = end.rtt_metrics();
+            let last = self.last_rtt[i][side];
+            if last != Some(r) {
+                self.last_rtt[i][side] = Some(r);
+                let t = &mut self.rtt;
+                t.time_s.push(now.as_secs_f64());
+                t.flow.push(flow);
+                t.dir.push(dir);
+                let new_sample = r.samples != last.map_or(0, |l| l.samples);
+                t.sample_s.push(r.last_sample.filter(|_| new_sample).map(|d| d.as_secs_f64()));
+                t.srtt_s.push(r.srtt.map(|d| d.as_secs_f64()));
+                t.rto_s.push(r.rto.as_secs_f64());
             }
             let m = end.cc_metrics();
             if self.last_window[i][side] != Some(m) {

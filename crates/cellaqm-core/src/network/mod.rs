@@ -232,6 +232,7 @@ impl Network {
         let mut radio = s.radio.as_ref().map(|r| RadioAccess::new(r, s.traffic.users(), seed));
         if let Some(r) = radio.as_mut().filter(|_| opts.trace) {
             r.record_bsr_trace();
+            r.record_loss_trace();
         }
         let users = s.traffic.users();
         Network {

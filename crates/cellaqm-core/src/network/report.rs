@@ -58,6 +58,9 @@ impl Network {
             LinkSummary::new(&stats, &self.drops[id as usize], marked, end)
         };
         let (bottleneck, uplink) = (summarise(LinkId::Bottleneck, bottleneck), summarise(LinkId::Uplink, uplink));
+        if let (Some(t), Some(r)) = (&mut self.trace, &mut self.radio) {
+            t.radio_losses = r.take_loss_trace();
+        }
         let bsr = match self.radio.as_mut().filter(|r| r.is_lte()) {
             Some(r) => {
                 if let Some(t) = &mut self.trace {

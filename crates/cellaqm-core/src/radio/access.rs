@@ -424,6 +424,30 @@ impl RadioAccess {
         }
     }
 
+    /// Record the TTIs in which the users' DCHs lost PDUs.
+    pub fn record_loss_trace(&mut self) {
+        self.bearers.iter_mut().for_each(Bearer::record_losses);
+    }
+
+    /// The DCH losses recorded, in time order (downlink before uplink at one instant, then by user).
+    pub fn take_loss_trace(&mut self) -> crate::metrics::RadioLossTrace {
+        let mut rows: Vec<(Time, u8, u32, u32)> = Vec::new();
+        for (u, b) in self.bearers.iter_mut().enumerate() {
+            let (down, up) = b.take_losses();
+            rows.extend(down.into_iter().map(|(t, n)| (t, 0, u as u32, n)));
+            rows.extend(up.into_iter().map(|(t, n)| (t, 1, u as u32, n)));
+        }
+        rows.sort_unstable();
+        let mut trace = crate::metrics::RadioLossTrace::default();
+        for (t, dir, user, n) in rows {
+            trace.time_s.push(t.as_secs_f64());
+            trace.user.push(user);
+            trace.dir.push(if dir == 0 { "down" } else { "up" });
+            trace.pdus.push(n);
+        }
+        trace
+    }
+
     /// User 0's BSR trace, if recorded.
     pub fn take_bsr_trace(&mut self) -> Option<crate::metrics::BsrTrace> {
         self.lte.as_mut().and_then(|l| l.far_end(0).take_trace())
@@ -514,9 +538,10 @@ impl RadioAccess {
 
 #[cfg(test)]
 mod tests {
-    use super::super::config::{BearerKind, PdcpRelease};
+    use super::super::config::BearerKind;
     use super::super::dch::DchConfig;
     use super::super::hsdpa::HsdpaConfig;
+    use super::super::pdcp::BufferHolds;
     use super::*;
     use crate::engine::EventQueue;
     use crate::packet::{Dir, TcpHeader};
@@ -542,8 +567,8 @@ mod tests {
             uplink: DchConfig::default(),
             buffer: Some(Bytes(buffer)),
             buffer_packets: None,
+            buffer_holds: Default::default(),
             queue: QueueConfig::TailDrop,
-            pdcp_release: PdcpRelease::Acknowledged,
             uplink_buffer: None,
             uplink_queue: QueueConfig::TailDrop,
             rlc: RlcConfig::default(),
@@ -606,18 +631,18 @@ mod tests {
         (got, up, drops, r)
     }
 
-    /// `pdcp_release`: a 2-packet tail-drop buffer on a 384 kb/s DCH, fed a 1500-B packet every
-    /// 40 ms (the DCH sends one in about 33 ms). Counting the packets until the RLC's STATUS
+    /// `buffer_holds = "until_fully_sent"`: a 2-packet tail-drop buffer on a 384 kb/s DCH, fed a
+    /// 1500-B packet every 40 ms (the DCH sends one in about 33 ms). Counting the packets until the RLC's STATUS
     /// confirms them (a poll on the last PDU, answered over the 64 kb/s uplink in 20 ms TTIs), the
     /// buffer overflows; counting them until their last PDU is sent, it never does.
     #[test]
-    fn pdcp_release_on_sending_counts_only_what_the_radio_has_not_taken() {
+    fn until_fully_sent_counts_only_what_the_radio_has_not_taken() {
         let cfg = RadioConfig { buffer: None, buffer_packets: Some(2), ..dch_config(384.0, 10, 0) };
         let end = Time::ZERO + Dur::from_secs(5);
         let (got, _, drops, _) = drive_spaced(&cfg, 50, Dur::from_millis(40), end);
         assert!(drops.len() >= 5, "{} drops", drops.len());
         assert_eq!(got.len() + drops.len(), 50);
-        let sent = RadioConfig { pdcp_release: PdcpRelease::Sent, ..cfg };
+        let sent = RadioConfig { buffer_holds: BufferHolds::UntilFullySent, ..cfg };
         let (got, _, drops, mut r) = drive_spaced(&sent, 50, Dur::from_millis(40), end);
         assert!(drops.is_empty(), "{} drops", drops.len());
         assert_eq!(got.iter().map(|g| g.1).collect::<Vec<_>>(), (0..50).collect::<Vec<_>>());

@@ -15,12 +15,12 @@
 //! (lazy cancellation).
 
 use super::access::{RadioEvent, RadioOut};
-use super::config::{BearerConfig, PdcpRelease};
-use super::dch::Dch;
+use super::config::BearerConfig;
+use super::dch::{Dch, LossLog};
 use super::dsch::DschSystem;
 use super::hsdpa::Hsdpa;
 use super::hsdsch::HsDsch;
-use super::pdcp::{pdcp_discipline, Feed, Pdcp, SduStore};
+use super::pdcp::{pdcp_discipline, BufferHolds, Feed, Pdcp, SduStore};
 use super::pending::Pending;
 use crate::link::LinkStats;
 use crate::metrics::Occupancy;
@@ -76,8 +76,20 @@ pub struct BearerStats {
     pub retransmissions: u64,
     pub polls: u64,
     pub sdus_discarded: u64,
+    /// MRW transmissions of the RNC sender, and its discard procedures an MRW_ACK ended.
+    pub mrws_sent: u64,
+    pub mrws_acknowledged: u64,
     /// STATUS PDUs sent by the UE.
     pub statuses: u64,
+    /// The same counters of the uplink RLC (the UE's sender, STATUS PDUs from the RNC).
+    pub up_retransmissions: u64,
+    pub up_polls: u64,
+    pub up_sdus_discarded: u64,
+    pub up_mrws_sent: u64,
+    pub up_mrws_acknowledged: u64,
+    pub up_statuses: u64,
+    /// RLC resets of the bearer (MaxMRW reached on either side; both directions restart).
+    pub rlc_resets: u64,
     /// Downlink data PDUs that reached the UE's RLC (duplicates included).
     pub data_pdus_received: u64,
     /// Packets a discipline dropped or ECN-marked while RLC carried them (kept unmarked, see [`super::pdcp`]).
@@ -101,8 +113,22 @@ pub struct RadioSummary {
     pub retransmissions: u64,
     pub polls: u64,
     pub sdus_discarded: u64,
-    /// STATUS PDUs the UE sent.
+    /// MRW transmissions of the RNC sender (Timer_MRW resends included) and its SDU
+    /// discard procedures an MRW_ACK ended (TS 25.322 §11.6).
+    pub mrws_sent: u64,
+    pub mrws_acknowledged: u64,
+    /// STATUS PDUs the UE sent (MRW_ACKs apart).
     pub statuses: u64,
+    /// The uplink RLC's counters: the UE sender's retransmissions, polls, discarded SDUs,
+    /// MRWs sent and acknowledged, and the STATUS PDUs the RNC sent about the uplink.
+    pub up_retransmissions: u64,
+    pub up_polls: u64,
+    pub up_sdus_discarded: u64,
+    pub up_mrws_sent: u64,
+    pub up_mrws_acknowledged: u64,
+    pub up_statuses: u64,
+    /// RLC resets (TS 25.322 §11.4, after MaxMRW MRW transmissions without an MRW_ACK).
+    pub rlc_resets: u64,
     /// Downlink data PDUs that reached the UE's RLC (the "radio frames delivered" of umts-rlc-tcp.md).
     pub data_pdus_received: u64,
     /// Signalling efficiency of umts-rlc-tcp.md: 100 × `statuses` / `data_pdus_received` (null without data PDUs).
@@ -128,7 +154,16 @@ impl RadioSummary {
         self.retransmissions += other.retransmissions;
         self.polls += other.polls;
         self.sdus_discarded += other.sdus_discarded;
+        self.mrws_sent += other.mrws_sent;
+        self.mrws_acknowledged += other.mrws_acknowledged;
         self.statuses += other.statuses;
+        self.up_retransmissions += other.up_retransmissions;
+        self.up_polls += other.up_polls;
+        self.up_sdus_discarded += other.up_sdus_discarded;
+        self.up_mrws_sent += other.up_mrws_sent;
+        self.up_mrws_acknowledged += other.up_mrws_acknowledged;
+        self.up_statuses += other.up_statuses;
+        self.rlc_resets += other.rlc_resets;
         self.data_pdus_received += other.data_pdus_received;
         self.down_slots += other.down_slots;
         self.spared += other.spared;
@@ -163,10 +198,11 @@ pub struct Bearer {
     last_up_tti: Option<Time>,
     pdus: Vec<Pdu>,
     released: Vec<Release>,
-    /// With `pdcp_release = "sent"`: the SDUs whose last PDU went out since the
-    /// bearer was last settled (they leave the PDCP buffer then; `None`: the RLC's
-    /// acknowledgements release them).
-    handed: Option<Vec<SduId>>,
+    /// With `buffer_holds = "until_fully_sent"`: the SDUs whose last PDU went out
+    /// since the bearer was last settled, from the RNC and from the UE (they leave
+    /// the PDCP and UE buffers then; `None`: the RLC's acknowledgements release them).
+    handed_down: Option<Vec<SduId>>,
+    handed_up: Option<Vec<SduId>>,
     stats: BearerStats,
     /// How long the PDCP buffer held each backlog.
     occupancy: Occupancy,
@@ -209,7 +245,7 @@ fn hand_on(
     }
 }
 
-/// With `pdcp_release = "sent"` (`handed` is `Some`): notes the SDUs that end in `pdu`.
+/// With `buffer_holds = "until_fully_sent"` (`handed` is `Some`): notes the SDUs that end in `pdu`.
 fn hand(handed: &mut Option<Vec<SduId>>, pdu: &Pdu) {
     if let (Some(handed), Pdu::Data(d)) = (handed, pdu) {
         handed.extend(d.ending_sdus());
@@ -229,13 +265,19 @@ impl Bearer {
         let payload = cfg.rlc.payload();
         Bearer {
             user: u16::try_from(user).expect("validated: at most 65 536 users with [radio]"),
-            pdcp: Pdcp::new(queue, pdcp_discipline(&cfg.queue, "radio.queue").expect("validated"), rate_bps),
+            pdcp: Pdcp::new(
+                queue,
+                pdcp_discipline(&cfg.queue, "radio.queue").expect("validated"),
+                cfg.buffer_holds,
+                rate_bps,
+            ),
             down_store: SduStore::default(),
             rnc: AmEntity::new(&cfg.rlc),
             ue: AmEntity::new(&cfg.rlc),
             ue_buffer: Pdcp::new(
                 ue_queue,
                 pdcp_discipline(&cfg.uplink_queue, "radio.uplink_queue").expect("validated"),
+                cfg.buffer_holds,
                 cfg.uplink.rate.bps(),
             ),
             up_store: SduStore::default(),
@@ -246,7 +288,8 @@ impl Bearer {
             last_up_tti: None,
             pdus: Vec::new(),
             released: Vec::new(),
-            handed: (cfg.pdcp_release == PdcpRelease::Sent).then(Vec::new),
+            handed_down: (cfg.buffer_holds == BufferHolds::UntilFullySent).then(Vec::new),
+            handed_up: (cfg.buffer_holds == BufferHolds::UntilFullySent).then(Vec::new),
             stats: BearerStats::default(),
             occupancy: Occupancy::default(),
             last_change: Time::ZERO,
@@ -318,12 +361,12 @@ impl Bearer {
     fn dch_tti(&mut self, now: Time, out: &mut RadioOut) {
         self.last_down_tti = Some(now);
         let dch = self.dch.as_mut().expect("a DCH TTI on a DCH bearer");
-        let mut feed = Feed { pdcp: &mut self.pdcp, store: &mut self.down_store };
+        let mut feed = Feed { now, pdcp: &mut self.pdcp, store: &mut self.down_store };
         let mut first = None;
         for _ in 0..dch.pdus_per_tti() {
             let Some(pdu) = self.rnc.next_pdu(now, &mut feed) else { break };
             self.stats.down_pdus += 1;
-            hand(&mut self.handed, &pdu);
+            hand(&mut self.handed_down, &pdu);
             if let Some(at) = dch.transmit(now, pdu) {
                 first = first.or(Some(at));
             }
@@ -336,7 +379,7 @@ impl Bearer {
 
     /// Whether the RNC's RLC has something to send (flow control asks for credits then).
     pub fn rnc_has_work(&mut self, now: Time) -> bool {
-        let feed = Feed { pdcp: &mut self.pdcp, store: &mut self.down_store };
+        let feed = Feed { now, pdcp: &mut self.pdcp, store: &mut self.down_store };
         self.rnc.has_work(now, &feed)
     }
 
@@ -347,10 +390,10 @@ impl Bearer {
 
     /// The RNC's next downlink PDU, for a frame to the cell's Node-B.
     pub fn next_down_pdu(&mut self, now: Time) -> Option<Pdu> {
-        let mut feed = Feed { pdcp: &mut self.pdcp, store: &mut self.down_store };
+        let mut feed = Feed { now, pdcp: &mut self.pdcp, store: &mut self.down_store };
         let pdu = self.rnc.next_pdu(now, &mut feed)?;
         self.stats.down_pdus += 1;
-        hand(&mut self.handed, &pdu);
+        hand(&mut self.handed_down, &pdu);
         Some(pdu)
     }
 
@@ -381,10 +424,11 @@ impl Bearer {
 
     fn up_tti(&mut self, now: Time, out: &mut RadioOut) {
         self.last_up_tti = Some(now);
-        let mut feed = Feed { pdcp: &mut self.ue_buffer, store: &mut self.up_store };
+        let mut feed = Feed { now, pdcp: &mut self.ue_buffer, store: &mut self.up_store };
         let mut first = None;
         for _ in 0..self.up.pdus_per_tti() {
             let Some(pdu) = self.ue.next_pdu(now, &mut feed) else { break };
+            hand(&mut self.handed_up, &pdu);
             if let Some(at) = self.up.transmit(now, pdu) {
                 first = first.or(Some(at));
             }
@@ -406,14 +450,13 @@ impl Bearer {
     }
 
     /// Releases from the PDCP and UE buffers what the RLC senders let go (and,
-    /// with `pdcp_release = "sent"`, what went out: the PDCP ignores the RLC's
-    /// later release of those).
+    /// with `buffer_holds = "until_fully_sent"`, what went out: the buffers
+    /// ignore the RLC's later release of those).
     pub fn release(&mut self, now: Time, out: &mut RadioOut) {
-        if let Some(handed) = self.handed.as_mut().filter(|h| !h.is_empty()) {
-            self.released.extend(handed.drain(..).map(Release::Confirmed));
-        }
+        self.released.extend(self.handed_down.iter_mut().flat_map(|h| h.drain(..)).map(Release::Confirmed));
         self.released.extend(self.rnc.tx.drain_released());
         let down = self.released.len();
+        self.released.extend(self.handed_up.iter_mut().flat_map(|h| h.drain(..)).map(Release::Confirmed));
         self.released.extend(self.ue.tx.drain_released());
         if !self.released.is_empty() {
             self.account(now); // a buffer's backlog changes
@@ -437,7 +480,7 @@ impl Bearer {
 
     /// Asks for the uplink TTI and the timers the new state needs.
     pub fn want_uplink_and_timers(&mut self, now: Time, out: &mut RadioOut) {
-        let feed = Feed { pdcp: &mut self.ue_buffer, store: &mut self.up_store };
+        let feed = Feed { now, pdcp: &mut self.ue_buffer, store: &mut self.up_store };
         if self.ue.has_work(now, &feed) {
             let mut at = self.up.next_tti(now);
             if self.last_up_tti == Some(at) {
@@ -473,7 +516,16 @@ impl Bearer {
             retransmissions: s.retransmissions,
             polls: s.polls,
             sdus_discarded: s.sdus_discarded,
+            mrws_sent: s.mrws_sent,
+            mrws_acknowledged: s.mrws_acknowledged,
             statuses: s.statuses,
+            up_retransmissions: s.up_retransmissions,
+            up_polls: s.up_polls,
+            up_sdus_discarded: s.up_sdus_discarded,
+            up_mrws_sent: s.up_mrws_sent,
+            up_mrws_acknowledged: s.up_mrws_acknowledged,
+            up_statuses: s.up_statuses,
+            rlc_resets: s.rlc_resets,
             data_pdus_received: s.data_pdus_received,
             statuses_per_100_pdus: None,
             down_slots,
@@ -516,6 +568,19 @@ impl Bearer {
         }
     }
 
+    /// Start logging the TTIs of the user's DCHs (its own downlink, if any, and the uplink) that lost PDUs.
+    pub fn record_losses(&mut self) {
+        if let Some(d) = &mut self.dch {
+            d.record_losses();
+        }
+        self.up.record_losses();
+    }
+
+    /// The logged TTIs with lost PDUs: (downlink, uplink), each (TTI start, PDUs lost).
+    pub fn take_losses(&mut self) -> (LossLog, LossLog) {
+        (self.dch.as_mut().map(Dch::take_losses).unwrap_or_default(), self.up.take_losses())
+    }
+
     /// The UE's uplink buffer.
     pub fn ue_buffer(&self) -> &Pdcp {
         &self.ue_buffer
@@ -524,12 +589,21 @@ impl Bearer {
     /// Counters up to `now` (closes the backlog integrals at `now`).
     pub fn stats(&mut self, now: Time) -> BearerStats {
         self.account(now);
-        let tx = self.rnc.tx.stats();
+        let (tx, up) = (self.rnc.tx.stats(), self.ue.tx.stats());
         let mut s = self.stats;
         s.retransmissions = tx.retransmissions;
         s.polls = tx.polls;
         s.sdus_discarded = tx.sdus_discarded;
+        s.mrws_sent = tx.mrws_sent;
+        s.mrws_acknowledged = tx.mrws_acknowledged;
         s.statuses = self.ue.rx.stats().statuses_sent;
+        s.up_retransmissions = up.retransmissions;
+        s.up_polls = up.polls;
+        s.up_sdus_discarded = up.sdus_discarded;
+        s.up_mrws_sent = up.mrws_sent;
+        s.up_mrws_acknowledged = up.mrws_acknowledged;
+        s.up_statuses = self.rnc.rx.stats().statuses_sent;
+        s.rlc_resets = tx.resets;
         s.data_pdus_received = self.ue.rx.stats().pdus_received;
         s.spared = self.pdcp.stats().spared;
         s

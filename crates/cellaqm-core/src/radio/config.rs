@@ -25,7 +25,7 @@ use super::dsch::DschConfig;
 use super::hsdpa::{HsdpaConfig, HsdpaUser};
 use super::hsdsch::CellsConfig;
 use super::lte::LteConfig;
-use super::pdcp::pdcp_discipline;
+use super::pdcp::{pdcp_discipline, BufferHolds};
 use crate::queue::QueueConfig;
 use crate::rlc::RlcConfig;
 use crate::units::{Bytes, Rate};
@@ -88,21 +88,6 @@ impl BearerKind {
     }
 }
 
-/// When a downlink packet leaves the RNC's PDCP buffer (`radio.pdcp_release`):
-/// what the buffer's limit and discipline count.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PdcpRelease {
-    /// When the RLC has its last PDU acknowledged (or gives it up): the buffer
-    /// counts the data RLC has in flight (wcdma-rnc-aqm.md).
-    #[default]
-    Acknowledged,
-    /// When its last PDU is first sent: the buffer counts every packet not yet
-    /// fully handed to the radio (hsdsch-buffer-mgmt.md: "only a little data is
-    /// between the managed queue and the air interface").
-    Sent,
-}
-
 /// `[radio]` in a scenario.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -137,12 +122,14 @@ pub struct RadioConfig {
     /// PDCP buffer limit in packets; absent: no limit.
     #[serde(default)]
     pub buffer_packets: Option<u32>,
+    /// How long a packet counts in the PDCP buffer and the UE's: until the RLC
+    /// has it acknowledged (default), until the RLC takes it, or until its last
+    /// PDU is sent.
+    #[serde(default, skip_serializing_if = "BufferHolds::is_default")]
+    pub buffer_holds: BufferHolds,
     /// The queue discipline of the PDCP buffer.
     #[serde(default)]
     pub queue: QueueConfig,
-    /// When a downlink packet leaves the PDCP buffer: `"acknowledged"` by the RLC, or `"sent"`.
-    #[serde(default)]
-    pub pdcp_release: PdcpRelease,
     /// The UE's uplink buffer; absent: no limit.
     #[serde(default)]
     pub uplink_buffer: Option<Bytes>,
@@ -198,8 +185,8 @@ pub struct UserGroup {
 pub struct BearerConfig {
     pub buffer: Option<Bytes>,
     pub buffer_packets: Option<u32>,
+    pub buffer_holds: BufferHolds,
     pub queue: QueueConfig,
-    pub pdcp_release: PdcpRelease,
     pub uplink_buffer: Option<Bytes>,
     pub uplink_queue: QueueConfig,
     pub rlc: RlcConfig,
@@ -241,8 +228,8 @@ impl RadioConfig {
         BearerConfig {
             buffer: g.buffer.or(self.buffer),
             buffer_packets: g.buffer_packets.or(self.buffer_packets),
+            buffer_holds: self.buffer_holds,
             queue: g.queue.unwrap_or_else(|| self.queue.clone()),
-            pdcp_release: self.pdcp_release,
             uplink_buffer: g.uplink_buffer.or(self.uplink_buffer),
             uplink_queue: g.uplink_queue.unwrap_or_else(|| self.uplink_queue.clone()),
             rlc: g.rlc.unwrap_or_else(|| self.rlc.clone()),
@@ -378,6 +365,7 @@ impl RadioConfig {
         let keys = [
             ("buffer", self.buffer.is_some()),
             ("buffer_packets", self.buffer_packets.is_some()),
+            ("buffer_holds", !self.buffer_holds.is_default()),
             ("queue", self.queue != QueueConfig::default()),
             ("rlc", self.rlc != RlcConfig::default()),
             ("uplink", self.uplink != DchConfig::default()),

@@ -7,11 +7,12 @@
 //! one 4 per 20 ms), so `pdus_per_tti = ⌊rate · TTI / payload bits⌋`. Each
 //! PDU passes a [`Gilbert`] loss channel (`loss`), or the whole TTI (radio
 //! frame) passes a fading channel (`fading`, [`super::fading`]) whose state
-//! all its PDUs share, stepped by the TTIs elapsed since the last one used;
-//! the survivors reach the far end at the end of the TTI plus `delay`
-//! (interleaving, Iub and processing).
+//! all its PDUs share, stepped by the TTIs elapsed since the last one used
+//! (with `fading.errors = "pdu"`: a state per PDU slot, stepped by the slots
+//! elapsed, 12 a TTI at 384 kb/s); the survivors reach the far end at the end
+//! of the TTI plus `delay` (interleaving, Iub and processing).
 
-use super::fading::FadingConfig;
+use super::fading::{FadingConfig, FadingErrors};
 use super::gilbert::{Gilbert, GilbertConfig};
 use crate::rlc::Pdu;
 use crate::rng::Rng;
@@ -73,6 +74,9 @@ impl DchConfig {
     }
 }
 
+/// The TTIs in which PDUs were lost: (TTI start, PDUs lost).
+pub type LossLog = Vec<(Time, u32)>;
+
 /// Counters of a DCH.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DchStats {
@@ -86,8 +90,15 @@ pub struct Dch {
     pdus_per_tti: u32,
     delay: Dur,
     channel: Gilbert,
-    /// With `fading`: whether the current TTI's frame is lost (`None`: per-PDU losses).
-    frame_lost: Option<bool>,
+    /// With `fading`: what a state of its chain decides (`None`: `loss`, per PDU).
+    fading: Option<FadingErrors>,
+    /// With frame errors: whether the current TTI's frame is lost.
+    frame_lost: bool,
+    /// PDUs sent in the current TTI, and the last PDU slot used (TTIs × PDUs per TTI + index).
+    in_tti: u32,
+    last_slot: Option<u64>,
+    /// With a trace: each TTI in which PDUs were lost, with how many.
+    losses: Option<LossLog>,
     /// PDUs on their way, with arrival times (non-decreasing).
     line: VecDeque<(Time, Pdu)>,
     last_tti: Option<Time>,
@@ -107,7 +118,11 @@ impl Dch {
             pdus_per_tti: cfg.pdus_per_tti(payload),
             delay: cfg.delay,
             channel,
-            frame_lost: cfg.fading.as_ref().map(|_| false),
+            fading: cfg.fading.as_ref().map(|f| f.errors),
+            frame_lost: false,
+            in_tti: 0,
+            last_slot: None,
+            losses: None,
             line: VecDeque::new(),
             last_tti: None,
             stats: DchStats::default(),
@@ -135,16 +150,34 @@ impl Dch {
     /// the line was empty (the caller schedules the arrival event then).
     pub fn transmit(&mut self, now: Time, pdu: Pdu) -> Option<Time> {
         if self.last_tti != Some(now) {
-            if let Some(lost) = &mut self.frame_lost {
+            if self.fading == Some(FadingErrors::Frame) {
                 let frames = self.last_tti.map_or(1, |t| now.since(t).0 / self.tti.0);
-                *lost = self.channel.advance(frames);
+                self.frame_lost = self.channel.advance(frames);
             }
             self.last_tti = Some(now);
+            self.in_tti = 0;
             self.stats.ttis += 1;
         }
         self.stats.pdus_sent += 1;
-        if self.frame_lost.unwrap_or_else(|| self.channel.lose()) {
+        let lost = match self.fading {
+            Some(FadingErrors::Frame) => self.frame_lost,
+            Some(FadingErrors::Pdu) => {
+                let slot = now.0 / self.tti.0 * self.pdus_per_tti as u64 + self.in_tti as u64;
+                let steps = self.last_slot.map_or(1, |last| slot - last);
+                self.last_slot = Some(slot);
+                self.channel.advance(steps)
+            }
+            None => self.channel.lose(),
+        };
+        self.in_tti += 1;
+        if lost {
             self.stats.pdus_lost += 1;
+            if let Some(log) = &mut self.losses {
+                match log.last_mut() {
+                    Some((t, n)) if *t == now => *n += 1,
+                    _ => log.push((now, 1)),
+                }
+            }
             return None;
         }
         let at = now + self.tti + self.delay;
@@ -159,6 +192,16 @@ impl Dch {
             out.push(self.line.pop_front().expect("checked").1);
         }
         self.line.front().map(|(at, _)| *at)
+    }
+
+    /// Start logging the TTIs with lost PDUs ([`Dch::take_losses`]).
+    pub fn record_losses(&mut self) {
+        self.losses = Some(Vec::new());
+    }
+
+    /// The TTIs with lost PDUs since [`Dch::record_losses`]: (TTI start, PDUs lost).
+    pub fn take_losses(&mut self) -> LossLog {
+        self.losses.take().unwrap_or_default()
     }
 
     /// PDUs on their way.
@@ -281,7 +324,7 @@ mod tests {
         let cfg = DchConfig {
             rate: Rate(384e3),
             tti: Dur::from_millis(10),
-            fading: Some(FadingConfig { mean: 0.1, doppler: 0.05 }),
+            fading: Some(FadingConfig { mean: 0.1, doppler: 0.05, errors: FadingErrors::Frame }),
             ..DchConfig::default()
         };
         assert_eq!(cfg.validate("radio.dch"), Ok(()));
@@ -300,6 +343,37 @@ mod tests {
         }
         let ratio = frames_lost as f64 / frames as f64;
         assert!((ratio / 0.1 - 1.0).abs() < 0.06, "{ratio}");
+        // With PDU errors a frame can lose some of its PDUs: ε of them overall, in bursts of
+        // 1/r PDUs (one chain state per PDU slot).
+        let pdus = DchConfig {
+            fading: Some(FadingConfig { mean: 0.1, doppler: 0.05, errors: FadingErrors::Pdu }),
+            ..cfg.clone()
+        };
+        let burst = pdus.fading.as_ref().unwrap().chain().burst;
+        let mut dch = Dch::new(&pdus, 40, stream(5, "down"));
+        let (mut partial, mut runs, mut prev) = (0u64, 0u64, false);
+        for f in 0..frames {
+            let now = Time(f * dch.tti().0);
+            let before = dch.stats().pdus_lost;
+            for _ in 0..12 {
+                let lost_before = dch.stats().pdus_lost;
+                dch.transmit(now, Pdu::Mrw(crate::rlc::Mrw { sn: 0, discard_through: 0 }));
+                let lost = dch.stats().pdus_lost > lost_before;
+                runs += (lost && !prev) as u64;
+                prev = lost;
+            }
+            let k = dch.stats().pdus_lost - before;
+            partial += (k > 0 && k < 12) as u64;
+            dch.line.clear();
+        }
+        let (lost, sent) = (dch.stats().pdus_lost as f64, dch.stats().pdus_sent as f64);
+        assert!(partial > frames / 100, "bursts start and end inside frames: {partial}");
+        assert!(((lost / sent) / 0.1 - 1.0).abs() < 0.06, "{lost} / {sent}");
+        assert!(
+            ((lost / runs as f64) / burst - 1.0).abs() < 0.06,
+            "bursts of {} PDUs, chain {burst}",
+            lost / runs as f64
+        );
         let both = DchConfig { loss: Some(GilbertConfig { mean: 0.1, burst: 1.0 }), ..cfg };
         assert!(both.validate("radio.dch").unwrap_err().starts_with("radio.dch.fading: give either"));
     }

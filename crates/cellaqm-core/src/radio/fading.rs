@@ -22,8 +22,10 @@
 //! chain with `mean = ε`, `burst = 1/r`. Lower Doppler, longer bursts:
 //! ε = 0.1 at f_d·T = 0.01 gives r ≈ 0.0731 (13.7 frames).
 //! One chain state per radio frame (TTI); every PDU of a TTI shares its fate
-//! ([`super::dch`]). Valid for 0 < f_d·T ≤ 0.38: at the first zero of J0
-//! (f_d·T ≈ 0.3827) consecutive frames are uncorrelated (r = 1 − ε).
+//! ([`super::dch`]); or, with `errors = "pdu"`, one state per PDU slot (the
+//! TTI's PDUs in order), each PDU a "frame" of the chain with the same f_d·T.
+//! Valid for 0 < f_d·T ≤ 0.38: at the first zero of J0 (f_d·T ≈ 0.3827)
+//! consecutive frames are uncorrelated (r = 1 − ε).
 
 use super::gilbert::GilbertConfig;
 use serde::{Deserialize, Serialize};
@@ -36,6 +38,26 @@ pub struct FadingConfig {
     pub mean: f64,
     /// Normalised Doppler frequency f_d·T, T the DCH's TTI, in (0, 0.38].
     pub doppler: f64,
+    /// What one state of the chain decides: a whole radio frame, or one PDU.
+    #[serde(default, skip_serializing_if = "FadingErrors::is_frame")]
+    pub errors: FadingErrors,
+}
+
+/// The unit of the chain (`fading.errors`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FadingErrors {
+    /// One state per radio frame (TTI): its PDUs share their fate.
+    #[default]
+    Frame,
+    /// One state per PDU slot of the TTI, in order: a burst can start or end inside a frame.
+    Pdu,
+}
+
+impl FadingErrors {
+    pub fn is_frame(&self) -> bool {
+        *self == FadingErrors::Frame
+    }
 }
 
 /// The largest normalised Doppler accepted: just below the first zero of J0 over 2π.
@@ -150,14 +172,18 @@ mod tests {
             (0.3, 0.05, 0.173394402886),
             (0.01, 0.02, 0.470717102026),
         ] {
-            let got = FadingConfig { mean, doppler }.recovery();
+            let got = FadingConfig { mean, doppler, errors: FadingErrors::Frame }.recovery();
             assert!((got / r - 1.0).abs() < 1e-7, "ε {mean}, f_dT {doppler}: r = {got}, expected {r}");
         }
         // Uncorrelated frames at the first zero of J0: r = 1 − ε (i.i.d. losses).
-        let iid = FadingConfig { mean: 0.1, doppler: 2.404825557695773 / (2.0 * std::f64::consts::PI) };
+        let iid = FadingConfig {
+            mean: 0.1,
+            doppler: 2.404825557695773 / (2.0 * std::f64::consts::PI),
+            errors: FadingErrors::Frame,
+        };
         assert!((iid.recovery() - 0.9).abs() < 1e-9, "{}", iid.recovery());
         // Lower Doppler, longer bursts.
-        let burst = |d: f64| FadingConfig { mean: 0.1, doppler: d }.chain().burst;
+        let burst = |d: f64| FadingConfig { mean: 0.1, doppler: d, errors: FadingErrors::Frame }.chain().burst;
         assert!(burst(0.001) > burst(0.01) && burst(0.01) > burst(0.1) && burst(0.1) > 1.0);
     }
 
@@ -165,7 +191,7 @@ mod tests {
     #[test]
     fn simulated_loss_and_burst_length_match_the_chain() {
         for (mean, doppler) in [(0.1, 0.01), (0.2, 0.01), (0.1, 0.1), (0.3, 0.05)] {
-            let cfg = FadingConfig { mean, doppler };
+            let cfg = FadingConfig { mean, doppler, errors: FadingErrors::Frame };
             let burst = 1.0 / cfg.recovery();
             let (loss, len) = loss_and_burst(&mut Gilbert::new(&cfg.chain(), stream(3, "fading")), 4_000_000);
             assert!((loss / mean - 1.0).abs() < 0.05, "ε {mean}, f_dT {doppler}: loss {loss}");
@@ -175,10 +201,17 @@ mod tests {
 
     #[test]
     fn validation_names_the_key() {
-        let e = FadingConfig { mean: 0.0, doppler: 0.01 }.validate("radio.dch.fading").unwrap_err();
+        let e = FadingConfig { mean: 0.0, doppler: 0.01, errors: FadingErrors::Frame }
+            .validate("radio.dch.fading")
+            .unwrap_err();
         assert!(e.starts_with("radio.dch.fading.mean:"), "{e}");
-        let e = FadingConfig { mean: 0.1, doppler: 0.5 }.validate("radio.dch.fading").unwrap_err();
+        let e = FadingConfig { mean: 0.1, doppler: 0.5, errors: FadingErrors::Frame }
+            .validate("radio.dch.fading")
+            .unwrap_err();
         assert!(e.starts_with("radio.dch.fading.doppler:"), "{e}");
-        assert_eq!(FadingConfig { mean: 0.1, doppler: 0.01 }.validate("radio.dch.fading"), Ok(()));
+        assert_eq!(
+            FadingConfig { mean: 0.1, doppler: 0.01, errors: FadingErrors::Frame }.validate("radio.dch.fading"),
+            Ok(())
+        );
     }
 }

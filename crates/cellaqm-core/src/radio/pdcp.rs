@@ -3,17 +3,22 @@
 //! Source: wcdma-rnc-aqm.md. An IP packet stays in the PDCP buffer until the
 //! RLC has its last PDU acknowledged (or gives it up), so the buffer's byte
 //! count — what the limit, RED's thresholds and TTLRED1's oldest-packet
-//! sojourn time look at — includes the data RLC has in flight. The queue
+//! sojourn time look at — includes the data RLC has in flight
+//! ([`BufferHolds::UntilAcknowledged`]). With [`BufferHolds::UntilSent`] a
+//! packet leaves the discipline when the RLC takes it (the SDUs not yet sent,
+//! TS 25.322's transmission buffer without its retransmission buffer): the
+//! limit and the discipline then see the unsent packets only. The queue
 //! discipline ([`AnyQueue`]) holds every packet; the PDCP copies packets to
 //! the RLC in order, only when the RLC needs bytes for a transmission
 //! opportunity (PDCP sequence numbers are given then, so drops before that
 //! leave no gap), and tells the discipline which packets have PDUs in flight
 //! ([`QueueDisc::mark_started`], for TTLRED2). When the RLC releases an SDU
 //! the packet leaves the discipline through [`QueueDisc::dequeue`]. With
-//! `radio.pdcp_release = "sent"` (hsdsch-buffer-mgmt.md: "only a little data is
-//! between the managed queue and the air interface") the bearer releases an SDU
-//! already when its last PDU is first sent; the RLC's own release of it later
-//! (or again, after a retransmission of that PDU) finds it gone and does nothing.
+//! [`BufferHolds::UntilFullySent`] (hsdsch-buffer-mgmt.md: "only a little data
+//! is between the managed queue and the air interface"; n counts every packet
+//! not yet fully handed to the radio) the bearer releases an SDU already when
+//! its last PDU is first sent; the RLC's own release of it later (or again,
+//! after a retransmission of that PDU) finds it gone and does nothing.
 //!
 //! A discipline that drops a packet the RLC already carries (drop-from-front)
 //! cannot take back PDUs on the air: as TS 25.322 §11.3.4 and TS 36.323 §5.4
@@ -41,7 +46,31 @@ use crate::packet::{Ecn, Packet};
 use crate::queue::{AnyQueue, DropPosition, Dropped, QueueConfig, QueueCtx, QueueDisc};
 use crate::rlc::{SduId, SduSource};
 use crate::time::Time;
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
+
+/// How long a packet counts in the buffer (`radio.buffer_holds`): what its
+/// limit, its discipline and ACK delay control see.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BufferHolds {
+    /// From its arrival until the RLC has it acknowledged or gives it up
+    /// (transmission and retransmission buffers together).
+    #[default]
+    UntilAcknowledged,
+    /// From its arrival until the RLC takes it for its first PDU (the SDUs not yet sent).
+    UntilSent,
+    /// From its arrival until its last PDU is first sent (every packet not yet
+    /// fully handed to the radio, a partly sent one included: hsdsch-buffer-mgmt.md).
+    /// The bearer releases it then ([`Pdcp::release`]).
+    UntilFullySent,
+}
+
+impl BufferHolds {
+    pub fn is_default(&self) -> bool {
+        *self == BufferHolds::default()
+    }
+}
 
 /// Counters of a PDCP buffer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -87,12 +116,14 @@ pub fn pdcp_discipline(cfg: &QueueConfig, key: &str) -> Result<Option<DropPositi
 
 pub struct Pdcp {
     queue: AnyQueue,
+    holds: BufferHolds,
     /// Where the discipline's ECN marks fall (`None`: it does not mark).
     marks: Option<DropPosition>,
     rate_bps: f64,
     /// Packets in the discipline not yet copied to RLC, in queue order.
     waiting: VecDeque<Packet>,
-    /// Copied packets still in the discipline: (SDU id, packet uid), in order.
+    /// Copied packets still in the discipline: (SDU id, packet uid), in order
+    /// (none with [`BufferHolds::UntilSent`]).
     in_rlc: VecDeque<(SduId, u64)>,
     /// SDU ids whose packets the discipline already let go (spared).
     spared: Vec<SduId>,
@@ -101,10 +132,11 @@ pub struct Pdcp {
 
 impl Pdcp {
     /// A buffer managed by `queue`, whose ECN marks fall at `marks` (see
-    /// [`pdcp_discipline`]), first told the bearer rate `rate_bps`.
-    pub fn new(queue: AnyQueue, marks: Option<DropPosition>, rate_bps: f64) -> Pdcp {
+    /// [`pdcp_discipline`]), holding packets as `holds` says, first told the bearer rate `rate_bps`.
+    pub fn new(queue: AnyQueue, marks: Option<DropPosition>, holds: BufferHolds, rate_bps: f64) -> Pdcp {
         Pdcp {
             queue,
+            holds,
             marks,
             rate_bps,
             waiting: VecDeque::new(),
@@ -205,20 +237,34 @@ impl Pdcp {
         self.waiting.iter().map(|p| p.size as u64).sum()
     }
 
-    /// Copies the next waiting packet to the RLC as SDU `id`.
-    pub fn copy_to_rlc(&mut self, id: SduId) -> Option<Packet> {
+    /// Copies the next waiting packet to the RLC as SDU `id` at `now`.
+    pub fn copy_to_rlc(&mut self, now: Time, id: SduId) -> Option<Packet> {
         let pkt = self.waiting.pop_front()?;
-        self.queue.mark_started(pkt.uid);
-        self.in_rlc.push_back((id, pkt.uid));
         self.stats.copied += 1;
+        match self.holds {
+            BufferHolds::UntilAcknowledged | BufferHolds::UntilFullySent => {
+                self.queue.mark_started(pkt.uid);
+                self.in_rlc.push_back((id, pkt.uid));
+            }
+            BufferHolds::UntilSent => {
+                // It leaves the discipline now; the disciplines a PDCP takes drop on arrival or in
+                // their timers only (see `pdcp_discipline`), never here.
+                let mut none = Vec::new();
+                let left = self.queue.dequeue(&self.ctx(now), &mut none);
+                debug_assert!(left.is_some_and(|p| p.uid == pkt.uid) && none.is_empty(), "head {left:?}");
+            }
+        }
         Some(pkt)
     }
 
     /// SDU `id` is done with (the RLC confirmed or discarded it, or with
-    /// `pdcp_release = "sent"` its last PDU went out): its packet leaves the
-    /// buffer. Releases come in SDU order; a second release of an SDU (the RLC
-    /// confirming one already sent) does nothing.
+    /// [`BufferHolds::UntilFullySent`] its last PDU went out): its packet leaves
+    /// the buffer, if it is still counted. Releases come in SDU order; a second
+    /// release of an SDU (the RLC confirming one already sent) does nothing.
     pub fn release(&mut self, now: Time, id: SduId, dropped: &mut Vec<Dropped>) {
+        if self.holds == BufferHolds::UntilSent {
+            return; // it left when the RLC took it
+        }
         if let Some(k) = self.spared.iter().position(|&s| s == id) {
             self.spared.swap_remove(k);
             return;
@@ -298,15 +344,16 @@ impl SduStore {
     }
 }
 
-/// The RLC's view of the PDCP buffer: copying a packet records it in the store.
+/// The RLC's view of the PDCP buffer at `now`: copying a packet records it in the store.
 pub struct Feed<'a> {
+    pub now: Time,
     pub pdcp: &'a mut Pdcp,
     pub store: &'a mut SduStore,
 }
 
 impl SduSource for Feed<'_> {
     fn next_sdu(&mut self, id: SduId) -> Option<u32> {
-        let pkt = self.pdcp.copy_to_rlc(id)?;
+        let pkt = self.pdcp.copy_to_rlc(self.now, id)?;
         self.store.insert(id, pkt);
         Some(pkt.size)
     }
@@ -340,7 +387,7 @@ mod tests {
         let cfg = QueueConfig::Pdpc(params);
         let marks = pdcp_discipline(&cfg, "radio.queue").unwrap();
         assert_eq!(marks, Some(drop));
-        Pdcp::new(cfg.build(Limits::default(), stream(1, "q")), marks, 384e3)
+        Pdcp::new(cfg.build(Limits::default(), stream(1, "q")), marks, BufferHolds::default(), 384e3)
     }
 
     fn ms(v: u64) -> Time {
@@ -349,7 +396,7 @@ mod tests {
 
     fn tail_drop(bytes: u64) -> Pdcp {
         let q = QueueConfig::TailDrop.build(Limits { bytes: Some(bytes), packets: None }, stream(1, "q"));
-        Pdcp::new(q, None, 384e3)
+        Pdcp::new(q, None, BufferHolds::default(), 384e3)
     }
 
     #[test]
@@ -360,7 +407,7 @@ mod tests {
         p.arrive(ms(0), pkt(1, 1500), &mut dropped);
         p.arrive(ms(1), pkt(2, 1500), &mut dropped);
         // Both copied to RLC: still in the buffer.
-        let mut feed = Feed { pdcp: &mut p, store: &mut store };
+        let mut feed = Feed { now: ms(0), pdcp: &mut p, store: &mut store };
         assert_eq!(feed.next_sdu(0), Some(1500));
         assert_eq!(feed.next_sdu(1), Some(1500));
         assert_eq!(feed.next_sdu(2), None);
@@ -377,6 +424,30 @@ mod tests {
     }
 
     #[test]
+    fn until_sent_a_packet_leaves_the_count_when_the_rlc_takes_it() {
+        // The same arrivals as above with a 3000-byte limit: until acknowledged the third packet
+        // overflows; until sent there is room for it as soon as the RLC took the first two.
+        let run = |holds: BufferHolds| {
+            let q = QueueConfig::TailDrop.build(Limits { bytes: Some(3000), packets: None }, stream(1, "q"));
+            let mut p = Pdcp::new(q, None, holds, 384e3);
+            let mut store = SduStore::default();
+            let mut dropped = Vec::new();
+            p.arrive(ms(0), pkt(1, 1500), &mut dropped);
+            p.arrive(ms(1), pkt(2, 1500), &mut dropped);
+            let mut feed = Feed { now: ms(1), pdcp: &mut p, store: &mut store };
+            assert_eq!((feed.next_sdu(0), feed.next_sdu(1)), (Some(1500), Some(1500)));
+            p.arrive(ms(2), pkt(3, 1500), &mut dropped);
+            p.arrive(ms(3), pkt(4, 1500), &mut dropped);
+            let counted = (p.bytes(), p.packets());
+            p.release(ms(4), 0, &mut dropped);
+            p.release(ms(5), 1, &mut dropped);
+            (dropped.iter().map(|d| d.pkt.uid).collect::<Vec<_>>(), counted, (p.bytes(), p.packets()))
+        };
+        assert_eq!(run(BufferHolds::UntilAcknowledged), (vec![3, 4], (3000, 2), (0, 0)));
+        assert_eq!(run(BufferHolds::UntilSent), (vec![], (3000, 2), (3000, 2)));
+    }
+
+    #[test]
     fn ttlred2_drops_only_packets_the_rlc_has_not_started() {
         let params = Ttlred2Params {
             low_th: Dur::from_millis(50),
@@ -385,14 +456,14 @@ mod tests {
             ..Ttlred2Params::default()
         };
         let q = QueueConfig::Ttlred2(params).build(Limits::default(), stream(2, "q"));
-        let mut p = Pdcp::new(q, None, 64e3);
+        let mut p = Pdcp::new(q, None, BufferHolds::default(), 64e3);
         let mut store = SduStore::default();
         let mut dropped = Vec::new();
         for uid in 1..=3 {
             p.arrive(ms(uid), pkt(uid, 1000), &mut dropped);
         }
         // Packet 1 (the first, lifetime 100 ms) and 2 (50 ms) go to RLC; 3 (50 ms) waits.
-        let mut feed = Feed { pdcp: &mut p, store: &mut store };
+        let mut feed = Feed { now: ms(0), pdcp: &mut p, store: &mut store };
         feed.next_sdu(0);
         feed.next_sdu(1);
         let mut t = ms(10);
@@ -410,12 +481,12 @@ mod tests {
     #[test]
     fn a_front_drop_of_a_packet_in_the_rlc_spares_it() {
         let q = QueueConfig::DropFront.build(Limits { bytes: Some(2000), packets: None }, stream(1, "q"));
-        let mut p = Pdcp::new(q, None, 64e3);
+        let mut p = Pdcp::new(q, None, BufferHolds::default(), 64e3);
         let mut store = SduStore::default();
         let mut dropped = Vec::new();
         p.arrive(ms(0), pkt(1, 1000), &mut dropped);
         p.arrive(ms(1), pkt(2, 1000), &mut dropped);
-        Feed { pdcp: &mut p, store: &mut store }.next_sdu(0);
+        Feed { now: ms(0), pdcp: &mut p, store: &mut store }.next_sdu(0);
         // 3 overflows: drop-front picks 1, which the RLC carries: spared, not reported.
         p.arrive(ms(2), pkt(3, 1000), &mut dropped);
         assert!(dropped.is_empty());
@@ -426,24 +497,24 @@ mod tests {
         // The release of SDU 0 (packet 1) finds it already gone.
         p.release(ms(4), 0, &mut dropped);
         assert_eq!(p.packets(), 2);
-        assert_eq!(Feed { pdcp: &mut p, store: &mut store }.next_sdu(1), Some(1000));
+        assert_eq!(Feed { now: ms(0), pdcp: &mut p, store: &mut store }.next_sdu(1), Some(1000));
         p.release(ms(5), 1, &mut dropped);
         assert_eq!(p.packets(), 1);
     }
 
-    /// `pdcp_release = "sent"`: each SDU is released when its last PDU goes out, again if that
+    /// `until_fully_sent`: each SDU is released when its last PDU goes out, again if that
     /// PDU is retransmitted, and once more when the RLC confirms it; only the first release counts,
     /// a spared SDU's included.
     #[test]
     fn a_second_release_of_an_sdu_does_nothing() {
         let q = QueueConfig::DropFront.build(Limits { bytes: None, packets: Some(3) }, stream(1, "q"));
-        let mut p = Pdcp::new(q, None, 64e3);
+        let mut p = Pdcp::new(q, None, BufferHolds::UntilFullySent, 64e3);
         let mut store = SduStore::default();
         let mut dropped = Vec::new();
         for uid in 1..=3 {
             p.arrive(ms(uid), pkt(uid, 1000), &mut dropped);
         }
-        let mut feed = Feed { pdcp: &mut p, store: &mut store };
+        let mut feed = Feed { now: ms(3), pdcp: &mut p, store: &mut store };
         for id in 0..3 {
             feed.next_sdu(id);
         }
@@ -461,7 +532,7 @@ mod tests {
             p.release(ms(12), id, &mut dropped);
         }
         assert_eq!((p.packets(), p.waiting_bytes(), dropped.len()), (2, 2000, 0));
-        assert_eq!(Feed { pdcp: &mut p, store: &mut store }.next_sdu(3), Some(1000));
+        assert_eq!(Feed { now: ms(12), pdcp: &mut p, store: &mut store }.next_sdu(3), Some(1000));
         p.release(ms(13), 3, &mut dropped);
         p.release(ms(14), 3, &mut dropped);
         assert_eq!((p.packets(), p.waiting_bytes()), (1, 1000));
@@ -478,7 +549,7 @@ mod tests {
         p.arrive(ms(2), pkt(3, 1000), &mut dropped); // two queued, not ECT: dropped early
         assert_eq!(dropped.iter().map(|d| (d.pkt.uid, d.cause)).collect::<Vec<_>>(), vec![(3, DropCause::Early)]);
         assert_eq!(p.queue().stats().marked, 1);
-        let mut feed = Feed { pdcp: &mut p, store: &mut store };
+        let mut feed = Feed { now: ms(0), pdcp: &mut p, store: &mut store };
         feed.next_sdu(0);
         feed.next_sdu(1);
         assert_eq!([0, 1].map(|id| store.take(id).unwrap().ecn), [Ecn::Ect, Ecn::Ce]);
@@ -492,19 +563,19 @@ mod tests {
         let mut dropped = Vec::new();
         p.arrive(ms(0), ect(1, 1000), &mut dropped);
         p.arrive(ms(1), ect(2, 1000), &mut dropped); // the head, 1, is marked
-        Feed { pdcp: &mut p, store: &mut store }.next_sdu(0);
+        Feed { now: ms(0), pdcp: &mut p, store: &mut store }.next_sdu(0);
         // 1 is in the RLC now: the next mark, on 1 again, is impossible (1 is CE, not ECT):
         // the discipline drops it instead, and as the RLC carries it, it is spared.
         p.arrive(ms(2), ect(3, 1000), &mut dropped);
         assert!(dropped.is_empty());
         assert_eq!((p.queue().stats().marked, p.stats().spared), (1, 1));
-        Feed { pdcp: &mut p, store: &mut store }.next_sdu(1);
+        Feed { now: ms(0), pdcp: &mut p, store: &mut store }.next_sdu(1);
         assert_eq!([0, 1].map(|id| store.take(id).unwrap().ecn), [Ecn::Ce, Ecn::Ect]);
         // A mark on a packet the RLC already carries cannot reach it: spared too.
         let mut p = pdpc_ecn(DropPosition::Front);
         let mut store = SduStore::default();
         p.arrive(ms(0), ect(1, 1000), &mut dropped);
-        Feed { pdcp: &mut p, store: &mut store }.next_sdu(0);
+        Feed { now: ms(0), pdcp: &mut p, store: &mut store }.next_sdu(0);
         p.arrive(ms(1), ect(2, 1000), &mut dropped);
         assert!(dropped.is_empty());
         assert_eq!((p.queue().stats().marked, p.stats().spared), (1, 1));

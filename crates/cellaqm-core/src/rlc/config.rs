@@ -10,7 +10,8 @@
 
 use crate::time::Dur;
 use crate::units::Bytes;
-use serde::{Deserialize, Serialize};
+use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
 
 /// One RLC AM entity's configuration (the same for both directions of a bearer).
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -31,6 +32,11 @@ pub struct RlcConfig {
     pub concatenation: bool,
     /// Timer_MRW: resend the Move-Receiving-Window command after an SDU discard until acknowledged.
     pub mrw_timer: Dur,
+    /// MaxMRW: after this many MRW transmissions without an MRW_ACK, reset the RLC (TS 25.322
+    /// §11.6.5, §11.4); absent: send the MRW again until acknowledged.
+    pub max_mrw: Option<u32>,
+    /// Timer_RST: resend an unacknowledged RESET PDU (MaxRST is not modelled: until acknowledged).
+    pub reset_timer: Dur,
     pub poll: PollConfig,
     pub status: StatusConfig,
 }
@@ -64,10 +70,62 @@ pub struct StatusConfig {
     /// Minimum time between two STATUS PDUs (Timer_Status_Prohibit); 0: none
     /// (the only way to turn off the 100 ms default).
     pub prohibit: Option<Dur>,
-    /// Report as soon as a sequence-number gap shows a missing PDU ("Missing PDU Indicator").
-    pub missing_pdu: bool,
+    /// Missing-PDU detection ("Missing PDU Indicator"): when a gap triggers a report.
+    pub missing_pdu: MissingPdu,
     /// Report periodically (Timer_Status_Periodic).
     pub periodic: Option<Dur>,
+    /// The estimated PDU counter (TS 25.322 §9.7.2, VR(EP) and Timer_EPC): this long
+    /// after a STATUS with negative acknowledgements, count the PDUs that arrive; once as
+    /// many arrived as it NACKed, report again if one of them is still missing.
+    pub epc: Option<Dur>,
+}
+
+/// When missing-PDU detection triggers a STATUS (`status.missing_pdu`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MissingPdu {
+    /// Never (`false`).
+    Off,
+    /// On the PDU that opens a new gap, i.e. arrives above VR(H) (`true`, `"new_gap"`).
+    NewGap,
+    /// On every PDU that arrives while a PDU below VR(H) is missing (`"while_gap"`): the
+    /// status prohibit timer then sets how often a persisting gap is reported.
+    WhileGap,
+}
+
+/// Reads `true`, `false`, `"new_gap"` or `"while_gap"`; anything else is refused naming them.
+struct MissingPduVisitor;
+
+impl<'de> de::Visitor<'de> for MissingPduVisitor {
+    type Value = MissingPdu;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("true, false, \"new_gap\" or \"while_gap\"")
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<MissingPdu, E> {
+        Ok(if v { MissingPdu::NewGap } else { MissingPdu::Off })
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<MissingPdu, E> {
+        match v {
+            "new_gap" => Ok(MissingPdu::NewGap),
+            "while_gap" => Ok(MissingPdu::WhileGap),
+            _ => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for MissingPdu {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<MissingPdu, D::Error> {
+        d.deserialize_any(MissingPduVisitor)
+    }
+}
+
+impl Serialize for MissingPdu {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            MissingPdu::Off => s.serialize_bool(false),
+            MissingPdu::NewGap => s.serialize_bool(true),
+            MissingPdu::WhileGap => s.serialize_str("while_gap"),
+        }
+    }
 }
 
 impl Default for RlcConfig {
@@ -80,6 +138,8 @@ impl Default for RlcConfig {
             in_sequence: true,
             concatenation: true,
             mrw_timer: Dur::from_millis(200),
+            max_mrw: None,
+            reset_timer: Dur::from_millis(200),
             poll: PollConfig::default(),
             status: StatusConfig::default(),
         }
@@ -103,7 +163,12 @@ impl Default for PollConfig {
 
 impl Default for StatusConfig {
     fn default() -> Self {
-        StatusConfig { prohibit: Some(Dur::from_millis(100)), missing_pdu: true, periodic: None }
+        StatusConfig {
+            prohibit: Some(Dur::from_millis(100)),
+            missing_pdu: MissingPdu::NewGap,
+            periodic: None,
+            epc: None,
+        }
     }
 }
 
@@ -150,6 +215,12 @@ impl RlcConfig {
         if self.mrw_timer == Dur::ZERO {
             return Err(format!("{key}.mrw_timer: must be positive"));
         }
+        if self.reset_timer == Dur::ZERO {
+            return Err(format!("{key}.reset_timer: must be positive"));
+        }
+        if self.max_mrw == Some(0) {
+            return Err(format!("{key}.max_mrw: must be at least 1 (leave the key out to resend until acknowledged)"));
+        }
         let p = &self.poll;
         if p.every_pdus == Some(0) {
             return Err(format!("{key}.poll.every_pdus: must be at least 1 (leave the key out to turn it off)"));
@@ -164,7 +235,8 @@ impl RlcConfig {
         }
         positive(p.periodic, &format!("{key}.poll.periodic"))?;
         positive(p.timer, &format!("{key}.poll.timer"))?;
-        positive(self.status.periodic, &format!("{key}.status.periodic"))
+        positive(self.status.periodic, &format!("{key}.status.periodic"))?;
+        positive(self.status.epc, &format!("{key}.status.epc"))
     }
 }
 
@@ -192,6 +264,10 @@ mod tests {
         c.status.periodic = None;
         c.status.prohibit = Some(Dur::ZERO); // no prohibit
         assert_eq!(c.validate("radio.rlc"), Ok(()));
+        let c = RlcConfig { max_mrw: Some(0), ..RlcConfig::default() };
+        assert!(c.validate("radio.rlc").unwrap_err().starts_with("radio.rlc.max_mrw: must be at least 1"));
+        let c = RlcConfig { reset_timer: Dur::ZERO, ..RlcConfig::default() };
+        assert!(c.validate("radio.rlc").unwrap_err().starts_with("radio.rlc.reset_timer: must be positive"));
         let c = RlcConfig { pdu_size: Bytes(3), ..RlcConfig::default() };
         assert!(c.validate("radio.rlc").unwrap_err().starts_with("radio.rlc.pdu_size:"));
     }

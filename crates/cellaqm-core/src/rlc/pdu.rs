@@ -68,12 +68,48 @@ pub struct Mrw {
     pub discard_through: SduId,
 }
 
-/// Whatever an RLC entity hands to the MAC for one transport block.
+/// The receiver's answer to an [`Mrw`] (TS 25.322 §9.2.2.11.9, MRW_ACK SUFI):
+/// `sn` (SN_ACK) is VR(R) after the MRW was applied; `discard_through` echoes
+/// the MRW's when `sn` equals its `sn` (the N field, set to N_LENGTH then and
+/// to 0 otherwise: `None`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MrwAck {
+    pub sn: Sn,
+    pub discard_through: Option<SduId>,
+}
+
+impl MrwAck {
+    /// Whether this acknowledgement ends the procedure that sent `mrw` (TS 25.322
+    /// §11.6.4): SN_ACK beyond SN_MRW_LENGTH, or equal to it with the same N_LENGTH.
+    pub fn acknowledges(&self, mrw: &Mrw) -> bool {
+        self.sn > mrw.sn || (self.sn == mrw.sn && self.discard_through == Some(mrw.discard_through))
+    }
+}
+
+/// A RESET or RESET ACK PDU (TS 25.322 §9.2.1.7, §11.4): the sending entity's sender
+/// restarted. Sequence numbers never wrap here, so instead of restarting at 0 it
+/// tells where it goes on: PDUs below `next_sn` come from before the reset, and
+/// every SDU before `sdus_before` is given up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reset {
+    /// Reset sequence number of the initiator's RESET (an ACK echoes it): a repeated
+    /// RESET is answered again without a second reset.
+    pub rsn: u32,
+    pub next_sn: Sn,
+    pub sdus_before: SduId,
+}
+
+/// Whatever an RLC entity hands to the MAC for one transport block. The MRW and
+/// MRW_ACK SUFIs travel in STATUS PDUs of their own (TS 25.322 §9.2.1.6), one
+/// PDU slot each.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Pdu {
     Data(DataPdu),
     Status(StatusPdu),
     Mrw(Mrw),
+    MrwAck(MrwAck),
+    Reset(Reset),
+    ResetAck(Reset),
 }
 
 impl Pdu {

@@ -5,12 +5,18 @@
 //! (highest received + 1); duplicates are counted and dropped. With
 //! in-sequence delivery SDUs go up in order as VR(R) passes the PDU they end
 //! in; without it, an SDU goes up as soon as all its PDUs are in. A STATUS is
-//! triggered by a poll bit, by a gap (missing-PDU detection), by the periodic
-//! timer, and by an MRW (its acknowledgement); Timer_Status_Prohibit spaces
-//! STATUS PDUs, except MRW acknowledgements.
+//! triggered (§9.7.2) by a poll bit; by missing-PDU detection, on the PDU that
+//! opens a gap or on every PDU while one persists ([`MissingPdu`]); by
+//! Timer_Status_Periodic; and by the estimated PDU counter: Timer_EPC after a
+//! STATUS with NACKs, as many PDUs as it NACKed arrive (VR(EP) counts them
+//! down) and one of the NACKed is still missing. Timer_Status_Prohibit spaces
+//! STATUS PDUs (a trigger while it runs waits for it). An MRW is
+//! answered by an MRW_ACK (§11.6.3) at the next opportunity, which the
+//! prohibit timer does not hold back (it covers the ACK, LIST, BITMAP and
+//! RLIST SUFIs only, §9.5).
 
-use super::config::RlcConfig;
-use super::pdu::{DataPdu, Mrw, SduId, Sn, StatusPdu};
+use super::config::{MissingPdu, RlcConfig};
+use super::pdu::{DataPdu, Mrw, MrwAck, SduId, Sn, StatusPdu};
 use super::status;
 use crate::time::{earliest, Dur, Time};
 use std::collections::{BTreeSet, VecDeque};
@@ -28,16 +34,31 @@ pub enum Delivery {
 pub struct ReceiverStats {
     pub pdus_received: u64,
     pub duplicates: u64,
+    /// STATUS PDUs with ACK and BITMAP SUFIs (MRW_ACKs apart).
     pub statuses_sent: u64,
+    pub mrw_acks_sent: u64,
     pub sdus_delivered: u64,
     pub sdus_discarded: u64,
 }
 
+/// The estimated PDU counter after a STATUS with NACKs (TS 25.322 §9.4 VR(EP), §9.5 Timer_EPC).
+struct Epc {
+    /// When Timer_EPC expires: PDUs arriving from then on count.
+    counts_from: Time,
+    /// VR(EP): PDUs still to arrive before the check.
+    left: usize,
+    /// The PDUs the STATUS NACKed.
+    nacked: Vec<Sn>,
+}
+
 pub struct AmReceiver {
     in_sequence: bool,
-    missing_pdu: bool,
+    missing_pdu: MissingPdu,
     prohibit: Dur,
     periodic: Option<Dur>,
+    epc_timer: Option<Dur>,
+    /// The estimated PDU counter after the last STATUS with NACKs.
+    epc: Option<Epc>,
     cover: u64,
     vr_r: Sn,
     vr_h: Sn,
@@ -48,7 +69,8 @@ pub struct AmReceiver {
     /// SDUs at or above `next_sdu` already delivered out of sequence.
     early: BTreeSet<SduId>,
     status_due: bool,
-    mrw_ack_due: bool,
+    /// The MRW_ACK to send.
+    mrw_ack: Option<MrwAck>,
     prohibit_until: Time,
     periodic_at: Option<Time>,
     received_since_periodic: bool,
@@ -63,6 +85,8 @@ impl AmReceiver {
             missing_pdu: cfg.status.missing_pdu,
             prohibit: cfg.status.prohibit.unwrap_or(Dur::ZERO),
             periodic: cfg.status.periodic,
+            epc_timer: cfg.status.epc,
+            epc: None,
             cover: status::coverage(cfg.pdu_size.0),
             vr_r: 0,
             vr_h: 0,
@@ -70,7 +94,7 @@ impl AmReceiver {
             next_sdu: 0,
             early: BTreeSet::new(),
             status_due: false,
-            mrw_ack_due: false,
+            mrw_ack: None,
             prohibit_until: Time::ZERO,
             periodic_at: None,
             received_since_periodic: false,
@@ -108,21 +132,38 @@ impl AmReceiver {
         let sn = pdu.sn;
         if sn < self.vr_r || self.get(sn).is_some() {
             self.stats.duplicates += 1; // duplicate detection
-            return;
+        } else {
+            if sn > self.vr_h && self.missing_pdu == MissingPdu::NewGap {
+                self.status_due = true; // missing-PDU detection: SNs vr_h..sn are missing
+            }
+            let i = (sn - self.vr_r) as usize;
+            if self.rx.len() <= i {
+                self.rx.resize(i + 1, None);
+            }
+            self.rx[i] = Some(*pdu);
+            self.vr_h = self.vr_h.max(sn + 1);
+            if !self.in_sequence {
+                self.deliver_complete(pdu);
+            }
+            self.advance();
         }
-        if sn > self.vr_h && self.missing_pdu {
-            self.status_due = true; // missing-PDU detection: SNs vr_h..sn are missing
+        self.count_down_epc(now);
+        if self.missing_pdu == MissingPdu::WhileGap && self.vr_r < self.vr_h {
+            self.status_due = true; // missing-PDU detection: VR(R) is still missing
         }
-        let i = (sn - self.vr_r) as usize;
-        if self.rx.len() <= i {
-            self.rx.resize(i + 1, None);
+    }
+
+    /// VR(EP): a PDU arrived at `now`; once Timer_EPC expired, it counts towards the
+    /// retransmissions the last STATUS asked for, and when as many arrived as it NACKed,
+    /// a NACKed PDU still missing triggers a STATUS.
+    fn count_down_epc(&mut self, now: Time) {
+        let Some(epc) = self.epc.as_mut().filter(|e| now >= e.counts_from) else { return };
+        epc.left -= 1;
+        if epc.left == 0 {
+            let epc = self.epc.take().expect("checked");
+            let vr_r = self.vr_r;
+            self.status_due |= epc.nacked.iter().any(|&sn| sn >= vr_r && self.get(sn).is_none());
         }
-        self.rx[i] = Some(*pdu);
-        self.vr_h = self.vr_h.max(sn + 1);
-        if !self.in_sequence {
-            self.deliver_complete(pdu);
-        }
-        self.advance();
     }
 
     /// Out-of-sequence delivery: the SDUs of `pdu` whose PDUs are all in.
@@ -186,9 +227,26 @@ impl AmReceiver {
         }
     }
 
+    /// The peer's sender was reset (§11.4): it goes on at `next_sn` and gave up every SDU
+    /// before `sdus_before`. PDUs below `next_sn` are dropped (those above, already from
+    /// after the reset, kept), the SDUs it gave up that this side has not delivered are
+    /// discarded, and no STATUS or MRW_ACK is owed any more.
+    pub fn reset(&mut self, next_sn: Sn, sdus_before: SduId) {
+        if next_sn > self.vr_r {
+            let stale = ((next_sn - self.vr_r) as usize).min(self.rx.len());
+            self.rx.drain(..stale);
+            self.vr_r = next_sn;
+            self.vr_h = self.vr_h.max(next_sn);
+        }
+        for id in self.next_sdu..sdus_before {
+            self.finish(id, false);
+        }
+        (self.status_due, self.epc, self.mrw_ack) = (false, None, None);
+        self.advance();
+    }
+
     /// The sender gave up below `m.sn` and on SDUs up to `m.discard_through` (§11.6).
     pub fn on_mrw(&mut self, _now: Time, m: &Mrw) {
-        self.mrw_ack_due = true;
         let mut gap = false;
         while self.vr_r < m.sn {
             match self.rx.pop_front().flatten() {
@@ -216,6 +274,9 @@ impl AmReceiver {
             self.finish(id, false);
         }
         self.advance();
+        // §11.6.3: SN_ACK = the new VR(R); N = N_LENGTH if that is SN_MRW_LENGTH, else 0.
+        let discard_through = (self.vr_r == m.sn).then_some(m.discard_through);
+        self.mrw_ack = Some(MrwAck { sn: self.vr_r, discard_through });
     }
 
     fn expire(&mut self, now: Time) {
@@ -227,26 +288,39 @@ impl AmReceiver {
         }
     }
 
-    /// Whether a STATUS PDU may go out at `now`.
+    /// Whether an MRW_ACK or a STATUS PDU may go out at `now`.
     pub fn has_status(&mut self, now: Time) -> bool {
+        self.mrw_ack.is_some() || self.status_allowed(now)
+    }
+
+    fn status_allowed(&mut self, now: Time) -> bool {
         self.expire(now);
-        self.mrw_ack_due || (self.status_due && now >= self.prohibit_until)
+        self.status_due && now >= self.prohibit_until
     }
 
     /// When a timer next wants a transmission opportunity.
     pub fn next_timer(&self) -> Option<Time> {
-        let prohibit = (self.status_due && !self.mrw_ack_due).then_some(self.prohibit_until);
-        earliest([prohibit, self.periodic_at])
+        earliest([self.status_due.then_some(self.prohibit_until), self.periodic_at])
+    }
+
+    /// The MRW_ACK to send, if an MRW came in.
+    pub fn mrw_ack_pdu(&mut self) -> Option<MrwAck> {
+        let ack = self.mrw_ack.take()?;
+        self.stats.mrw_acks_sent += 1;
+        Some(ack)
     }
 
     /// The STATUS PDU for a transmission opportunity at `now`, if one is due and allowed.
     pub fn status_pdu(&mut self, now: Time) -> Option<StatusPdu> {
-        if !self.has_status(now) {
+        if !self.status_allowed(now) {
             return None;
         }
         let st = status::build(self.vr_r, self.vr_h, self.cover, |sn| self.get(sn).is_some());
         self.status_due = false;
-        self.mrw_ack_due = false;
+        if let Some(t) = self.epc_timer.filter(|_| !st.nacks.is_empty()) {
+            // Timer_EPC starts; VR(EP) = the PDUs this STATUS asks for again.
+            self.epc = Some(Epc { counts_from: now + t, left: st.nacks.len(), nacked: st.nacks.clone() });
+        }
         self.prohibit_until = now + self.prohibit; // Timer_Status_Prohibit starts
         self.stats.statuses_sent += 1;
         Some(st)

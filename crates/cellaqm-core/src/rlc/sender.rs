@@ -9,10 +9,18 @@
 //! and nothing else is to send, the highest unacknowledged PDU again carrying
 //! the poll (§11.3.2.1.1). A PDU NACKed after `max_dat` transmissions has its
 //! SDU discarded together with every unconfirmed SDU before it, and the
-//! receiver is told to move its window (MRW).
+//! receiver is told to move its window: the SDU discard with explicit
+//! signalling (§11.6) sends an MRW, sends it again each time Timer_MRW expires
+//! (the same MRW, even if more SDUs were discarded meanwhile) and ends only on
+//! an MRW_ACK that reaches it (SN_ACK beyond SN_MRW_LENGTH, or equal with the
+//! same N_LENGTH, §11.6.4); discards made meanwhile start the next procedure
+//! then. A STATUS never ends it: one built before the MRW arrived still NACKs
+//! the PDUs the sender gave up, and the receiver would wait for them for ever.
+//! With MaxMRW, the Timer_MRW expiry after the MaxMRW-th transmission asks for
+//! an RLC reset instead ([`AmSender::reset`], run by [`super::AmEntity`]).
 
 use super::config::RlcConfig;
-use super::pdu::{DataPdu, Mrw, Pdu, SduId, Sn, StatusPdu};
+use super::pdu::{DataPdu, Mrw, MrwAck, Pdu, SduId, Sn, StatusPdu};
 use crate::time::{earliest, Time};
 use std::collections::{BTreeSet, VecDeque};
 
@@ -52,7 +60,12 @@ pub struct SenderStats {
     pub polls: u64,
     pub statuses_received: u64,
     pub sdus_discarded: u64,
+    /// MRW transmissions (Timer_MRW resends included).
     pub mrws_sent: u64,
+    /// SDU discard procedures ended by an MRW_ACK.
+    pub mrws_acknowledged: u64,
+    /// RLC resets this sender went through (§11.4).
+    pub resets: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -65,11 +78,22 @@ struct TxEntry {
     queued: bool,
 }
 
+/// An SDU discard with explicit signalling in progress (TS 25.322 §11.6).
 #[derive(Clone, Copy, Debug)]
-struct MrwState {
+struct MrwProcedure {
     mrw: Mrw,
+    /// To send at the next transmission opportunity (new, or Timer_MRW expired).
     due: bool,
+    /// Timer_MRW: when the MRW is sent again unless acknowledged (while not `due`).
     resend_at: Time,
+    /// Transmissions so far.
+    sent: u32,
+}
+
+impl MrwProcedure {
+    fn start(mrw: Mrw) -> MrwProcedure {
+        MrwProcedure { mrw, due: true, resend_at: Time::ZERO, sent: 0 }
+    }
 }
 
 pub struct AmSender {
@@ -97,7 +121,11 @@ pub struct AmSender {
     /// Timer_Poll: deadline and the SN that carried the poll.
     poll_timer: Option<(Time, Sn)>,
     periodic_at: Option<Time>,
-    mrw: Option<MrwState>,
+    mrw: Option<MrwProcedure>,
+    /// What the discards made while `mrw` runs give up (the latest covers the earlier ones).
+    next_mrw: Option<Mrw>,
+    /// MaxMRW was reached: the entity is to reset the RLC.
+    reset_requested: bool,
     released: Vec<Release>,
     stats: SenderStats,
 }
@@ -122,6 +150,8 @@ impl AmSender {
             poll_timer: None,
             periodic_at: None,
             mrw: None,
+            next_mrw: None,
+            reset_requested: false,
             released: Vec::new(),
             stats: SenderStats::default(),
         }
@@ -163,9 +193,39 @@ impl AmSender {
         }
         if let Some(m) = &mut self.mrw {
             if !m.due && m.resend_at <= now {
-                m.due = true; // §9.5 e) Timer_MRW
+                if self.cfg.max_mrw.is_some_and(|max| m.sent >= max) {
+                    self.reset_requested = true; // §11.6.5: MaxMRW reached, RLC reset
+                } else {
+                    m.due = true; // §9.5 e) Timer_MRW
+                }
             }
         }
+    }
+
+    /// Whether MaxMRW was reached since the last call (the entity then resets).
+    pub fn take_reset_request(&mut self, now: Time) -> bool {
+        self.expire(now);
+        std::mem::take(&mut self.reset_requested)
+    }
+
+    /// RLC reset (§11.4): every SDU with a segment sent is given up (released as
+    /// discarded, in order), retransmissions, polls and discard procedures end, and
+    /// sending goes on at VT(S) with the next SDU. Returns (VT(S), the next SDU's id):
+    /// what the peer's receiver restarts from.
+    pub fn reset(&mut self) -> (Sn, SduId) {
+        let partial = self.seg.take().map(|(id, _, _)| id);
+        for id in self.unconfirmed.drain(..).map(|(id, _)| id).chain(partial) {
+            self.released.push(Release::Discarded(id));
+            self.stats.sdus_discarded += 1;
+        }
+        self.tx.clear();
+        self.retx.clear();
+        self.vt_a = self.vt_s;
+        (self.pdus_since_poll, self.sdus_since_poll, self.poll_due) = (0, 0, false);
+        (self.poll_prohibit_until, self.poll_timer, self.periodic_at) = (Time::ZERO, None, None);
+        (self.mrw, self.next_mrw, self.reset_requested) = (None, None, false);
+        self.stats.resets += 1;
+        (self.vt_s, self.next_id)
     }
 
     /// Whether a transmission opportunity at `now` would be used.
@@ -195,19 +255,20 @@ impl AmSender {
             if m.due {
                 m.due = false;
                 m.resend_at = now + self.cfg.mrw_timer;
+                m.sent += 1;
                 self.stats.mrws_sent += 1;
                 return Some(Pdu::Mrw(m.mrw));
             }
         }
         // §11.3.2: retransmissions have priority over new PDUs.
-        while let Some(sn) = self.retx.pop_first() {
+        if let Some(sn) = self.retx.pop_first() {
             let max_dat = self.cfg.max_dat;
             let e = self.entry(sn);
             debug_assert!(e.queued && !e.acked, "retx holds unacknowledged NACKed PDUs only");
             e.queued = false;
             if e.dat >= max_dat {
                 self.discard(sn); // §11.3.4.3 SDU discard after MaxDAT transmissions
-                continue;
+                return self.next_pdu(now, src); // its MRW first, if it starts a procedure
             }
             e.dat += 1;
             let pdu = e.pdu;
@@ -360,10 +421,16 @@ impl AmSender {
         if self.poll_timer.is_some_and(|(_, psn)| st.lsn > psn) {
             self.poll_timer = None; // the poll was answered
         }
-        if self.mrw.is_some_and(|m| st.lsn >= m.mrw.sn) {
-            self.mrw = None; // MRW acknowledged
-        }
         self.advance();
+    }
+
+    /// An MRW_ACK arrives (§11.6.4): it ends the running procedure if it reaches
+    /// its MRW (else it answers an earlier one and is ignored, §11.6.6).
+    pub fn on_mrw_ack(&mut self, _now: Time, ack: &MrwAck) {
+        if self.mrw.is_some_and(|m| ack.acknowledges(&m.mrw)) {
+            self.stats.mrws_acknowledged += 1;
+            self.mrw = self.next_mrw.take().map(MrwProcedure::start);
+        }
     }
 
     /// Moves VT(A) over acknowledged PDUs and confirms the SDUs that end below it.
@@ -412,7 +479,11 @@ impl AmSender {
         }
         self.advance();
         self.retx = self.retx.split_off(&self.vt_a);
-        self.mrw = Some(MrwState { mrw: Mrw { sn: cut, discard_through: s_last }, due: true, resend_at: Time::ZERO });
+        let mrw = Mrw { sn: cut, discard_through: s_last };
+        match self.mrw {
+            Some(_) => self.next_mrw = Some(mrw), // §11.6.2: no new MRW before the running one ends
+            None => self.mrw = Some(MrwProcedure::start(mrw)),
+        }
     }
 
     /// SDUs confirmed or discarded since the last call, in SDU order.

@@ -484,7 +484,7 @@ fn periodic_status_reports_without_polls_or_gap_detection() {
                 timer: None,
                 ..PollConfig::default()
             },
-            status: StatusConfig { prohibit: None, missing_pdu: false, periodic },
+            status: StatusConfig { prohibit: None, missing_pdu: MissingPdu::Off, periodic, epc: None },
             ..RlcConfig::default()
         };
         let mut p = Pair::new(&cfg, &[1000; 5]).lose(lose_data_sn(7, 1));
@@ -506,7 +506,8 @@ fn periodic_status_reports_without_polls_or_gap_detection() {
 #[test]
 fn missing_pdu_detection_reports_a_gap_at_once_and_without_it_the_poll_does() {
     // 5 × 1000 B = 11 TTIs of PDUs; PDU 2 lost once; the only poll is on the last PDU.
-    let run = |missing_pdu: bool| {
+    let run = |on: bool| {
+        let missing_pdu = if on { MissingPdu::NewGap } else { MissingPdu::Off };
         let cfg = RlcConfig {
             poll: PollConfig { window: None, timer: None, ..PollConfig::default() },
             status: StatusConfig { missing_pdu, ..StatusConfig::default() },
@@ -558,4 +559,266 @@ fn the_poll_timer_polls_again_until_a_status_comes_back() {
     let p = run(None);
     assert_eq!(polls(&p), vec![(ms(0), 2)]);
     assert!(p.released.is_empty());
+}
+
+/// Kinds of PDU sent up to the RNC or down to the UE, by kind: (MRWs down, MRW_ACKs up).
+fn mrw_traffic(p: &Pair) -> (usize, usize) {
+    let count = |way: Way, f: fn(&Pdu) -> bool| p.log.iter().filter(|(_, w, pdu, _)| *w == way && f(pdu)).count();
+    (count(Way::Down, |pdu| matches!(pdu, Pdu::Mrw(_))), count(Way::Up, |pdu| matches!(pdu, Pdu::MrwAck(_))))
+}
+
+#[test]
+fn a_status_built_before_the_mrw_arrived_does_not_end_the_discard() {
+    // maxDAT 3; PDU 3 (inside SDU 1) is always lost, and so is the first MRW (the fade goes
+    // on). The UE reports every 50 ms (Timer_Status_Periodic): its STATUS PDUs, sent before
+    // any MRW reached it, carry LSN 16 (beyond the MRW's SN 4) and NACK 3. Only an MRW_ACK
+    // may end the discard: Timer_MRW sends the MRW again, the UE moves its window and
+    // delivers the rest. (Ending it on the first STATUS with LSN ≥ SN_MRW_LENGTH left the
+    // UE waiting for PDU 3 for ever: SDUs 2 to 5 were never delivered.)
+    let cfg = RlcConfig {
+        max_dat: 3,
+        status: StatusConfig { periodic: Some(Dur::from_millis(50)), ..StatusConfig::default() },
+        ..RlcConfig::default()
+    };
+    let mut first_mrw = true;
+    let mut p = Pair::new(&cfg, &[100; 6]).lose(move |way, pdu, _| match pdu {
+        Pdu::Data(d) => way == Way::Down && d.sn == 3,
+        Pdu::Mrw(_) => std::mem::take(&mut first_mrw),
+        _ => false,
+    });
+    p.run_for(Dur::from_secs(3));
+    assert_eq!(p.data_sent(3), 3);
+    let mrw_at = p.log.iter().find(|(_, _, pdu, _)| matches!(pdu, Pdu::Mrw(_))).map(|e| e.0).unwrap();
+    let status_after = p.log.iter().any(|(t, w, pdu, lost)| {
+        *w == Way::Up && *t > mrw_at && !lost && matches!(pdu, Pdu::Status(s) if s.lsn > 4 && s.nacks.contains(&3))
+    });
+    assert!(status_after, "a STATUS NACKing 3 with LSN beyond the MRW reached the RNC after the discard");
+    assert_eq!(mrw_traffic(&p), (2, 1), "sent again on Timer_MRW, acknowledged once");
+    assert_eq!(p.a.tx.stats().mrws_acknowledged, 1);
+    assert_eq!(
+        p.delivered_ids(),
+        vec![Delivered(0), Discarded(1), Delivered(2), Delivered(3), Delivered(4), Delivered(5)]
+    );
+    assert!(p.a.tx.is_idle());
+}
+
+#[test]
+fn an_mrw_ack_for_an_earlier_mrw_does_not_end_the_next_one() {
+    // Hand-worked on the sender alone: SDUs of 100 B end in PDUs 2, 5, 7, 10, 12, 15.
+    let cfg = RlcConfig { max_dat: 1, ..RlcConfig::default() };
+    let mut tx = AmSender::new(&cfg);
+    let mut src: VecDeque<u32> = VecDeque::from([100; 6]);
+    for _ in 0..16 {
+        assert!(matches!(tx.next_pdu(ms(0), &mut src), Some(Pdu::Data(_))));
+    }
+    // PDU 1 (inside SDU 0) NACKed after its one transmission: SDU 0 discarded, MRW {sn 2, SDU 0}
+    // (PDU 2 also starts SDU 1: still needed).
+    tx.on_status(ms(40), &StatusPdu { lsn: 16, nacks: vec![1, 3] });
+    let first = Mrw { sn: 2, discard_through: 0 };
+    assert_eq!(tx.next_pdu(ms(40), &mut src), Some(Pdu::Mrw(first)));
+    // PDU 3 is NACKed too (the same STATUS): SDU 1 discarded while the first MRW runs: no new
+    // MRW yet (§11.6.2); nothing else to send.
+    assert_eq!(tx.next_pdu(ms(40), &mut src), None);
+    assert_eq!(tx.stats().sdus_discarded, 2);
+    // An MRW_ACK that does not reach {2, SDU 0}: SN_ACK 2 with another N.
+    tx.on_mrw_ack(ms(80), &MrwAck { sn: 2, discard_through: None });
+    assert_eq!(tx.next_pdu(ms(80), &mut src), None, "still waiting, Timer_MRW not expired");
+    // Timer_MRW (200 ms): the same MRW again.
+    assert_eq!(tx.next_timer(), Some(ms(240)));
+    assert_eq!(tx.next_pdu(ms(240), &mut src), Some(Pdu::Mrw(first)));
+    // Its MRW_ACK ends it; the next procedure starts at once with the later discard.
+    tx.on_mrw_ack(ms(280), &MrwAck { sn: 2, discard_through: Some(0) });
+    let second = Mrw { sn: 5, discard_through: 1 };
+    assert_eq!(tx.next_pdu(ms(280), &mut src), Some(Pdu::Mrw(second)));
+    assert!(!tx.is_idle());
+    // An MRW_ACK beyond SN_MRW_LENGTH ends it whatever its N.
+    tx.on_mrw_ack(ms(320), &MrwAck { sn: 16, discard_through: None });
+    assert_eq!(tx.stats().mrws_acknowledged, 2);
+    assert_eq!(tx.stats().mrws_sent, 3);
+}
+
+#[test]
+fn the_receiver_answers_every_mrw_with_its_new_vr_r() {
+    let cfg = RlcConfig::default();
+    let mut rx = AmReceiver::new(&cfg);
+    let data = |sn: Sn, first: SduId, last: SduId, starts: bool, ends: bool| DataPdu {
+        sn,
+        poll: false,
+        sdu_first: first,
+        sdu_last: last,
+        starts,
+        ends,
+        payload: 40,
+        lis: 0,
+    };
+    // SDU 0 in PDUs 0..=2 (ends in 2, where SDU 1 starts); SDU 1 ends in 4. PDU 1 missing.
+    for d in [data(0, 0, 0, true, false), data(2, 0, 1, false, false), data(3, 1, 1, false, false)] {
+        rx.on_data(ms(0), &d);
+    }
+    rx.on_mrw(ms(10), &Mrw { sn: 2, discard_through: 0 });
+    assert_eq!(rx.mrw_ack_pdu(), Some(MrwAck { sn: 4, discard_through: None }), "VR(R) moved over 2 and 3");
+    assert_eq!(rx.mrw_ack_pdu(), None);
+    assert_eq!(rx.drain().collect::<Vec<_>>(), vec![Discarded(0)]);
+    // The same MRW again (its ACK was lost): obsolete, answered with the current VR(R).
+    rx.on_mrw(ms(20), &Mrw { sn: 2, discard_through: 0 });
+    assert_eq!(rx.mrw_ack_pdu(), Some(MrwAck { sn: 4, discard_through: None }));
+    assert_eq!(rx.drain().count(), 0);
+    // An MRW to exactly VR(R)'s next gap echoes its N_LENGTH.
+    rx.on_mrw(ms(30), &Mrw { sn: 6, discard_through: 1 });
+    assert_eq!(rx.mrw_ack_pdu(), Some(MrwAck { sn: 6, discard_through: Some(1) }));
+    assert_eq!(rx.drain().collect::<Vec<_>>(), vec![Discarded(1)]);
+    assert_eq!(rx.stats().mrw_acks_sent, 3);
+    assert_eq!(rx.stats().statuses_sent, 0, "MRW_ACKs are not STATUS reports");
+}
+
+/// 20 SDUs of 1000 B (501 PDUs, 42 TTIs) with PDU 30 lost `times` times; no poll but
+/// the last PDU's, no poll timer; STATUS as `status` says.
+fn persisting_gap(status: StatusConfig, times: u32) -> Pair {
+    let cfg = RlcConfig {
+        poll: PollConfig { window: None, timer: None, last_retransmitted: false, ..PollConfig::default() },
+        status,
+        ..RlcConfig::default()
+    };
+    let mut p = Pair::new(&cfg, &[1000; 20]).lose(lose_data_sn(30, times));
+    p.run_for(Dur::from_secs(2));
+    p
+}
+
+#[test]
+fn missing_pdu_detection_while_a_gap_persists_reports_once_per_prohibit_period() {
+    // PDU 30 (sent at 20 ms) lost twice. The gap shows at 50 ms; the STATUS then reaches the
+    // RNC at 100 ms, whose retransmission (lost) would have arrived at 130 ms.
+    let prohibit = |ms: u64| StatusConfig {
+        prohibit: Some(Dur::from_millis(ms)),
+        missing_pdu: MissingPdu::WhileGap,
+        ..StatusConfig::default()
+    };
+    let p = persisting_gap(prohibit(100), 2);
+    // A new gap only: one STATUS, the retransmission lost, then nothing until the poll on the
+    // last PDU (sent at 410 ms, in at 440 ms).
+    let q = persisting_gap(StatusConfig { prohibit: Some(Dur::from_millis(100)), ..StatusConfig::default() }, 2);
+    assert_eq!(q.status_times(), vec![ms(50), ms(440)]);
+    // While the gap persists, every 100 ms: 50, 150 (NACKs 30 again: its second retransmission
+    // at 180 ms arrives at 210 ms); the PDUs that arrived from 160 ms to 200 ms triggered one
+    // more, held back by the prohibit timer until 250 ms (it acknowledges only); then the last poll.
+    assert_eq!(p.status_times(), vec![ms(50), ms(150), ms(250), ms(440)]);
+    assert_eq!(p.data_sent(30), 3);
+    assert_eq!(p.delivered_ids(), (0..20).map(Delivered).collect::<Vec<_>>());
+    // With a 30 ms prohibit the reports follow the TTIs while the gap persists: the PDUs
+    // arriving at 60, 90, 120 ms re-trigger (NACKing 30 again, although its retransmission is
+    // on its way: 30 is sent a third time before the second arrives).
+    let p = persisting_gap(prohibit(30), 1);
+    let times = p.status_times();
+    assert_eq!(times[..3].to_vec(), vec![ms(50), ms(80), ms(110)], "{times:?}");
+    assert!(p.data_sent(30) >= 3, "a retransmission in flight was NACKed again");
+}
+
+#[test]
+fn the_estimated_pdu_counter_reports_again_when_the_retransmissions_do_not_come() {
+    // PDU 30 lost twice; new-gap detection only. Timer_EPC 60 ms after the STATUS at 50 ms:
+    // from 110 ms on, VR(EP) = 1 PDU counts down with the first PDU that arrives (at 110 ms):
+    // 30 is still missing (its retransmission, lost, would have come at 130 ms), so the UE
+    // reports again at once, without waiting for the poll on the last PDU.
+    let epc = |timer: Option<Dur>| StatusConfig { prohibit: None, epc: timer, ..StatusConfig::default() };
+    let p = persisting_gap(epc(Some(Dur::from_millis(60))), 2);
+    let times = p.status_times();
+    assert_eq!(times[..2].to_vec(), vec![ms(50), ms(110)], "{times:?}");
+    assert_eq!(p.data_sent(30), 3);
+    assert_eq!(p.delivered_ids(), (0..20).map(Delivered).collect::<Vec<_>>());
+    // Without the counter the second loss waits for the last PDU's poll.
+    let p = persisting_gap(epc(None), 2);
+    assert_eq!(p.status_times()[..2].to_vec(), vec![ms(50), ms(440)]);
+    // A counter that starts after the retransmission arrived finds nothing missing: no report.
+    let p = persisting_gap(epc(Some(Dur::from_millis(60))), 1);
+    assert_eq!(p.status_times(), vec![ms(50), ms(440)]);
+}
+
+#[test]
+fn missing_pdu_reads_true_false_and_the_two_readings() {
+    let parse = |v: &str| toml::from_str::<StatusConfig>(&format!("missing_pdu = {v}"));
+    assert_eq!(parse("true").unwrap().missing_pdu, MissingPdu::NewGap);
+    assert_eq!(parse("false").unwrap().missing_pdu, MissingPdu::Off);
+    assert_eq!(parse("\"new_gap\"").unwrap().missing_pdu, MissingPdu::NewGap);
+    assert_eq!(parse("\"while_gap\"").unwrap().missing_pdu, MissingPdu::WhileGap);
+    let err = parse("\"always\"").unwrap_err().to_string();
+    assert!(err.contains("expected true, false, \"new_gap\" or \"while_gap\""), "{err}");
+}
+
+/// MaxMRW 2: PDU 3 (inside SDU 1) is always lost and so is every MRW, `lost_acks` RESET ACKs too.
+fn reset_pair(lost_acks: u32) -> Pair {
+    let cfg = RlcConfig { max_dat: 3, max_mrw: Some(2), ..RlcConfig::default() };
+    let mut acks = 0;
+    let mut p = Pair::new(&cfg, &[100; 6]).lose(move |way, pdu, _| match pdu {
+        Pdu::Data(d) => way == Way::Down && d.sn == 3,
+        Pdu::Mrw(_) => true,
+        Pdu::ResetAck(_) => {
+            acks += 1;
+            acks <= lost_acks
+        }
+        _ => false,
+    });
+    p.run_for(Dur::from_secs(3));
+    p
+}
+
+fn sent(p: &Pair, f: fn(&Pdu) -> bool) -> Vec<Time> {
+    p.log.iter().filter(|e| f(&e.2)).map(|e| e.0).collect()
+}
+
+#[test]
+fn max_mrw_unanswered_mrws_reset_the_rlc_and_every_sdu_is_settled_once() {
+    // All six SDUs (16 PDUs) go out in the first 20 ms; 3 is NACKed and resent twice, then
+    // discarded with SDU 1. The MRW goes out twice (Timer_MRW 200 ms) and is lost both times:
+    // the next expiry resets the RLC. The UE discards the SDUs it has not delivered: SDU 0 was
+    // delivered, 1 is the discard, 2 to 5 waited in sequence behind PDU 3 (which the MRW never
+    // moved past), although their PDUs were in and acknowledged: the RNC had confirmed them.
+    let p = reset_pair(0);
+    let mrws = sent(&p, |pdu| matches!(pdu, Pdu::Mrw(_)));
+    assert_eq!(mrws.len(), 2);
+    let resets = sent(&p, |pdu| matches!(pdu, Pdu::Reset(_)));
+    assert_eq!(resets, vec![mrws[1] + Dur::from_millis(200)], "one RESET, at the expiry after the second MRW");
+    assert_eq!(sent(&p, |pdu| matches!(pdu, Pdu::ResetAck(_))).len(), 1);
+    assert_eq!(
+        p.delivered_ids(),
+        vec![Delivered(0), Discarded(1), Discarded(2), Discarded(3), Discarded(4), Discarded(5)]
+    );
+    assert_eq!(
+        p.released,
+        vec![
+            Release::Confirmed(0),
+            Release::Discarded(1),
+            Release::Confirmed(2),
+            Release::Confirmed(3),
+            Release::Confirmed(4),
+            Release::Confirmed(5)
+        ]
+    );
+    assert_eq!((p.a.tx.stats().resets, p.b.tx.stats().resets), (1, 1));
+    assert!(p.a.tx.is_idle() && p.a.next_timer().is_none(), "RESET acknowledged: nothing pending");
+    // Without MaxMRW the MRW goes out again every 200 ms for the 3 s.
+    let cfg = RlcConfig { max_dat: 3, ..RlcConfig::default() };
+    let mut q = Pair::new(&cfg, &[100; 6]).lose(|way, pdu, _| {
+        matches!(pdu, Pdu::Mrw(_)) || (way == Way::Down && matches!(pdu, Pdu::Data(d) if d.sn == 3))
+    });
+    q.run_for(Dur::from_secs(3));
+    assert!(sent(&q, |pdu| matches!(pdu, Pdu::Mrw(_))).len() > 10);
+    assert!(sent(&q, |pdu| matches!(pdu, Pdu::Reset(_))).is_empty());
+}
+
+#[test]
+fn a_lost_reset_ack_is_answered_again_without_a_second_reset_and_data_flows_after() {
+    // The first RESET ACK is lost: Timer_RST (200 ms) sends the RESET again, the UE answers the
+    // repeat (same RSN) without resetting once more.
+    let mut p = reset_pair(1);
+    let resets = sent(&p, |pdu| matches!(pdu, Pdu::Reset(_)));
+    assert_eq!(resets.len(), 2);
+    assert_eq!(resets[1].since(resets[0]), Dur::from_millis(200));
+    assert_eq!(sent(&p, |pdu| matches!(pdu, Pdu::ResetAck(_))).len(), 2);
+    assert_eq!((p.a.tx.stats().resets, p.b.tx.stats().resets), (1, 1));
+    // After the reset new SDUs go through, from the new sequence numbers on.
+    p.src_a.extend([100, 100]);
+    p.run_for(Dur::from_secs(1));
+    let got = p.delivered_ids();
+    assert_eq!(got[6..].to_vec(), vec![Delivered(6), Delivered(7)]);
+    assert!(p.a.tx.is_idle());
 }

@@ -9,6 +9,7 @@
 
 use super::congestion::Metrics;
 use super::receiver::Receiver;
+use super::rtt::RttMetrics;
 use super::sender::Sender;
 use super::{Role, TcpConfig, TcpStats};
 use crate::packet::{flags, Dir, FlowId, Packet};
@@ -141,5 +142,10 @@ impl Endpoint {
     /// Smoothed round-trip time, once measured.
     pub fn srtt(&self) -> Option<Dur> {
         self.sender.srtt()
+    }
+
+    /// The RTT estimator's samples, SRTT and retransmission timeout (for traces).
+    pub fn rtt_metrics(&self) -> RttMetrics {
+        self.sender.rtt_metrics()
     }
 }

@@ -44,6 +44,7 @@ pub use config::{
 };
 pub use congestion::Metrics;
 pub use endpoint::Endpoint;
+pub use rtt::RttMetrics;
 
 /// Which end of the connection: the client opens it actively.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

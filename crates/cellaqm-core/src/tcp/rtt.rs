@@ -27,6 +27,9 @@ use super::{RtoFormula, TcpConfig};
 use crate::time::{Dur, Time};
 
 pub(super) struct RttEstimator {
+    /// Samples taken so far, and the last one (for traces).
+    samples: u64,
+    last: Option<Dur>,
     srtt: Option<Dur>,
     rttvar: Dur,
     /// The timeout before back-off.
@@ -70,6 +73,8 @@ impl RttEstimator {
     pub fn new(cfg: &TcpConfig) -> RttEstimator {
         let (min, max) = (cfg.rto_min, cfg.rto_max);
         RttEstimator {
+            samples: 0,
+            last: None,
             srtt: None,
             rttvar: Dur::ZERO,
             // RFC 6298 (2.1): RTO before any sample.
@@ -86,6 +91,8 @@ impl RttEstimator {
 
     /// Takes one RTT measurement `r`, ending at `now` (it must not come from an ambiguous retransmission).
     pub fn sample(&mut self, r: Dur, now: Time) {
+        self.samples += 1;
+        self.last = Some(r);
         if self.formula == RtoFormula::Ns2 {
             return self.sample_ticks(r, now);
         }
@@ -149,6 +156,22 @@ impl RttEstimator {
     pub fn srtt(&self) -> Option<Dur> {
         self.srtt
     }
+
+    /// The estimator's state for traces: samples so far, the last one, SRTT and the RTO.
+    pub fn metrics(&self) -> RttMetrics {
+        RttMetrics { samples: self.samples, last_sample: self.last, srtt: self.srtt, rto: self.rto() }
+    }
+}
+
+/// A TCP sender's RTT estimator at one moment (see [`RttEstimator::metrics`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RttMetrics {
+    /// RTT samples taken so far.
+    pub samples: u64,
+    pub last_sample: Option<Dur>,
+    pub srtt: Option<Dur>,
+    /// The retransmission timeout, back-off included.
+    pub rto: Dur,
 }
 
 #[cfg(test)]

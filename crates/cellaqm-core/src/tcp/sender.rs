@@ -10,7 +10,7 @@
 use super::congestion::{self, Controller};
 use super::eifel::Eifel;
 use super::recovery::LossRecovery;
-use super::rtt::RttEstimator;
+use super::rtt::{RttEstimator, RttMetrics};
 use super::rtt_timing::RttTiming;
 use super::scoreboard::Scoreboard;
 use super::{Recovery, RecoveryWindow, RtoRestart, SpuriousRto, TcpConfig, TcpStats};
@@ -391,5 +391,9 @@ impl Sender {
 
     pub fn srtt(&self) -> Option<Dur> {
         self.rtt.srtt()
+    }
+
+    pub fn rtt_metrics(&self) -> RttMetrics {
+        self.rtt.metrics()
     }
 }
