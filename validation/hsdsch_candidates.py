@@ -86,6 +86,11 @@ CANDIDATES: dict[str, tuple[str, list[Change]]] = {
     "full-interference": ("adopted + the six other cells sending in every TTI", [cells(interference="full")]),
     "strongest": ("adopted + attachment to the strongest site", [cells(attach="strongest")]),
     "static": ("adopted + users standing still", [cells(speed_max="0km/h")]),
+    "full-static": ("adopted + both: the other cells always sending, users standing still",
+                    [cells(interference="full"), cells(speed_max="0km/h")]),
+    "pedestrian": ("adopted + every user at 3 km/h", [cells(speed_min="3km/h", speed_max="3km/h")]),
+    "full-pedestrian": ("adopted + the other cells always sending, every user at 3 km/h",
+                        [cells(interference="full"), cells(speed_min="3km/h", speed_max="3km/h")]),
     "exponential": ("adopted + exponential waiting times", [exponential]),
     "delayed-acks": ("adopted + ns-2's Sack1/DelAck sink (100 ms)", [tcp(delayed_ack=True, delack_timeout="100ms")]),
 }

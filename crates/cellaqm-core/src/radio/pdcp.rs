@@ -14,7 +14,7 @@
 //! leave no gap), and tells the discipline which packets have PDUs in flight
 //! ([`QueueDisc::mark_started`], for TTLRED2). When the RLC releases an SDU
 //! the packet leaves the discipline through [`QueueDisc::dequeue`]. With
-//! [`BufferHolds::UntilFullySent`] (hsdsch-buffer-mgmt.md: "only a little data
+//! [`BufferHolds::UntilFullySent`] (the HS-DSCH study: "only a little data
 //! is between the managed queue and the air interface"; n counts every packet
 //! not yet fully handed to the radio) the bearer releases an SDU already when
 //! its last PDU is first sent; the RLC's own release of it later (or again,
@@ -61,7 +61,7 @@ pub enum BufferHolds {
     /// From its arrival until the RLC takes it for its first PDU (the SDUs not yet sent).
     UntilSent,
     /// From its arrival until its last PDU is first sent (every packet not yet
-    /// fully handed to the radio, a partly sent one included: hsdsch-buffer-mgmt.md).
+    /// fully handed to the radio, a partly sent one included: the HS-DSCH study).
     /// The bearer releases it then ([`Pdcp::release`]).
     UntilFullySent,
 }
