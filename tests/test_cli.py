@@ -92,6 +92,8 @@ BAD_VALUES = [
     ("bottleneck.buffer=1000B", ("bottleneck.buffer: 1kB cannot hold one full-sized packet of 1500B",)),
     ("uplink.buffer=1kB", ("uplink.buffer: 1kB cannot hold one full-sized packet",)),
     ("tcp.rto_initial=100ms", ("tcp.rto_initial: must lie between tcp.rto_min",)),
+    ('tcp.rto_formula="ns2"', ('tcp.timer_tick: rto_formula = "ns2" counts time in ticks',)),
+    ('tcp.rto_formula="ns3"', ("tcp.rto_formula", "ns3")),
     ("duration=100000000000s", ("duration: a duration must be at most 9223372036s",)),
     ("core.delay=100000000000s", ("core.delay: a duration must be at most",)),
     ("bottleneck.rate=20000Gbps", ("bottleneck.rate: a rate must be between 1bps and 10000Gbps",)),

@@ -4,11 +4,7 @@ studies' restatements, ``shared/spec/*.md``), nor call a file "the spec": each
 choice is stated as the study's, a standard's, or ours.
 
 Every page under docs/ (and its Rust examples) and README.md is checked, one
-test each. The pages in :data:`REWRITTEN_ELSEWHERE` were still being rewritten
-by the work on their studies when this test was written: their test is an
-expected failure that still lists every line that cites outside the
-repository, and passes (XPASS) once the page stands alone; remove the page from
-the set then.
+test each.
 """
 
 from __future__ import annotations
@@ -31,17 +27,8 @@ OUTSIDE = [
 ]
 
 
-#: Pages that the work on their studies makes stand alone (issue 40; docs/rlc-tcp.md stands alone since issue 34, docs/lte-uplink.md since issue 35, docs/dsch.md since issue 36).
-REWRITTEN_ELSEWHERE = {"hsdsch.md"}
 
-
-def _param(page: Path):
-    marks = [pytest.mark.xfail(reason=f"docs/{page.name} is rewritten by its study's work", strict=False)] \
-        if page.name in REWRITTEN_ELSEWHERE and page.parent.name == "docs" else []
-    return pytest.param(page, id=page.relative_to(ROOT).as_posix(), marks=marks)
-
-
-@pytest.mark.parametrize("page", [_param(p) for p in PAGES])
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(ROOT).as_posix())
 def test_page_cites_nothing_outside_the_repository(page: Path):
     found = []
     for n, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):

@@ -88,7 +88,7 @@ def test_radio_loss_trace_counts_the_lost_pdus():
 
 
 @pytest.mark.parametrize("setting, fragments", [
-    ('radio.buffer_holds="until_done"', ["radio.buffer_holds:", '"until_acknowledged" or "until_sent"']),
+    ('radio.buffer_holds="until_done"', ["radio.buffer_holds:", '"until_acknowledged", "until_sent", "until_fully_sent"']),
     ('radio.rlc.status.missing_pdu="always"', ["radio.rlc.status.missing_pdu:", '"new_gap" or "while_gap"']),
     ('radio.dch.fading.errors="bit"', ["radio.dch.fading.errors:", '"frame" or "pdu"']),
     ('radio.rlc.status.epc="0ms"', ["radio.rlc.status.epc: must be positive"]),

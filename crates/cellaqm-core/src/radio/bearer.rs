@@ -20,13 +20,13 @@ use super::dch::{Dch, LossLog};
 use super::dsch::DschSystem;
 use super::hsdpa::Hsdpa;
 use super::hsdsch::HsDsch;
-use super::pdcp::{pdcp_discipline, Feed, Pdcp, SduStore};
+use super::pdcp::{pdcp_discipline, BufferHolds, Feed, Pdcp, SduStore};
 use super::pending::Pending;
 use crate::link::LinkStats;
 use crate::metrics::Occupancy;
 use crate::packet::Packet;
 use crate::queue::{DropCause, Dropped, Limits};
-use crate::rlc::{AmEntity, Delivery, Pdu, Release};
+use crate::rlc::{AmEntity, Delivery, Pdu, Release, SduId};
 use crate::rng;
 use crate::time::{earliest, Dur, Time};
 use serde::Serialize;
@@ -198,6 +198,11 @@ pub struct Bearer {
     last_up_tti: Option<Time>,
     pdus: Vec<Pdu>,
     released: Vec<Release>,
+    /// With `buffer_holds = "until_fully_sent"`: the SDUs whose last PDU went out
+    /// since the bearer was last settled, from the RNC and from the UE (they leave
+    /// the PDCP and UE buffers then; `None`: the RLC's acknowledgements release them).
+    handed_down: Option<Vec<SduId>>,
+    handed_up: Option<Vec<SduId>>,
     stats: BearerStats,
     /// How long the PDCP buffer held each backlog.
     occupancy: Occupancy,
@@ -240,6 +245,13 @@ fn hand_on(
     }
 }
 
+/// With `buffer_holds = "until_fully_sent"` (`handed` is `Some`): notes the SDUs that end in `pdu`.
+fn hand(handed: &mut Option<Vec<SduId>>, pdu: &Pdu) {
+    if let (Some(handed), Pdu::Data(d)) = (handed, pdu) {
+        handed.extend(d.ending_sdus());
+    }
+}
+
 impl Bearer {
     /// The bearer of `user` as `cfg` describes it, for run seed `seed`; its
     /// PDCP discipline is first told `rate_bps` (a DCH: its rate; HSDPA: what
@@ -276,6 +288,8 @@ impl Bearer {
             last_up_tti: None,
             pdus: Vec::new(),
             released: Vec::new(),
+            handed_down: (cfg.buffer_holds == BufferHolds::UntilFullySent).then(Vec::new),
+            handed_up: (cfg.buffer_holds == BufferHolds::UntilFullySent).then(Vec::new),
             stats: BearerStats::default(),
             occupancy: Occupancy::default(),
             last_change: Time::ZERO,
@@ -352,6 +366,7 @@ impl Bearer {
         for _ in 0..dch.pdus_per_tti() {
             let Some(pdu) = self.rnc.next_pdu(now, &mut feed) else { break };
             self.stats.down_pdus += 1;
+            hand(&mut self.handed_down, &pdu);
             if let Some(at) = dch.transmit(now, pdu) {
                 first = first.or(Some(at));
             }
@@ -378,6 +393,7 @@ impl Bearer {
         let mut feed = Feed { now, pdcp: &mut self.pdcp, store: &mut self.down_store };
         let pdu = self.rnc.next_pdu(now, &mut feed)?;
         self.stats.down_pdus += 1;
+        hand(&mut self.handed_down, &pdu);
         Some(pdu)
     }
 
@@ -412,6 +428,7 @@ impl Bearer {
         let mut first = None;
         for _ in 0..self.up.pdus_per_tti() {
             let Some(pdu) = self.ue.next_pdu(now, &mut feed) else { break };
+            hand(&mut self.handed_up, &pdu);
             if let Some(at) = self.up.transmit(now, pdu) {
                 first = first.or(Some(at));
             }
@@ -432,10 +449,14 @@ impl Bearer {
         hand_on(self.rnc.rx.drain(), &mut self.up_store, &mut out.to_core, &mut out.dropped, counts);
     }
 
-    /// Releases what the RLC senders let go from the PDCP and UE buffers.
+    /// Releases from the PDCP and UE buffers what the RLC senders let go (and,
+    /// with `buffer_holds = "until_fully_sent"`, what went out: the buffers
+    /// ignore the RLC's later release of those).
     pub fn release(&mut self, now: Time, out: &mut RadioOut) {
+        self.released.extend(self.handed_down.iter_mut().flat_map(|h| h.drain(..)).map(Release::Confirmed));
         self.released.extend(self.rnc.tx.drain_released());
         let down = self.released.len();
+        self.released.extend(self.handed_up.iter_mut().flat_map(|h| h.drain(..)).map(Release::Confirmed));
         self.released.extend(self.ue.tx.drain_released());
         if !self.released.is_empty() {
             self.account(now); // a buffer's backlog changes

@@ -123,7 +123,8 @@ pub struct RadioConfig {
     #[serde(default)]
     pub buffer_packets: Option<u32>,
     /// How long a packet counts in the PDCP buffer and the UE's: until the RLC
-    /// has it acknowledged (default) or until the RLC takes it.
+    /// has it acknowledged (default), until the RLC takes it, or until its last
+    /// PDU is sent.
     #[serde(default, skip_serializing_if = "BufferHolds::is_default")]
     pub buffer_holds: BufferHolds,
     /// The queue discipline of the PDCP buffer.

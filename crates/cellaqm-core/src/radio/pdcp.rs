@@ -13,7 +13,12 @@
 //! opportunity (PDCP sequence numbers are given then, so drops before that
 //! leave no gap), and tells the discipline which packets have PDUs in flight
 //! ([`QueueDisc::mark_started`], for TTLRED2). When the RLC releases an SDU
-//! the packet leaves the discipline through [`QueueDisc::dequeue`].
+//! the packet leaves the discipline through [`QueueDisc::dequeue`]. With
+//! [`BufferHolds::UntilFullySent`] (the HS-DSCH study: "only a little data
+//! is between the managed queue and the air interface"; n counts every packet
+//! not yet fully handed to the radio) the bearer releases an SDU already when
+//! its last PDU is first sent; the RLC's own release of it later (or again,
+//! after a retransmission of that PDU) finds it gone and does nothing.
 //!
 //! A discipline that drops a packet the RLC already carries (drop-from-front)
 //! cannot take back PDUs on the air: as TS 25.322 §11.3.4 and TS 36.323 §5.4
@@ -55,6 +60,10 @@ pub enum BufferHolds {
     UntilAcknowledged,
     /// From its arrival until the RLC takes it for its first PDU (the SDUs not yet sent).
     UntilSent,
+    /// From its arrival until its last PDU is first sent (every packet not yet
+    /// fully handed to the radio, a partly sent one included: the HS-DSCH study).
+    /// The bearer releases it then ([`Pdcp::release`]).
+    UntilFullySent,
 }
 
 impl BufferHolds {
@@ -233,7 +242,7 @@ impl Pdcp {
         let pkt = self.waiting.pop_front()?;
         self.stats.copied += 1;
         match self.holds {
-            BufferHolds::UntilAcknowledged => {
+            BufferHolds::UntilAcknowledged | BufferHolds::UntilFullySent => {
                 self.queue.mark_started(pkt.uid);
                 self.in_rlc.push_back((id, pkt.uid));
             }
@@ -248,7 +257,10 @@ impl Pdcp {
         Some(pkt)
     }
 
-    /// The RLC confirmed or discarded SDU `id`: its packet leaves the buffer (if it is still counted).
+    /// SDU `id` is done with (the RLC confirmed or discarded it, or with
+    /// [`BufferHolds::UntilFullySent`] its last PDU went out): its packet leaves
+    /// the buffer, if it is still counted. Releases come in SDU order; a second
+    /// release of an SDU (the RLC confirming one already sent) does nothing.
     pub fn release(&mut self, now: Time, id: SduId, dropped: &mut Vec<Dropped>) {
         if self.holds == BufferHolds::UntilSent {
             return; // it left when the RLC took it
@@ -256,6 +268,9 @@ impl Pdcp {
         if let Some(k) = self.spared.iter().position(|&s| s == id) {
             self.spared.swap_remove(k);
             return;
+        }
+        if self.in_rlc.front().is_none_or(|&(sid, _)| id < sid) {
+            return; // released before
         }
         let ctx = self.ctx(now);
         // Releases come in SDU order, which is queue order: the head is the packet.
@@ -485,6 +500,43 @@ mod tests {
         assert_eq!(Feed { now: ms(0), pdcp: &mut p, store: &mut store }.next_sdu(1), Some(1000));
         p.release(ms(5), 1, &mut dropped);
         assert_eq!(p.packets(), 1);
+    }
+
+    /// `until_fully_sent`: each SDU is released when its last PDU goes out, again if that
+    /// PDU is retransmitted, and once more when the RLC confirms it; only the first release counts,
+    /// a spared SDU's included.
+    #[test]
+    fn a_second_release_of_an_sdu_does_nothing() {
+        let q = QueueConfig::DropFront.build(Limits { bytes: None, packets: Some(3) }, stream(1, "q"));
+        let mut p = Pdcp::new(q, None, BufferHolds::UntilFullySent, 64e3);
+        let mut store = SduStore::default();
+        let mut dropped = Vec::new();
+        for uid in 1..=3 {
+            p.arrive(ms(uid), pkt(uid, 1000), &mut dropped);
+        }
+        let mut feed = Feed { now: ms(3), pdcp: &mut p, store: &mut store };
+        for id in 0..3 {
+            feed.next_sdu(id);
+        }
+        // SDU 0 sent (released), its last PDU sent again, then confirmed: one packet left the buffer.
+        for _ in 0..3 {
+            p.release(ms(10), 0, &mut dropped);
+            assert_eq!(p.packets(), 2);
+        }
+        // Packet 5 overflows: drop-front picks packet 2 (SDU 1, in the RLC): spared.
+        p.arrive(ms(11), pkt(4, 1000), &mut dropped);
+        p.arrive(ms(11), pkt(5, 1000), &mut dropped);
+        assert_eq!((p.stats().spared, p.packets(), dropped.len()), (1, 3, 0));
+        // SDU 1 sent, then confirmed; SDU 2 sent, sent again, confirmed: only packet 3 leaves.
+        for id in [1, 1, 0, 2, 2, 1, 2] {
+            p.release(ms(12), id, &mut dropped);
+        }
+        assert_eq!((p.packets(), p.waiting_bytes(), dropped.len()), (2, 2000, 0));
+        assert_eq!(Feed { now: ms(12), pdcp: &mut p, store: &mut store }.next_sdu(3), Some(1000));
+        p.release(ms(13), 3, &mut dropped);
+        p.release(ms(14), 3, &mut dropped);
+        assert_eq!((p.packets(), p.waiting_bytes()), (1, 1000));
+        assert_eq!((store.take(3).map(|p| p.uid), dropped.len()), (Some(4), 0));
     }
 
     #[test]

@@ -194,8 +194,9 @@ mod tests {
             if k.takes.contains(" | ") && !k.takes.contains("packets") {
                 let choices: Vec<&str> = k.takes.split(" | ").collect();
                 for choice in &choices {
-                    // With timestamps on: `spurious_rto = "eifel"` needs them.
-                    parse(&format!("[tcp]\ntimestamps = true\n{} = \"{choice}\"", k.name)).unwrap();
+                    // With timestamps on (`spurious_rto = "eifel"` needs them) and a tick (`rto_formula = "ns2"`).
+                    parse(&format!("[tcp]\ntimestamps = true\ntimer_tick = \"10ms\"\n{} = \"{choice}\"", k.name))
+                        .unwrap();
                 }
                 assert_eq!(serde_choices("tcp", &k.name), choices, "{}", k.name);
             }
