@@ -96,3 +96,12 @@ def test_the_study_s_schemes_are_the_spec_s():
 def test_the_documented_page_exists():
     root = Path(__file__).resolve().parents[1]
     assert (root / hsdsch.DOC).is_file()
+
+
+def test_every_finding_is_judged_by_the_rule_the_docs_state():
+    """docs/hsdsch.md lists the study's 29 findings with the rules hsdsch.FINDINGS judges them by."""
+    doc = (Path(__file__).resolve().parents[1] / hsdsch.DOC).read_text(encoding="utf-8")
+    assert [f.id for f in hsdsch.FINDINGS] == [f"H{i}" for i in range(1, 30)]
+    for f in hsdsch.FINDINGS:
+        assert f"| {f.id} | {f.strength} | {f.statement} | {f.rule} |" in doc, f.id
+        assert f.judge is not None and all(e in {x.name for x in hsdsch.EXPERIMENTS} for e in f.needs), f.id

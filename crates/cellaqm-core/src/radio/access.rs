@@ -538,7 +538,7 @@ impl RadioAccess {
 
 #[cfg(test)]
 mod tests {
-    use super::super::config::BearerKind;
+    use super::super::config::{BearerKind, PdcpRelease};
     use super::super::dch::DchConfig;
     use super::super::hsdpa::HsdpaConfig;
     use super::*;
@@ -568,6 +568,7 @@ mod tests {
             buffer_packets: None,
             buffer_holds: Default::default(),
             queue: QueueConfig::TailDrop,
+            pdcp_release: PdcpRelease::Acknowledged,
             uplink_buffer: None,
             uplink_queue: QueueConfig::TailDrop,
             rlc: RlcConfig::default(),
@@ -579,11 +580,25 @@ mod tests {
     /// every 100 ms for 2 s; runs to `end`. Returns (down delivered uids with
     /// times, up delivered count, drops, bearer).
     fn drive(cfg: &RadioConfig, down: u64, end: Time) -> (Vec<(Time, u64)>, usize, Vec<Dropped>, RadioAccess) {
+        drive_spaced(cfg, down, Dur::ZERO, end)
+    }
+
+    /// [`drive`] with the downlink packets `spacing` apart.
+    fn drive_spaced(
+        cfg: &RadioConfig,
+        down: u64,
+        spacing: Dur,
+        end: Time,
+    ) -> (Vec<(Time, u64)>, usize, Vec<Dropped>, RadioAccess) {
         let mut r = RadioAccess::new(cfg, 1, 1);
         let mut q: EventQueue<Option<RadioEvent>> = EventQueue::new();
         let mut out = RadioOut::default();
+        let mut later = Vec::new();
         for uid in 0..down {
-            r.arrive_down(Time::ZERO, 0, pkt(uid, Dir::Down, 1500), &mut out);
+            match spacing * uid {
+                Dur::ZERO => r.arrive_down(Time::ZERO, 0, pkt(uid, Dir::Down, 1500), &mut out),
+                at => later.push((Time::ZERO + at, uid)),
+            }
         }
         for k in 0..20 {
             q.schedule(Time::ZERO + Dur::from_millis(100 * k), None);
@@ -601,6 +616,10 @@ mod tests {
             if now > end {
                 break;
             }
+            while let Some(&(_, down_uid)) = later.first().filter(|(at, _)| *at <= now) {
+                later.remove(0);
+                r.arrive_down(now, 0, pkt(down_uid, Dir::Down, 1500), &mut out);
+            }
             match ev {
                 Some(ev) => r.handle(now, ev, &mut out),
                 None => {
@@ -610,6 +629,26 @@ mod tests {
             }
         }
         (got, up, drops, r)
+    }
+
+    /// `pdcp_release`: a 2-packet tail-drop buffer on a 384 kb/s DCH, fed a 1500-B packet every
+    /// 40 ms (the DCH sends one in about 33 ms). Counting the packets until the RLC's STATUS
+    /// confirms them (a poll on the last PDU, answered over the 64 kb/s uplink in 20 ms TTIs), the
+    /// buffer overflows; counting them until their last PDU is sent, it never does.
+    #[test]
+    fn pdcp_release_on_sending_counts_only_what_the_radio_has_not_taken() {
+        let cfg = RadioConfig { buffer: None, buffer_packets: Some(2), ..dch_config(384.0, 10, 0) };
+        let end = Time::ZERO + Dur::from_secs(5);
+        let (got, _, drops, _) = drive_spaced(&cfg, 50, Dur::from_millis(40), end);
+        assert!(drops.len() >= 5, "{} drops", drops.len());
+        assert_eq!(got.len() + drops.len(), 50);
+        let sent = RadioConfig { pdcp_release: PdcpRelease::Sent, ..cfg };
+        let (got, _, drops, mut r) = drive_spaced(&sent, 50, Dur::from_millis(40), end);
+        assert!(drops.is_empty(), "{} drops", drops.len());
+        assert_eq!(got.iter().map(|g| g.1).collect::<Vec<_>>(), (0..50).collect::<Vec<_>>());
+        assert_eq!((r.pdcp(0).packets(), r.bytes_held()), (0, 0));
+        let s = r.bearers_mut()[0].stats(end);
+        assert_eq!(s.packets_delivered, 50);
     }
 
     #[test]

@@ -15,7 +15,7 @@
 //! (lazy cancellation).
 
 use super::access::{RadioEvent, RadioOut};
-use super::config::BearerConfig;
+use super::config::{BearerConfig, PdcpRelease};
 use super::dch::{Dch, LossLog};
 use super::dsch::DschSystem;
 use super::hsdpa::Hsdpa;
@@ -26,7 +26,7 @@ use crate::link::LinkStats;
 use crate::metrics::Occupancy;
 use crate::packet::Packet;
 use crate::queue::{DropCause, Dropped, Limits};
-use crate::rlc::{AmEntity, Delivery, Pdu, Release};
+use crate::rlc::{AmEntity, Delivery, Pdu, Release, SduId};
 use crate::rng;
 use crate::time::{earliest, Dur, Time};
 use serde::Serialize;
@@ -198,6 +198,10 @@ pub struct Bearer {
     last_up_tti: Option<Time>,
     pdus: Vec<Pdu>,
     released: Vec<Release>,
+    /// With `pdcp_release = "sent"`: the SDUs whose last PDU went out since the
+    /// bearer was last settled (they leave the PDCP buffer then; `None`: the RLC's
+    /// acknowledgements release them).
+    handed: Option<Vec<SduId>>,
     stats: BearerStats,
     /// How long the PDCP buffer held each backlog.
     occupancy: Occupancy,
@@ -240,6 +244,13 @@ fn hand_on(
     }
 }
 
+/// With `pdcp_release = "sent"` (`handed` is `Some`): notes the SDUs that end in `pdu`.
+fn hand(handed: &mut Option<Vec<SduId>>, pdu: &Pdu) {
+    if let (Some(handed), Pdu::Data(d)) = (handed, pdu) {
+        handed.extend(d.ending_sdus());
+    }
+}
+
 impl Bearer {
     /// The bearer of `user` as `cfg` describes it, for run seed `seed`; its
     /// PDCP discipline is first told `rate_bps` (a DCH: its rate; HSDPA: what
@@ -276,6 +287,7 @@ impl Bearer {
             last_up_tti: None,
             pdus: Vec::new(),
             released: Vec::new(),
+            handed: (cfg.pdcp_release == PdcpRelease::Sent).then(Vec::new),
             stats: BearerStats::default(),
             occupancy: Occupancy::default(),
             last_change: Time::ZERO,
@@ -352,6 +364,7 @@ impl Bearer {
         for _ in 0..dch.pdus_per_tti() {
             let Some(pdu) = self.rnc.next_pdu(now, &mut feed) else { break };
             self.stats.down_pdus += 1;
+            hand(&mut self.handed, &pdu);
             if let Some(at) = dch.transmit(now, pdu) {
                 first = first.or(Some(at));
             }
@@ -378,6 +391,7 @@ impl Bearer {
         let mut feed = Feed { now, pdcp: &mut self.pdcp, store: &mut self.down_store };
         let pdu = self.rnc.next_pdu(now, &mut feed)?;
         self.stats.down_pdus += 1;
+        hand(&mut self.handed, &pdu);
         Some(pdu)
     }
 
@@ -432,8 +446,13 @@ impl Bearer {
         hand_on(self.rnc.rx.drain(), &mut self.up_store, &mut out.to_core, &mut out.dropped, counts);
     }
 
-    /// Releases what the RLC senders let go from the PDCP and UE buffers.
+    /// Releases from the PDCP and UE buffers what the RLC senders let go (and,
+    /// with `pdcp_release = "sent"`, what went out: the PDCP ignores the RLC's
+    /// later release of those).
     pub fn release(&mut self, now: Time, out: &mut RadioOut) {
+        if let Some(handed) = self.handed.as_mut().filter(|h| !h.is_empty()) {
+            self.released.extend(handed.drain(..).map(Release::Confirmed));
+        }
         self.released.extend(self.rnc.tx.drain_released());
         let down = self.released.len();
         self.released.extend(self.ue.tx.drain_released());

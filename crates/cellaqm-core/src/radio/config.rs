@@ -88,6 +88,21 @@ impl BearerKind {
     }
 }
 
+/// When a downlink packet leaves the RNC's PDCP buffer (`radio.pdcp_release`):
+/// what the buffer's limit and discipline count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PdcpRelease {
+    /// When the RLC has its last PDU acknowledged (or gives it up): the buffer
+    /// counts the data RLC has in flight (wcdma-rnc-aqm.md).
+    #[default]
+    Acknowledged,
+    /// When its last PDU is first sent: the buffer counts every packet not yet
+    /// fully handed to the radio (hsdsch-buffer-mgmt.md: "only a little data is
+    /// between the managed queue and the air interface").
+    Sent,
+}
+
 /// `[radio]` in a scenario.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -129,6 +144,9 @@ pub struct RadioConfig {
     /// The queue discipline of the PDCP buffer.
     #[serde(default)]
     pub queue: QueueConfig,
+    /// When a downlink packet leaves the PDCP buffer: `"acknowledged"` by the RLC, or `"sent"`.
+    #[serde(default)]
+    pub pdcp_release: PdcpRelease,
     /// The UE's uplink buffer; absent: no limit.
     #[serde(default)]
     pub uplink_buffer: Option<Bytes>,
@@ -186,6 +204,7 @@ pub struct BearerConfig {
     pub buffer_packets: Option<u32>,
     pub buffer_holds: BufferHolds,
     pub queue: QueueConfig,
+    pub pdcp_release: PdcpRelease,
     pub uplink_buffer: Option<Bytes>,
     pub uplink_queue: QueueConfig,
     pub rlc: RlcConfig,
@@ -229,6 +248,7 @@ impl RadioConfig {
             buffer_packets: g.buffer_packets.or(self.buffer_packets),
             buffer_holds: self.buffer_holds,
             queue: g.queue.unwrap_or_else(|| self.queue.clone()),
+            pdcp_release: self.pdcp_release,
             uplink_buffer: g.uplink_buffer.or(self.uplink_buffer),
             uplink_queue: g.uplink_queue.unwrap_or_else(|| self.uplink_queue.clone()),
             rlc: g.rlc.unwrap_or_else(|| self.rlc.clone()),

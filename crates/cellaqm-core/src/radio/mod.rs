@@ -21,7 +21,7 @@ pub use access::{RadioAccess, RadioEvent, RadioOut};
 pub use ack_delay::{AckDelay, AckDelayMode, AckDelayParams};
 pub use bearer::{BearerStats, RadioSummary, UeEvent};
 pub use cell::{CellEvent, CellSummary};
-pub use config::{BearerConfig, BearerKind, RadioConfig, UserGroup};
+pub use config::{BearerConfig, BearerKind, PdcpRelease, RadioConfig, UserGroup};
 
 pub mod access;
 pub mod ack_delay;

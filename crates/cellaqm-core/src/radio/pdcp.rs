@@ -248,7 +248,10 @@ impl Pdcp {
         Some(pkt)
     }
 
-    /// The RLC confirmed or discarded SDU `id`: its packet leaves the buffer (if it is still counted).
+    /// SDU `id` is done with (the RLC confirmed or discarded it, or with
+    /// `pdcp_release = "sent"` its last PDU went out): its packet leaves the
+    /// buffer (if it is still counted). Releases come in SDU order; a second
+    /// release of an SDU (the RLC confirming one already sent) does nothing.
     pub fn release(&mut self, now: Time, id: SduId, dropped: &mut Vec<Dropped>) {
         if self.holds == BufferHolds::UntilSent {
             return; // it left when the RLC took it
@@ -256,6 +259,9 @@ impl Pdcp {
         if let Some(k) = self.spared.iter().position(|&s| s == id) {
             self.spared.swap_remove(k);
             return;
+        }
+        if self.in_rlc.front().is_none_or(|&(sid, _)| id < sid) {
+            return; // released before
         }
         let ctx = self.ctx(now);
         // Releases come in SDU order, which is queue order: the head is the packet.

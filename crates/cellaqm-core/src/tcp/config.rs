@@ -67,6 +67,9 @@ pub enum RtoFormula {
     /// Linux (2.4 on, `tcp_rtt_estimator`/`tcp_set_rto`): the variance term never falls below
     /// `tcp_rto_min`, so RTO = SRTT + max(4·RTTVAR, rto_min), always at least rto_min above SRTT.
     Linux,
+    /// ns-2 (`tcp/tcp.cc`): SRTT and RTTVAR in whole ticks of `timer_tick` with integer shifts,
+    /// RTO = max(⌊SRTT + 4·RTTVAR⌋ ticks, rto_min) before back-off, at least two ticks (`rtt.rs`).
+    Ns2,
 }
 
 /// Which segments give RTT samples when the timestamps option is off (RFC 6298 §3).
@@ -172,8 +175,15 @@ pub const KEYS: &[(&str, &str, &str)] = &[
     ("rto_min", "time", "minimum retransmission timeout (RFC 6298 says 1 s; Linux and ns-3 use 200 ms)"),
     (
         "rto_formula",
-        "rfc | linux",
-        "how rto_min bounds the RTO: max(SRTT + 4·RTTVAR, rto_min) (RFC 6298) or SRTT + max(4·RTTVAR, rto_min) (Linux)",
+        "rfc | linux | ns2",
+        "how the RTO is estimated and rto_min bounds it: max(SRTT + 4·RTTVAR, rto_min) (RFC 6298), \
+         SRTT + max(4·RTTVAR, rto_min) (Linux), or ns-2's integer estimator in timer ticks, max(RTO, rto_min)",
+    ),
+    (
+        "timer_tick",
+        "time",
+        "the RTO clock's granularity: RFC 6298's G (the variance term is at least G), or ns-2's tcpTick_ \
+         (with rto_formula = \"ns2\": RTT samples and the RTO in whole ticks); 0: exact timers",
     ),
     ("rto_max", "time", "maximum retransmission timeout after back-off"),
     ("rto_initial", "time", "RTO before the first RTT sample (RFC 6298 (2.1))"),
@@ -231,8 +241,12 @@ pub struct TcpConfig {
     pub timestamps: bool,
     /// Minimum retransmission timeout (RFC 6298 (2.4) says 1 s; Linux and ns-3 use 200 ms).
     pub rto_min: Dur,
-    /// How `rto_min` bounds the RTO: `"rfc"` (RFC 6298 (2.4)) or `"linux"` (on the variance term).
+    /// How the RTO is estimated and `rto_min` bounds it: `"rfc"` (RFC 6298 (2.4)), `"linux"`
+    /// (on the variance term) or `"ns2"` (ns-2's integer estimator in ticks of `timer_tick`).
     pub rto_formula: RtoFormula,
+    /// The RTO clock's granularity: RFC 6298's G (`"rfc"`, `"linux"`: the variance term is at
+    /// least G), or ns-2's `tcpTick_` (`"ns2"`: samples and timeouts in whole ticks). 0: exact.
+    pub timer_tick: Dur,
     /// Maximum retransmission timeout after back-off.
     pub rto_max: Dur,
     /// RTO before the first RTT sample (RFC 6298 (2.1)).
@@ -286,6 +300,7 @@ impl Default for TcpConfig {
             timestamps: false,
             rto_min: Dur::from_millis(200),
             rto_formula: RtoFormula::Rfc,
+            timer_tick: Dur::ZERO,
             rto_max: Dur::from_secs(60),
             rto_initial: Dur::from_secs(1),
             ecn: false,
@@ -337,6 +352,9 @@ impl TcpConfig {
                 "tcp.rto_initial: must lie between tcp.rto_min ({}) and tcp.rto_max ({}), got {}",
                 self.rto_min, self.rto_max, self.rto_initial
             ));
+        }
+        if self.rto_formula == RtoFormula::Ns2 && self.timer_tick == Dur::ZERO {
+            return Err("tcp.timer_tick: rto_formula = \"ns2\" counts time in ticks; set a tick (ns-2: \"10ms\")".into());
         }
         if self.delayed_ack && self.delack_timeout == Dur::ZERO {
             return Err("tcp.delack_timeout: must be positive when tcp.delayed_ack is on".into());

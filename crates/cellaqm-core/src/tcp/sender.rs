@@ -100,7 +100,7 @@ impl Sender {
             snd_max: 0,
             peer_wnd: cfg.rwnd.bytes(mss as u32),
             cc: congestion::new(cfg),
-            rtt: RttEstimator::new(cfg.rto_initial, cfg.rto_min, cfg.rto_max, cfg.rto_formula),
+            rtt: RttEstimator::new(cfg),
             rtt_timing: RttTiming::new(cfg.rtt_samples),
             rto_deadline: None,
             last_rto_una: None,
@@ -325,7 +325,7 @@ impl Sender {
             self.rtt_timing.on_ack(h.ack, now)
         };
         if let Some(r) = sample {
-            self.rtt.sample(r);
+            self.rtt.sample(r, now);
             self.cc.on_rtt_sample(self.rtt.srtt().expect("a sample was just taken"));
         }
     }

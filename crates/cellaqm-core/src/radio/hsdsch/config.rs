@@ -25,6 +25,28 @@ pub enum LayoutKind {
     Hex7,
 }
 
+/// `interference` in `[radio.cells]`: which other cells' power a user's SIR counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OtherCells {
+    /// The cells that sent a block in the previous TTI, at `power_w` (our choice).
+    #[default]
+    OnAir,
+    /// Every other cell at `power_w` in every TTI (fully loaded neighbours).
+    Full,
+}
+
+/// `attach` in `[radio.cells]`: which base station serves a user.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Attach {
+    /// The nearest (wrap-around distance; the study).
+    #[default]
+    Nearest,
+    /// The one with the highest path gain, shadowing included (3GPP system simulations' rule).
+    Strongest,
+}
+
 /// `[radio.cells]` in a scenario.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
@@ -50,6 +72,10 @@ pub struct CellsConfig {
     pub noise_dbm: f64,
     /// HS-DSCH power of a transmitting cell, W (study: 10).
     pub power_w: f64,
+    /// Which other cells interfere: those on air in the last TTI (our choice) or all, always.
+    pub interference: OtherCells,
+    /// Which base station serves a user: the nearest (study) or the strongest.
+    pub attach: Attach,
     /// Orthogonality loss (study: 0.4).
     pub orthogonality_loss: f64,
     /// Self-interference (study: 0.1).
@@ -81,6 +107,8 @@ impl Default for CellsConfig {
             shadowing_decorrelation: Meters(40.0),
             noise_dbm: -100.0,
             power_w: 10.0,
+            interference: OtherCells::OnAir,
+            attach: Attach::Nearest,
             orthogonality_loss: 0.4,
             self_interference: 0.1,
             codes: 12,

@@ -17,5 +17,5 @@ pub mod system;
 mod tests;
 pub mod track;
 
-pub use config::CellsConfig;
+pub use config::{Attach, CellsConfig, OtherCells};
 pub use system::{HsCellStats, HsDsch};

@@ -1,7 +1,7 @@
 //! The HS-DSCH system TTI by TTI with real bearers: link adaptation of a lone
 //! user, code multiplexing, block errors and the handover's lost TTI.
 
-use super::config::CellsConfig;
+use super::config::{CellsConfig, OtherCells};
 use super::layout::Layout;
 use super::system::HsDsch;
 use super::track::Track;
@@ -197,5 +197,24 @@ fn max_sir_serves_the_better_channel_and_round_robin_takes_turns() {
         offer(&mut b[1], 100, 1500);
         let got = run(&mut h, &mut b, 0, 4);
         assert_eq!(got, want, "{kind:?}");
+    }
+}
+
+#[test]
+fn fully_loaded_neighbours_interfere_in_every_tti() {
+    // A lone user at the edge between cells 0 and 1 (433 m from both sites), no shadowing.
+    // Neighbours idle (`on_air`): S/(0.1 S + N) = 9.8 dB, the top format. Every other cell
+    // at 10 W in every TTI (`full`): site 1 alone sends as much as the serving site, so
+    // SIR < S/(0.1 S + S) = −0.4 dB; sites 2 and 6 at 750 m add 2·(433/750)^3.5 = 0.29 S and
+    // the farther ones about 0.1 S: −1.7 dB, QPSK 1/4 (at least −3.5 dB).
+    let l = Layout::hex7(500.0, true);
+    let mid = (l.site(1).0 / 2.0 - 0.01, l.site(1).1 / 2.0 - 0.01);
+    for (interference, want) in [(OtherCells::OnAir, [0, 0, 0, 10]), (OtherCells::Full, [10, 0, 0, 0])] {
+        let mut h = system(&CellsConfig { interference, ..quiet() }, 1, SchedulerKind::RoundRobin);
+        h.place(0, Track::fixed(mid));
+        let mut b = bearers(1);
+        offer(&mut b[0], 1000, 1500);
+        run(&mut h, &mut b, 0, 10);
+        assert_eq!(h.cell_stats(0).mcs_use, want, "{interference:?}");
     }
 }
