@@ -80,6 +80,7 @@ fn trace_tables<'py>(py: Python<'py>, t: &cellaqm_core::metrics::Trace) -> PyRes
     rtt.set_item("dir", strings(py, &t.rtt.dir)?)?;
     rtt.set_item("sample_s", f64s(&nan(&t.rtt.sample_s)))?;
     rtt.set_item("srtt_s", f64s(&nan(&t.rtt.srtt_s)))?;
+    rtt.set_item("rttvar_s", f64s(&t.rtt.rttvar_s))?;
     rtt.set_item("rto_s", f64s(&t.rtt.rto_s))?;
     out.set_item("rtt", rtt)?;
 
@@ -120,6 +121,7 @@ fn trace_tables<'py>(py: Python<'py>, t: &cellaqm_core::metrics::Trace) -> PyRes
     bsr.set_item("estimate_s", f64s(&t.bsr.estimate_s))?;
     bsr.set_item("true_s", f64s(&t.bsr.true_s))?;
     out.set_item("bsr", bsr)?;
+
     Ok(out)
 }
 

@@ -166,8 +166,9 @@ pub const KEYS: &[(&str, &str, &str)] = &[
     ("limited_transmit", "bool", "limited transmit (RFC 3042): a new segment on each of the first two duplicate ACKs"),
     (
         "spurious_rto",
-        "none | eifel",
-        "undo a spurious timeout: Eifel detection by timestamps (RFC 3522) and response (RFC 4015); needs timestamps",
+        "none | eifel | frto",
+        "undo a spurious timeout with the Eifel response (RFC 4015), found by Eifel detection (RFC 3522; needs \
+         timestamps) or by F-RTO (RFC 5682: new data after the timeout, then see what is acknowledged)",
     ),
     ("delayed_ack", "bool", "delayed ACKs (RFC 5681 §4.2): every second full segment or after delack_timeout"),
     ("delack_timeout", "time", "the delayed-ACK timer"),
@@ -267,8 +268,9 @@ pub struct TcpConfig {
     pub cwnd_validation: bool,
     /// Limited transmit (RFC 3042): a new segment on each of the first two duplicate ACKs.
     pub limited_transmit: bool,
-    /// The response to a spurious retransmission timeout: `"none"` or `"eifel"`
-    /// (RFC 3522 detection with timestamps, RFC 4015 response).
+    /// The response to a spurious retransmission timeout: `"none"`, `"eifel"`
+    /// (RFC 3522 detection with timestamps) or `"frto"` (RFC 5682 detection),
+    /// both with the RFC 4015 response.
     pub spurious_rto: SpuriousRto,
 }
 
@@ -281,6 +283,9 @@ pub enum SpuriousRto {
     None,
     /// Eifel: detect by the echoed timestamp, resume with new data and restore cwnd and ssthresh.
     Eifel,
+    /// F-RTO: send new data after the timeout; if the next ACKs acknowledge data that was never
+    /// retransmitted, resume with new data and restore cwnd and ssthresh (as Eifel).
+    Frto,
 }
 
 impl Default for TcpConfig {
@@ -354,7 +359,9 @@ impl TcpConfig {
             ));
         }
         if self.rto_formula == RtoFormula::Ns2 && self.timer_tick == Dur::ZERO {
-            return Err("tcp.timer_tick: rto_formula = \"ns2\" counts time in ticks; set a tick (ns-2: \"10ms\")".into());
+            return Err(
+                "tcp.timer_tick: rto_formula = \"ns2\" counts time in ticks; set a tick (ns-2: \"10ms\")".into()
+            );
         }
         if self.delayed_ack && self.delack_timeout == Dur::ZERO {
             return Err("tcp.delack_timeout: must be positive when tcp.delayed_ack is on".into());

@@ -157,9 +157,15 @@ impl RttEstimator {
         self.srtt
     }
 
-    /// The estimator's state for traces: samples so far, the last one, SRTT and the RTO.
+    /// The estimator's state for traces: samples so far, the last one, SRTT, RTTVAR and the RTO.
     pub fn metrics(&self) -> RttMetrics {
-        RttMetrics { samples: self.samples, last_sample: self.last, srtt: self.srtt, rto: self.rto() }
+        RttMetrics {
+            samples: self.samples,
+            last_sample: self.last,
+            srtt: self.srtt,
+            rttvar: self.rttvar,
+            rto: self.rto(),
+        }
     }
 }
 
@@ -170,6 +176,8 @@ pub struct RttMetrics {
     pub samples: u64,
     pub last_sample: Option<Dur>,
     pub srtt: Option<Dur>,
+    /// The RTT variation (RFC 6298's RTTVAR; zero before the first sample).
+    pub rttvar: Dur,
     /// The retransmission timeout, back-off included.
     pub rto: Dur,
 }
@@ -239,11 +247,7 @@ mod tests {
     /// RFC 6298 (2.3): with a clock granularity G the variance term is at least G.
     #[test]
     fn clock_granularity_floors_the_variance_term() {
-        let mut e = RttEstimator::new(&TcpConfig {
-            rto_min: ms(1),
-            timer_tick: ms(100),
-            ..TcpConfig::default()
-        });
+        let mut e = RttEstimator::new(&TcpConfig { rto_min: ms(1), timer_tick: ms(100), ..TcpConfig::default() });
         e.sample(ms(100), at(100));
         assert_eq!(e.rto(), ms(300), "100 + max(100, 4·50)");
         (0..30).for_each(|i| e.sample(ms(100), at(200 + 100 * i)));
