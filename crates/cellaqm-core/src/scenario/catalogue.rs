@@ -194,8 +194,10 @@ mod tests {
             if k.takes.contains(" | ") && !k.takes.contains("packets") {
                 let choices: Vec<&str> = k.takes.split(" | ").collect();
                 for choice in &choices {
-                    // With timestamps on: `spurious_rto = "eifel"` needs them.
-                    parse(&format!("[tcp]\ntimestamps = true\n{} = \"{choice}\"", k.name)).unwrap();
+                    // With timestamps on and a clock tick: `spurious_rto = "eifel"` needs the
+                    // timestamps, `rto_formula = "ns2"` the tick.
+                    let with = "timestamps = true\ntimer_tick = \"10ms\"";
+                    parse(&format!("[tcp]\n{with}\n{} = \"{choice}\"", k.name)).unwrap();
                 }
                 assert_eq!(serde_choices("tcp", &k.name), choices, "{}", k.name);
             }
