@@ -54,8 +54,16 @@ def test_links_cover_every_shipped_scenario() -> None:
 
 
 def test_studies_are_the_reproduce_targets(cli: Any) -> None:
-    assert [s["name"] for s in entries("studies")] == list(EXPERIMENTS)
-    assert all(s["description"] and s["runtime"] for s in entries("studies"))
+    studies = entries("studies")
+    assert [s["name"] for s in studies] == list(EXPERIMENTS)
+    for s in studies:
+        assert s["description"] and s["experiments"] and s["runs"]["full"] > s["runs"]["quick"] > 0
+        assert sum(e["runs"]["full"] for e in s["experiments"]) == s["runs"]["full"]
+        assert s["simulations"]["full"] <= s["runs"]["full"]
+    rlc = next(s for s in studies if s["name"] == "umts-rlc-tcp")
+    assert [e["name"] for e in rlc["experiments"]][:2] == ["initial-window", "buffer-tcp"]
+    text = cli("list", "studies", "umts-rlc-tcp").stdout
+    assert "buffer-tcp" in text and "4,560" in text  # the --only names and the full size
     proc = cli("reproduce", "nope")
     assert_one_line_error(proc, "invalid choice", *EXPERIMENTS)
 
@@ -90,6 +98,19 @@ def test_check_every_shipped_file(cli: Any) -> None:
     assert "sweep buffer-sizes: 80 runs" in line and "10 replications" in line
     line = cli("check", ROOT / "scenarios" / "default.toml").stdout
     assert "60s, bulk traffic (1 user), bottleneck 384kbps, tail_drop" in line
+
+
+def test_check_names_a_trace_or_a_schedule(cli: Any, tmp_path: Path) -> None:
+    """A trace's summary names its file (with or without an offset), a schedule says "steps"."""
+    trace = ROOT / "scenarios" / "traces" / "data" / "Verizon-LTE-short.down"
+    rates = {f'{{ trace = "{trace}", offset = "random" }}': "bottleneck trace Verizon-LTE-short.down, ",
+             f'{{ trace = "{trace}" }}': "bottleneck trace Verizon-LTE-short.down, ",
+             '{ steps = [["0s", "2Mbps"], ["5s", "384kbps"]], repeat = "10s" }': "bottleneck steps, "}
+    for rate, summary in rates.items():
+        path = tmp_path / "s.toml"
+        path.write_text(f'duration = "1s"\n[bottleneck]\nrate = {rate}\n[traffic]\nmodel = "bulk"\n')
+        proc = cli("check", path)
+        assert proc.returncode == 0 and summary in proc.stdout, (rate, proc.stdout, proc.stderr)
 
 
 def test_check_errors(cli: Any, tmp_path: Path) -> None:

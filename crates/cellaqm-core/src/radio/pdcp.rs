@@ -1,6 +1,6 @@
 //! The RNC's PDCP buffer of one radio bearer, managed by a queue discipline.
 //!
-//! Source: wcdma-rnc-aqm.md. An IP packet stays in the PDCP buffer until the
+//! Source: Lakkakorpi & Cuny, WCNC 2006. An IP packet stays in the PDCP buffer until the
 //! RLC has its last PDU acknowledged (or gives it up), so the buffer's byte
 //! count — what the limit, RED's thresholds and TTLRED1's oldest-packet
 //! sojourn time look at — includes the data RLC has in flight
@@ -24,7 +24,7 @@
 //! releases it — so [`pdcp_discipline`] refuses them; they act at a link's
 //! buffer, where leaving the queue is starting transmission.
 //!
-//! ECN marking instead of dropping (wcdma-rnc-aqm.md: "an option for RED,
+//! ECN marking instead of dropping (Lakkakorpi & Cuny, WCNC 2006: "an option for RED,
 //! PDPC and TTLRED"; RFC 3168 §5: set CE in the IP header of an ECT packet)
 //! must reach the copy the RLC sends, which the PDCP keeps apart from the
 //! discipline's. The arrival-side schemes (RED, ARED, PDPC, TTLRED1) mark on
