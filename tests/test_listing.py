@@ -63,7 +63,7 @@ def test_studies_are_the_reproduce_targets(cli: Any) -> None:
     rlc = next(s for s in studies if s["name"] == "umts-rlc-tcp")
     assert [e["name"] for e in rlc["experiments"]][:2] == ["initial-window", "buffer-tcp"]
     text = cli("list", "studies", "umts-rlc-tcp").stdout
-    assert "buffer-tcp" in text and "4,560" in text  # the --only names and the full size
+    assert "buffer-tcp" in text and "4,640" in text  # the --only names and the full size
     proc = cli("reproduce", "nope")
     assert_one_line_error(proc, "invalid choice", *EXPERIMENTS)
 

@@ -90,7 +90,7 @@ def test_quick_umts_rlc_tcp_writes_every_experiment(tmp_path, capsys):
 
     assert main(["reproduce", "umts-rlc-tcp", "--quick", "--quiet", "--out", str(tmp_path)]) == 0
     exps = rlc_tcp.STUDY.experiments
-    assert [e.name for e in exps] == ["initial-window", "buffer-tcp", "rto-trace", "startup", "limited-transmit", "eifel",
+    assert [e.name for e in exps] == ["initial-window", "buffer-tcp", "rto-trace", "startup", "limited-transmit", "spurious-rto",
                                       "status-prohibit", "status-trigger", "rlc-window", "window-channel", "max-dat",
                                       "discard-bursts", "in-order", "buffer-aqm", "buffer-count", "occupancy",
                                       "discard-doppler", "pdu-errors"]

@@ -32,26 +32,31 @@ def test_hsdpa_has_no_frame_utilisation():
     assert s["radio"]["statuses_per_100_pdus"] > 0
 
 
-def _fig3(timestamps: bool) -> cellaqm.RunResult:
-    """The study's Fig. 3 setting: 20% frame errors both ways, bursty (f_d·T 0.01), Reno."""
+def _fig3(timestamps: bool, fer: float = 0.2) -> cellaqm.RunResult:
+    """The study's Fig. 3 setting: 20% frame errors both ways (``fer``), bursty (f_d·T 0.01), Reno."""
     from cellaqm import rlc_tcp
 
-    doc = rlc_tcp.scenario([rlc_tcp.fer(0.2), rlc_tcp.setter("tcp.timestamps", timestamps),
+    doc = rlc_tcp.scenario([rlc_tcp.fer(fer), rlc_tcp.setter("tcp.timestamps", timestamps),
                             rlc_tcp.setter("duration", "60s")])
     return cellaqm.run(doc, seed=3, trace=True)
 
 
-def test_rtt_trace_follows_rfc_6298_from_its_own_samples():
+@pytest.mark.parametrize("timestamps, fer", [(False, 0.2), (True, 0.1)])
+def test_rtt_trace_follows_rfc_6298_from_its_own_samples(timestamps, fer):
     """Every row of the RTT trace: a new sample moves SRTT, RTTVAR and the RTO by RFC 6298
-    (in integer nanoseconds, as the core computes; RTO clamped to [200 ms, 60 s]); a row
-    without a sample is a timeout's back-off: the RTO doubles (up to 60 s), SRTT stays."""
-    t = _fig3(False).trace["rtt"]
+    (in integer nanoseconds, as the core computes; RTO = SRTT + max(G, 4·RTTVAR) with the
+    reference's 10 ms clock granularity G, clamped to [200 ms, 60 s]); a row without a sample is
+    a timeout's back-off: the RTO doubles (up to 60 s), SRTT stays. Without timestamps at 20%
+    frame errors some timeouts back off; with timestamps (a sample per ACK) on the reference
+    channel RTTVAR decays in a long good period until G is the larger term."""
+    t = _fig3(timestamps, fer).trace["rtt"]
     t = t[t["dir"] == "down"]
     assert len(t) > 30
     ns = lambda s: round(s * 1e9)  # noqa: E731
+    g = 10_000_000
     srtt = rttvar = None
     rto = 1_000_000_000  # RFC 6298 (2.1)
-    backoffs = 0
+    backoffs = floored = 0
     for row in t.itertuples():
         if not np.isnan(row.sample_s):
             r = ns(row.sample_s)
@@ -60,13 +65,15 @@ def test_rtt_trace_follows_rfc_6298_from_its_own_samples():
             else:
                 rttvar = (3 * rttvar + abs(srtt - r)) // 4
                 srtt = (7 * srtt + r) // 8
-            rto = min(max(srtt + 4 * rttvar, 200_000_000), 60_000_000_000)
-            assert ns(row.srtt_s) == srtt
+            floored += 4 * rttvar < g
+            rto = min(max(srtt + max(g, 4 * rttvar), 200_000_000), 60_000_000_000)
+            assert (ns(row.srtt_s), ns(row.rttvar_s)) == (srtt, rttvar)
         else:
             rto = min(2 * rto, 60_000_000_000)
             backoffs += 1
         assert ns(row.rto_s) == rto, row
-    assert backoffs > 0, "20% frame errors in bursts: some timeouts"
+    assert backoffs > 0 or timestamps, "20% frame errors in bursts: some timeouts"
+    assert (floored > 0) == timestamps, floored
 
 
 def test_timestamps_sample_every_ack_without_one_per_round_trip():

@@ -64,7 +64,7 @@ def reference() -> dict[str, Any]:
         "duration": "600s",
         "seed": 1,
         "tcp": {"recovery": "reno", "mss": "1460B", "header": "40B", "initial_window": 1, "rwnd": "64kB",
-                "rto_min": "200ms"},
+                "rto_min": "200ms", "timer_tick": "10ms"},
         "traffic": {"model": "file", "size": "2MB"},
         "core": {"rate": "100Mbps", "delay": "100ms"},
         "radio": {
@@ -134,12 +134,12 @@ def doppler(fdt: float) -> Change:
 
 
 def tcp_variant(name: str) -> list[Change]:
-    """``reno``, ``sack``, with ``+ts`` (timestamps), ``+lt`` (limited transmit) and/or ``+eifel``
-    (the Eifel response to spurious timeouts, with timestamps)."""
+    """``reno``, ``sack``, with ``+ts`` (timestamps), ``+lt`` (limited transmit) and/or a spurious-timeout
+    response found by ``+eifel`` (Eifel detection, RFC 3522: needs ``+ts``) or ``+frto`` (F-RTO, RFC 5682)."""
     recovery, *options = name.split("+")
-    return [setter("tcp.recovery", recovery), setter("tcp.timestamps", "ts" in options or "eifel" in options),
-            setter("tcp.limited_transmit", "lt" in options),
-            setter("tcp.spurious_rto", "eifel" if "eifel" in options else "none")]
+    spurious = next((o for o in options if o in ("eifel", "frto")), "none")
+    return [setter("tcp.recovery", recovery), setter("tcp.timestamps", "ts" in options),
+            setter("tcp.limited_transmit", "lt" in options), setter("tcp.spurious_rto", spurious)]
 
 
 def buffer_scheme(scheme: str, size: int) -> list[Change]:
@@ -196,11 +196,11 @@ def buffer_tcp(quick: bool) -> Iterator[Point]:
             yield size, tcp, [setter("radio.buffer_packets", size), *tcp_variant(tcp)]
 
 
-def tcp_pair(first: str, second: str) -> Callable[[bool], Iterator[Point]]:
-    """RLC buffer {15, 30, 50, 80} SDUs (15 with ``--quick``) × the TCP variants ``first`` and ``second``."""
+def tcp_variants(*names: str) -> Callable[[bool], Iterator[Point]]:
+    """RLC buffer {15, 30, 50, 80} SDUs (15 with ``--quick``) × the TCP variants ``names``."""
     def points(quick: bool) -> Iterator[Point]:
         for size in pick(quick, [15, 30, 50, 80], [15]):
-            for tcp in (first, second):
+            for tcp in names:
                 yield size, tcp, [setter("radio.buffer_packets", size), *tcp_variant(tcp)]
     return points
 
@@ -526,9 +526,11 @@ EXPERIMENTS: list[Experiment] = [
     experiment("startup", "Slow start on the reference: round trips until the window holds the "
                "bandwidth-delay product", "start", None, ("startup_rtts",), startup, trace=True),
     experiment("limited-transmit", "Limited transmit (RFC 3042) vs RLC buffer size", RLC_BUFFER, "TCP",
-               ("goodput_kbps", "rtos"), tcp_pair("reno", "reno+lt")),
-    experiment("eifel", "The Eifel response (RFC 3522/4015) to spurious timeouts vs RLC buffer size",
-               RLC_BUFFER, "TCP", ("goodput_kbps", "rtos", "spurious_rtos"), tcp_pair("sack+ts", "sack+eifel")),
+               ("goodput_kbps", "rtos"), tcp_variants("reno", "reno+lt")),
+    experiment("spurious-rto", "Spurious timeouts with timestamps: no response, Eifel (RFC 3522) or F-RTO "
+               "(RFC 5682) detection with the Eifel response (RFC 4015), vs RLC buffer size", RLC_BUFFER, "TCP",
+               ("goodput_kbps", "rtos", "spurious_rtos"),
+               tcp_variants("sack+ts", "sack+ts+eifel", "sack+ts+frto")),
     experiment("status-prohibit", "Fig. 6: status prohibit timer (RAN RTT 100 ms)", "status prohibit [ms]", None,
                ("goodput_kbps", "statuses_per_100_pdus", "retx_per_100_pdus"), status_prohibit),
     experiment("status-trigger", "STATUS triggers (TS 25.322 §9.7.2) at status prohibit 0 and 300 ms",
