@@ -375,6 +375,7 @@ impl Bearer {
 
     /// The RNC's next downlink PDU, for a frame to the cell's Node-B.
     pub fn next_down_pdu(&mut self, now: Time) -> Option<Pdu> {
+        self.account(now); // a hand-over discipline may drop, the buffer held until sent shrinks
         let mut feed = Feed { now, pdcp: &mut self.pdcp, store: &mut self.down_store };
         let pdu = self.rnc.next_pdu(now, &mut feed)?;
         self.stats.down_pdus += 1;
@@ -432,8 +433,11 @@ impl Bearer {
         hand_on(self.rnc.rx.drain(), &mut self.up_store, &mut out.to_core, &mut out.dropped, counts);
     }
 
-    /// Releases what the RLC senders let go from the PDCP and UE buffers.
+    /// Releases what the RLC senders let go from the PDCP and UE buffers, and
+    /// reports what their disciplines dropped at hand-overs.
     pub fn release(&mut self, now: Time, out: &mut RadioOut) {
+        self.pdcp.take_dropped(&mut out.dropped);
+        self.ue_buffer.take_dropped(&mut out.dropped);
         self.released.extend(self.rnc.tx.drain_released());
         let down = self.released.len();
         self.released.extend(self.ue.tx.drain_released());
