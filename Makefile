@@ -7,12 +7,12 @@ BIN    := $(VENV)/bin
 SCENARIO ?= scenarios/default.toml
 
 # Python packages the venv needs (runtime + test + build; dpkt: the tests read
-# `--pcap` files back with an independent pcap parser).
+# `--pcap` files back with an independent pcap parser). Ray, the optional
+# backend of `cellaqm sweep` (some 200 MB), is not among them: `make ray`
+# installs it (or pip's `cellaqm[ray]` extra); without it its test is skipped
+# with the reason.
 VENV_PKGS := maturin numpy pandas rich pytest hypothesis mypy dpkt \
              pyarrow matplotlib scipy statsmodels
-# Ray (optional backend of `cellaqm sweep`): installed when pip can, so that its
-# test runs in `make test`; without it that test is skipped with the reason.
-VENV_OPT_PKGS := ray
 
 # Rebuild the extension only when Rust sources or build configuration change.
 # Python sources under python/ are picked up live (maturin develop installs
@@ -26,23 +26,29 @@ BUILD_STAMP := $(VENV)/.cellaqm-build.stamp
 .DEFAULT_GOAL := help
 # One cargo build at a time: the targets share ./target.
 .NOTPARALLEL:
-.PHONY: help venv build run run-scenario reproduce reproduce-lte reproduce-hsdsch reproduce-rlc bench-wcdma test lint test-rust test-python stubtest bench bench-call bench-startup bench-many-flows bench-sweep bench-store clean
+.PHONY: help venv ray build run run-scenario reproduce reproduce-lte reproduce-hsdsch reproduce-rlc bench-wcdma test lint test-rust test-python stubtest bench bench-memory bench-interrupt bench-call bench-startup bench-many-flows bench-sweep bench-store clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-venv: $(VENV_STAMP) ## Create .venv (maturin, numpy, pandas, rich, pyarrow, matplotlib, scipy, statsmodels, test tools, ray)
+venv: $(VENV_STAMP) ## Create .venv (maturin, numpy, pandas, rich, pyarrow, matplotlib, scipy, statsmodels, test tools)
 
+# pip shows what it downloads and installs: the first time about 300 MB, a few minutes.
 $(VENV_STAMP): Makefile
+	@echo "== 1/2 Python packages into $(VENV) (first time: a few minutes, about 300 MB from PyPI)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q -U pip
-	$(BIN)/python -m pip install -q -U $(VENV_PKGS)
-	$(BIN)/python -m pip install -q -U $(VENV_OPT_PKGS) || echo "note: Ray not installed; the Ray backend test will be skipped"
+	$(BIN)/python -m pip install --disable-pip-version-check -U pip
+	$(BIN)/python -m pip install --disable-pip-version-check -U $(VENV_PKGS)
 	touch $@
+
+ray: $(VENV_STAMP) ## Install Ray into .venv, the optional backend of `cellaqm sweep --backend ray` (about 200 MB)
+	$(BIN)/python -m pip install --disable-pip-version-check -U 'ray>=2.9'
 
 build: $(BUILD_STAMP) ## Build the Rust extension (release) into .venv with maturin develop
 
+# cargo prints each crate it compiles; the first build takes about 10 minutes on 2 cores.
 $(BUILD_STAMP): $(VENV_STAMP) $(RUST_SRCS)
+	@echo "== 2/2 the Rust extension, release build (first time: about 10 minutes on 2 cores; then only what changed)"
 	VIRTUAL_ENV=$(abspath $(VENV)) PATH="$(abspath $(BIN)):$$PATH" \
 		$(BIN)/maturin develop --release
 	touch $@
@@ -71,7 +77,7 @@ bench-wcdma: ## Time the full WCDMA headline experiment in the core (release, al
 test: build lint ## Build, check formatting and lints, then run the Rust core tests, the stub check and the Python tests
 	cargo test -p cellaqm-core
 	$(BIN)/python -m mypy.stubtest cellaqm._core
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q -rxX tests
 
 lint: ## cargo fmt --check and cargo clippy -D warnings over the workspace (rustfmt.toml sets the style)
 	cargo fmt --all --check
@@ -81,10 +87,16 @@ test-rust: ## Run the core crate's tests (the PyO3 cdylib has none)
 	cargo test -p cellaqm-core
 
 test-python: build ## Run the pytest suite against the built extension
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q -rxX tests
 
 stubtest: build ## Check python/cellaqm/_core.pyi against the built module
 	$(BIN)/python -m mypy.stubtest cellaqm._core
+
+bench-memory: ## Peak memory of 300 s vs 3000 s simulated on every radio (release; target: ratio at most 1.2; a few minutes)
+	cargo run --release -q -p cellaqm-bench --bin radio-memory
+
+bench-interrupt: build ## Ctrl-C on every shipped radio scenario: seconds to stop, during set-up and running (target: under 1 s; about 6 minutes)
+	$(BIN)/python bench/interrupt.py
 
 bench: ## Run the speed benchmarks (bench/, release build): one flow by rate, a cell of 100 web users, the 7-cell HS-DSCH loads, the 37-cell DSCH system
 	cargo run --release -q -p cellaqm-bench --bin core-speed

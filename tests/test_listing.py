@@ -92,6 +92,19 @@ def test_check_every_shipped_file(cli: Any) -> None:
     assert "60s, bulk traffic (1 user), bottleneck 384kbps, tail_drop" in line
 
 
+def test_check_names_a_trace_or_a_schedule(cli: Any, tmp_path: Path) -> None:
+    """A trace's summary names its file (with or without an offset), a schedule says "steps"."""
+    trace = ROOT / "scenarios" / "traces" / "data" / "Verizon-LTE-short.down"
+    rates = {f'{{ trace = "{trace}", offset = "random" }}': "bottleneck trace Verizon-LTE-short.down, ",
+             f'{{ trace = "{trace}" }}': "bottleneck trace Verizon-LTE-short.down, ",
+             '{ steps = [["0s", "2Mbps"], ["5s", "384kbps"]], repeat = "10s" }': "bottleneck steps, "}
+    for rate, summary in rates.items():
+        path = tmp_path / "s.toml"
+        path.write_text(f'duration = "1s"\n[bottleneck]\nrate = {rate}\n[traffic]\nmodel = "bulk"\n')
+        proc = cli("check", path)
+        assert proc.returncode == 0 and summary in proc.stdout, (rate, proc.stdout, proc.stderr)
+
+
 def test_check_errors(cli: Any, tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text(f'{BASE}[traffic]\nmodel = "bulk"\n[tcp]\nrecovery = "vegas"\n')

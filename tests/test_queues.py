@@ -157,7 +157,7 @@ def test_ttlred2_timer_expires_packets_but_spares_a_partly_sent_one():
 
 
 def test_delay_estimator_worked_examples():
-    """lte-uplink-raqm.md: D1 = Δt1/2; D2 = Δt2 + Δt1/4 if L2 < Q1, Δt2/2 if L2 > Q1."""
+    """The LTE uplink study's (Tan 2009) worked examples: D1 = Δt1/2; D2 = Δt2 + Δt1/4 if L2 < Q1, Δt2/2 if L2 > Q1."""
     e = queues.DelayEstimator()
     assert e.observe(3000, 0, 0.020) == 0.010  # Q1 = 3000 B after Δt1 = 20 ms
     assert (e.estimate, e.queue) == (0.010, 3000)

@@ -83,7 +83,7 @@ def test_the_documented_page_exists():
 
 
 def test_quick_umts_rlc_tcp_writes_every_experiment(tmp_path, capsys):
-    """``cellaqm reproduce umts-rlc-tcp --quick``: a table and a figure per experiment of the spec."""
+    """``cellaqm reproduce umts-rlc-tcp --quick``: a table and a figure per experiment of the study."""
     from cellaqm import rlc_tcp
 
     assert main(["reproduce", "umts-rlc-tcp", "--quick", "--quiet", "--out", str(tmp_path)]) == 0

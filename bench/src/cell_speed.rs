@@ -70,7 +70,7 @@ fn main() {
                 best.goodput_bps / 1e3,
                 best.downloads.all.completed
             );
-            memory::report("100 web users", measure_in_child("60s"), measure_in_child("300s"));
+            memory::report("100 web users", measure_in_child("60s", &[]), measure_in_child("300s", &[]));
         }
         _ => {
             eprintln!("usage: cell-speed (or {MEMORY_CHILD} DURATION, used by cell-speed itself)");

@@ -84,5 +84,5 @@ fn memory_child(duration: &str) {
 }
 
 fn memory() {
-    memory::report("3.6 Mb/s", measure_in_child("120s"), measure_in_child("1200s"));
+    memory::report("3.6 Mb/s", measure_in_child("120s", &[]), measure_in_child("1200s", &[]));
 }

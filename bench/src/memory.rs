@@ -15,10 +15,11 @@ pub fn peak_rss_kb() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// Runs this binary as a memory child for `duration`: its peak RSS in kB (if known) and its events.
-pub fn measure_in_child(duration: &str) -> (Option<u64>, u64, String) {
+/// Runs this binary as a memory child for `duration` (`<benchmark> --memory-child DURATION
+/// [ARGS]`): its peak RSS in kB (if known) and its events.
+pub fn measure_in_child(duration: &str, args: &[&str]) -> (Option<u64>, u64, String) {
     let exe = std::env::current_exe().expect("path of this benchmark");
-    let out = Command::new(exe).args([MEMORY_CHILD, duration]).output().expect("start a memory child");
+    let out = Command::new(exe).args([MEMORY_CHILD, duration]).args(args).output().expect("start a memory child");
     assert!(out.status.success(), "memory child failed: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).expect("memory child prints text");
     let mut fields = text.split_whitespace();

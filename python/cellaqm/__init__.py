@@ -19,7 +19,14 @@ except ImportError as exc:  # pragma: no cover - only without a build
     ) from exc
 
 from cellaqm.api import run
-from cellaqm.result import PacketsNotRecordedError, RunResult, TraceNotRecordedError, read_trace
+from cellaqm.result import (
+    CaptureError,
+    PacketsNotRecordedError,
+    RowsNotKeptError,
+    RunResult,
+    TraceNotRecordedError,
+    read_trace,
+)
 
 
 def __getattr__(name: str):
@@ -42,7 +49,9 @@ def __getattr__(name: str):
 
 
 __all__ = [
+    "CaptureError",
     "PacketsNotRecordedError",
+    "RowsNotKeptError",
     "RunResult",
     "ScenarioError",
     "SweepError",

@@ -25,6 +25,7 @@ def run(
     progress: Optional[Callable[[float, float], object]] = None,
     dir: Optional[str] = None,
     pcap: Optional[str] = None,
+    rows: bool = True,
 ) -> dict[str, Any]:
     """Run one scenario.
 
@@ -37,14 +38,18 @@ def run(
     ``progress(simulated_s, duration_s)`` at each check; an exception it
     raises stops the run too.
 
-    Returns a dict with ``summary`` (dict, the structure of ``summary.json``), ``flows``
-    (list of dicts, one per flow), ``users`` (list of dicts, one per user), ``downloads`` (list of dicts, one per download), ``seed`` (int), ``packets`` (None, or a dict mapping column name to
+    Returns a dict with ``summary`` (dict, the structure of ``summary.json``), ``flows`` and
+    ``downloads`` (one row per flow and per download, as columns: name → ``(numpy dtype str,
+    bytes)``, a list of str, or a list of float or None; None with ``rows=False``, which keeps
+    only their totals), ``users`` (list of dicts, one per user), ``seed`` (int), ``packets`` (None, or a dict mapping column name to
     ``(numpy dtype str, bytes)``), ``trace`` (None, or a dict of tables ``cwnd``, ``rtt``, ``queue``,
     ``drops``, ``delivered``, ``radio_losses``, ``bsr``, each mapping column name to ``(numpy dtype str, bytes)`` or, for
     text columns, a list of str) and ``occupancy`` (the buffers' occupancy distributions:
     ``buffer`` and ``unit`` as lists of str, ``value`` and ``time_s`` as ``(numpy dtype str, bytes)``)
     and ``pcap`` (None, or the paths of ``server.pcap``, ``bottleneck.pcap`` and ``client.pcap``
-    written into the directory ``pcap``; ``OSError`` if they cannot be written).
+    written into the directory ``pcap``) and ``pcap_error`` (None, or why they could not be
+    written; the results are returned all the same). ``OSError`` before the run if no file can be
+    created in ``pcap``.
     """
 
 def scenario_catalogue() -> dict[str, Any]:

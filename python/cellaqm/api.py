@@ -11,7 +11,7 @@ from typing import Any, Optional, Union
 
 from cellaqm import _core
 from cellaqm._core import ScenarioError
-from cellaqm.result import RunResult
+from cellaqm.result import CaptureError, RunResult, remove_run_files
 
 ScenarioLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 
@@ -123,6 +123,7 @@ def run(
     trace: bool = False,
     progress: Optional[Callable[[float, float], object]] = None,
     pcap: Optional[Union[str, "os.PathLike[str]"]] = None,
+    rows: bool = True,
 ) -> RunResult:
     """Simulate one scenario and return its :class:`RunResult`.
 
@@ -143,7 +144,13 @@ def run(
             (created if needed): ``server.pcap``, ``bottleneck.pcap`` (the
             managed buffer's input) and ``client.pcap``, with IPv4/TCP
             headers for Wireshark, tshark and tcptrace (docs/scenario.md);
-            :attr:`RunResult.pcap_files` lists them.
+            :attr:`RunResult.pcap_files` lists them. An earlier run's files
+            there (pcap files, ``summary.json``, tables) are removed.
+        rows: keep one row per flow and per download (:attr:`RunResult.flows`,
+            :attr:`RunResult.downloads`); ``False`` keeps only their totals
+            (the summary and :attr:`RunResult.users` are the same), so that
+            memory stays flat however long the run and however many
+            connections come and go.
 
     Ctrl-C (or any exception raised by a signal handler or by ``progress``)
     stops the run within a fraction of a second and is raised.
@@ -151,10 +158,20 @@ def run(
     Raises:
         ScenarioError: the file cannot be read, or the scenario or an
             override is invalid. The message is one line naming the key.
-        OSError: the pcap files cannot be written.
+        OSError: no file can be created in the ``pcap`` directory (raised
+            before the run).
+        CaptureError: the pcap files could not be written after the run (a
+            full disk); its ``result`` attribute holds the run's results.
     """
     text, fmt = read_scenario(scenario)
     pcap_dir = None if pcap is None else os.fspath(pcap)
+    if pcap_dir == "":
+        raise ValueError("pcap: an empty directory name (give a directory, e.g. pcap='captures')")
     raw = _core.run(text, fmt, check_seed(seed), check_sets(sets), bool(packets), bool(trace), progress,
-                    scenario_dir(scenario), pcap_dir)
-    return RunResult.from_core(raw)
+                    scenario_dir(scenario), pcap_dir, bool(rows))
+    result = RunResult.from_core(raw)
+    if raw.get("pcap_error"):
+        raise CaptureError(raw["pcap_error"], result)
+    if pcap_dir is not None:
+        remove_run_files(Path(pcap_dir), keep=result.pcap_files)
+    return result

@@ -92,7 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
             "and a per-flow table (or, with --json, only the summary as JSON).\n\n"
             "Exit status: 0 on success; 2 for bad input (unreadable file, invalid\n"
             "scenario, malformed --set or option), with one 'cellaqm: error: ...' line\n"
-            "on stderr; 1 if the --out directory cannot be written."
+            "on stderr; 1 if the --out or --pcap directory cannot be written (checked\n"
+            "before the run; if the pcap files fail after it, on a full disk, the\n"
+            "summary and --out are written all the same)."
         ),
         epilog=_RUN_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -428,7 +430,7 @@ def print_human(result: Any, console: Any) -> None:
         metrics.add_row(*row)
     console.print(metrics)
 
-    records = result._flow_records
+    records, total = result.flow_head(MAX_FLOW_ROWS)
     if records:
         keys: list[str] = []
         for rec in records:
@@ -449,7 +451,7 @@ def print_human(result: Any, console: Any) -> None:
             flows.add_column(head, justify="right", no_wrap=True)
         for key in extra:
             flows.add_column(key, justify="right")
-        for rec in records[:MAX_FLOW_ROWS]:
+        for rec in records:
             cells = []
             for key, _, scale, digits in known:
                 value = rec.get(key)
@@ -460,10 +462,8 @@ def print_human(result: Any, console: Any) -> None:
             flows.add_row(*cells)
         console.print()
         console.print(flows)
-        if len(records) > MAX_FLOW_ROWS:
-            console.print(
-                f"… {len(records) - MAX_FLOW_ROWS} more flows (all of them: --out DIR → flows.csv)"
-            )
+        if total > MAX_FLOW_ROWS:
+            console.print(f"… {total - MAX_FLOW_ROWS} more flows (all of them: --out DIR → flows.csv)")
     cells = summary.get("cells") or []
     if len(cells) > 1 or any(c.get("users", 1) > 1 for c in cells):
         for item in _table("cells", _CELL_COLUMNS, cells, MAX_USER_ROWS, "cells (summary.json)"):
@@ -486,21 +486,42 @@ def print_human(result: Any, console: Any) -> None:
 # --------------------------------------------------------------------------- commands
 
 
+def check_out_dir(option: str, path: str, what: str) -> None:
+    """Refuse, before any simulation, an output directory that cannot be created or written
+    (its results would be lost after the run) or an empty name (it would be the working directory)."""
+    if not path:
+        raise UsageError(f"{option}: an empty directory name (give a directory, e.g. {option} results/x)")
+    import tempfile
+
+    try:
+        os.makedirs(path, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        raise OutputError(f"cannot write {what}{path}: {exc.strerror or exc}") from None
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     import cellaqm
 
     for option, wanted in (("--packets", args.packets), ("--trace", args.trace)):
         if wanted and not args.out:
             raise UsageError(f"{option} needs --out DIR (the recording is written there)")
+    for option, path, what in (("--out", args.out, ""), ("--pcap", args.pcap, "the pcap files into ")):
+        if path is not None:
+            check_out_dir(option, path, what)
     from cellaqm.progress import RunProgress
 
     progress = RunProgress(sys.stderr) if sys.stderr.isatty() else None
+    capture_error = None
     try:
         result = cellaqm.run(args.file, seed=args.seed, sets=args.sets, packets=args.packets,
                              trace=args.trace, progress=progress, pcap=args.pcap)
     except cellaqm.ScenarioError as exc:
         raise UsageError(str(exc)) from None
-    except OSError as exc:  # the pcap files
+    except cellaqm.CaptureError as exc:  # reported after the results are out
+        result, capture_error = exc.result, exc
+    except OSError as exc:  # the pcap directory, before the run
         raise OutputError(str(exc)) from None
     finally:
         if progress is not None:
@@ -521,6 +542,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         print_human(result, console)
         if written or result.pcap_files:
             console.print("wrote " + ", ".join(str(p) for p in [*written, *result.pcap_files]))
+    if capture_error is not None:
+        raise OutputError(str(capture_error))
     return EXIT_OK
 
 

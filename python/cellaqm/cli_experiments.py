@@ -44,6 +44,8 @@ examples:
   cellaqm plot results/buffer-sizes --metric delay_ms_p95 --out figs/delay.svg
   cellaqm run scenarios/default.toml --trace --out results/default && cellaqm plot results/default --kind trace
   cellaqm plot results/default --kind trace --span 10:30 --out figs/trace.png
+  cellaqm run scenarios/hsdsch/web-sir.toml --out results/web-sir && cellaqm plot results/web-sir --kind users
+  cellaqm plot results/web-sir --kind users --metric delay_ms_p95
 """
 
 
@@ -124,15 +126,18 @@ def add_parsers(commands: Any) -> None:
             "bottleneck_queue_bytes / _packets and uplink_queue_bytes / _packets, need a\n"
             "sweep run with --packets). With --kind trace, DIR is the output directory of\n"
             "one run recorded with 'cellaqm run FILE --trace --out DIR': cwnd, queue, drops\n"
-            "and delivered sequence numbers against time. Writes PATH.png and PATH.svg (or\n"
-            "just PATH if it ends in .png/.svg)."
+            "and delivered sequence numbers against time. With --kind users, DIR is the\n"
+            "output directory of one run ('cellaqm run FILE --out DIR'): a bar per user of\n"
+            "a column of its users.csv (--metric, default goodput_bps). Writes PATH.png and\n"
+            "PATH.svg (or just PATH if it ends in .png/.svg)."
         ),
         epilog=_PLOT_EPILOG,
         formatter_class=fmt,
     )
     _common(pl, metric_required=False)
-    pl.add_argument("--kind", choices=("bar", "cdf", "trace"), default="bar",
-                    help="figure kind (default bar; trace: one run's time series, no --metric)")
+    pl.add_argument("--kind", choices=("bar", "cdf", "trace", "users"), default="bar",
+                    help="figure kind (default bar; trace: one run's time series, no --metric; "
+                         "users: one run's per-user column, --metric default goodput_bps)")
     pl.add_argument("--x", metavar="FACTOR", help="bar: factor on the x axis (default: the first)")
     pl.add_argument("--hue", metavar="FACTOR", help="factor of the bar groups / CDF lines (default: the next)")
     pl.add_argument("--confidence", type=float, default=0.95, metavar="C", help="CI level (default 0.95)")
@@ -149,7 +154,7 @@ def add_parsers(commands: Any) -> None:
 
 def _common(p: argparse.ArgumentParser, metric_required: bool = True) -> None:
     p.add_argument("dir", metavar="DIR", help="results directory of a sweep"
-                   + ("" if metric_required else " (--kind trace: of one run)"))
+                   + ("" if metric_required else " (--kind trace, users: of one run)"))
     p.add_argument("--metric", required=metric_required, metavar="M",
                    help="metric column, e.g. goodput_bps, delay_ms_p95 (or delay_ms.p95)"
                    + ("" if metric_required else "; required for bar and cdf"))
@@ -188,6 +193,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     if args.ray_address and args.backend != "ray":
         raise UsageError("--ray-address needs --backend ray")
+    if not args.out:
+        raise UsageError("--out: an empty directory name (give a directory, e.g. --out results/x)")
     try:
         plan = load_plan(args.file, packets=True if args.packets else None)
     except SweepError as exc:
@@ -268,6 +275,8 @@ def cmd_plot(args: argparse.Namespace) -> int:
 
     if args.kind == "trace":
         return _plot_trace(args)
+    if args.kind == "users":
+        return _plot_users(args)
     if args.flows or args.span:
         raise UsageError("--flow and --span are for --kind trace")
     if not args.metric:
@@ -366,6 +375,42 @@ def _plot_trace(args: argparse.Namespace) -> int:
     except TableError as exc:
         raise UsageError(str(exc)) from None
     return _save_figure(fig, notes, args, "trace")
+
+
+def _plot_users(args: argparse.Namespace) -> int:
+    import json
+    from pathlib import Path
+
+    import pandas as pd
+
+    from cellaqm import plot
+    from cellaqm.cli import UsageError
+    from cellaqm.table import TableError
+
+    for option in ("x", "hue", "flows", "span"):
+        if getattr(args, option):
+            raise UsageError(f"--kind users draws one run's users: --{option.rstrip('s')} does not apply")
+    if args.where:
+        raise UsageError("--kind users draws one run's users: --where does not apply")
+    path = Path(args.dir) / "users.csv"
+    try:
+        users = pd.read_csv(path)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read ({exc.strerror or exc}): not the --out directory of a run "
+                         "(cellaqm run FILE --out DIR)") from None
+    title = args.title
+    if title is None:
+        try:
+            summary = json.loads((Path(args.dir) / "summary.json").read_text(encoding="utf-8"))
+            title = f"{summary.get('scenario', '?')} · seed {summary.get('seed', '?')}"
+        except (OSError, ValueError):
+            title = None
+    metric = args.metric or plot.USERS_METRIC
+    try:
+        fig, notes = plot.users(users, metric, title=title)
+    except TableError as exc:
+        raise UsageError(str(exc)) from None
+    return _save_figure(fig, notes, args, f"users-{metric}")
 
 
 COMMANDS = {"sweep": cmd_sweep, "table": cmd_table, "plot": cmd_plot}

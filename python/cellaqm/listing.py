@@ -135,7 +135,9 @@ def check(path: Path) -> str:
         link = f"radio {doc['radio']['bearer']}, {doc['radio']['queue']['scheme']}"
     else:
         b = doc["bottleneck"]
-        rate = b["rate"] if isinstance(b["rate"], str) else "+".join(b["rate"])  # a trace or a schedule
+        rate = b["rate"]
+        if isinstance(rate, dict):  # a trace (with its offset) or a schedule
+            rate = f"trace {Path(rate['trace']).name}" if "trace" in rate else "steps"
         link = f"bottleneck {rate}, {b['queue']['scheme']}"
     return f"scenario {doc['name']}: {doc['duration']}, {models} traffic ({users} user{'s' * (users != 1)}), {link}"
 

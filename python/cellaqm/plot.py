@@ -10,6 +10,8 @@
 - :func:`trace`: the time series of one run recorded with ``--trace``
   (``cellaqm run FILE --trace --out DIR``): congestion windows, buffer
   occupancy, drops and delivered sequence numbers against time.
+- :func:`users`: one run's per-user rows (``users.csv`` of ``cellaqm run FILE
+  --out DIR``): a bar per user of a column (goodput by default), coloured by cell.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from typing import Optional, Union
 import numpy as np
 import pandas as pd
 
-from cellaqm.labels import axis_label, metric_unit
-from cellaqm.factors import factor_columns, pooling_notes
+from cellaqm.labels import axis_label, metric_unit, normalize_metric
+from cellaqm.factors import factor_columns, identical_notes, pooling_notes
 from cellaqm.table import TableError, apply_where, check_metric, missing_notes
 from cellaqm.stats import cell_stats
 
@@ -37,7 +39,9 @@ def occupancy_metric(metric: str) -> Optional[tuple[str, str]]:
     """(buffer, unit) of an occupancy CDF metric (``bottleneck_queue_bytes``), or None."""
     buffer, sep, unit = metric.rpartition("_queue_")
     return (buffer, unit) if sep and buffer and unit in OCCUPANCY_UNITS else None
-KINDS = ("bar", "cdf", "trace")
+KINDS = ("bar", "cdf", "trace", "users")
+#: The per-user column drawn by :func:`users` unless told another.
+USERS_METRIC = "goodput_bps"
 #: Flows drawn in a trace figure when none are chosen (the first ones with data).
 TRACE_MAX_FLOWS = 8
 #: Time bins across a trace panel: a series with more points than a few per bin
@@ -97,7 +101,7 @@ def bar(
     where = dict(where or {})
     df = apply_where(df, where)
     x, hue, notes = _pick(df, x, hue)
-    notes += missing_notes(df, col)
+    notes += missing_notes(df, col) + identical_notes(df)
     by = [f for f in (x, hue) if f is not None]
     cells = cell_stats(df, col, by, confidence)
     label, unit, scale = metric_unit(col, cells["mean"])
@@ -246,6 +250,44 @@ def cdf(
         ax.legend(title=hue, fontsize="small", title_fontsize="small")
     ax.set_title(title or _title(df, where, what), fontsize="medium")
     return fig, notes
+
+
+def users(df: pd.DataFrame, metric: str = USERS_METRIC, title: Optional[str] = None):
+    """A bar per user of one run's per-user column ``metric`` (:attr:`cellaqm.RunResult.users`,
+    or ``users.csv``), in user order, coloured by cell when the users are in several, with
+    the mean across users as a line. Returns ``(figure, notes)``."""
+    plt = _pyplot()
+    col = normalize_metric(metric)
+    numeric = [c for c in df.columns if pd.api.types.is_numeric_dtype(df[c]) and c not in ("user", "cell")]
+    if col not in numeric:
+        raise TableError(f"unknown per-user column {metric!r} (columns: {', '.join(numeric)})")
+    if not len(df):
+        raise TableError("nothing to plot: the run has no user rows")
+    df = df.sort_values("user")
+    values = df[col].to_numpy(dtype=float)
+    label, unit, scale = metric_unit(col, values)
+    cells = df["cell"].to_numpy() if "cell" in df.columns else np.zeros(len(df), dtype=int)
+    several = len(set(cells.tolist())) > 1
+    colors = [f"C{int(c) % 10}" if several else "C0" for c in cells]
+    fig, ax = plt.subplots(figsize=(min(14.0, max(4.5, 0.9 + 0.18 * len(df))), 3.6), layout="constrained")
+    ax.bar(np.arange(len(df)), values * scale, 0.8, color=colors)
+    mean = float(np.nanmean(values)) * scale
+    ax.axhline(mean, color="0.3", linewidth=1, linestyle="--", label=f"mean over users {mean:,.1f}")
+    if several:
+        from matplotlib.patches import Patch
+
+        handles = [Patch(color=f"C{int(c) % 10}", label=f"cell {int(c)}") for c in sorted(set(cells.tolist()))]
+        ax.add_artist(ax.legend(handles=handles[:10], fontsize="small", loc="upper left", ncols=min(5, len(handles))))
+    users = df["user"].astype(int).tolist()
+    step = max(1, len(users) // 25)
+    ax.set_xticks(np.arange(len(users))[::step], [str(u) for u in users[::step]])
+    ax.set_xlabel("user")
+    ax.set_ylabel(f"{label} ({unit})" if unit else label)
+    ax.legend(fontsize="small", loc="upper right")
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
+    ax.set_title(title or f"{label} per user", fontsize="medium")
+    return fig, missing_notes(df, col)
 
 
 def trace(

@@ -34,8 +34,8 @@ R = TypeVar("R")
 SCHEMES = ("td", "red", "ared", "pdpc", "ttlred1", "ttlred2")
 SCHEME_LABELS = {"td": "TD", "red": "RED", "ared": "ARED", "pdpc": "PDPC", "ttlred1": "TTLRED1", "ttlred2": "TTLRED2"}
 
-#: RLC timers the study leaves open: Timer_Poll 110 ms, the spec's choice (the RLC study's reference set);
-#: Timer_Status_Prohibit 100 ms *calibrated* (docs/wcdma.md, "Calibrated: RLC STATUS timing"): the spec's
+#: RLC timers the study leaves open: Timer_Poll 110 ms, our choice (the RLC study's reference set);
+#: Timer_Status_Prohibit 100 ms *calibrated* (docs/wcdma.md, "Calibrated: RLC STATUS timing"): that set's
 #: 300 ms keeps RLC-unacknowledged data in the PDCP count for up to 300 ms, which makes every rate-aware AQM
 #: lose about 40% goodput on R99 384k files where the study's gain 7-12%; 100 ms does not.
 RLC_TIMERS: dict[str, Any] = {"poll": {"timer": "110ms"}, "status": {"prohibit": "100ms"}}
@@ -78,7 +78,7 @@ REQUEST = {"dist": "lognormal", "mu": 5.93, "sigma": 0.32}
 #: ("default changed on 2001/5/26") with ``windowInitOption_ 1`` (use it as
 #: given), so the initial window is 2 segments. Its ``Agent/TCPSink`` ACKs every
 #: segment, which is cellaqm's default (``delayed_ack = false``). MSS and header
-#: follow the spec's MTU 1500 B with 60 B of TCP + IPv6 headers. The RTO before
+#: follow the study's MTU 1500 B with 60 B of TCP + IPv6 headers. The RTO before
 #: the first RTT sample is ns-2's ``rtxcur_init_``: 6 s in the ns-2 of early 2005
 #: the study ran (``ns-default.tcl``: "set rtxcur_init_ 3.0; # Default changed on
 #: 2006/01/21"), not cellaqm's 1 s (RFC 6298). The other timer defaults are ns-2's

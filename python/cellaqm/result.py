@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Union
 
@@ -59,6 +59,8 @@ TRACE_COLUMNS = {
 TRACE_TABLES = tuple(TRACE_COLUMNS)
 #: Subdirectory of a run's output directory holding the trace tables (``cwnd.parquet``, ...).
 TRACE_DIR = "trace"
+#: The capture files of a run (``pcap=DIR``, ``--pcap DIR``).
+PCAP_FILES = ("server.pcap", "bottleneck.pcap", "client.pcap")
 
 
 class PacketsNotRecordedError(RuntimeError):
@@ -67,6 +69,21 @@ class PacketsNotRecordedError(RuntimeError):
 
 class TraceNotRecordedError(RuntimeError):
     """:attr:`RunResult.trace` was read but the run did not record a trace."""
+
+
+class CaptureError(OSError):
+    """The run's pcap files could not be written (a full disk); :attr:`result` holds its results all the same."""
+
+    def __init__(self, message: str, result: RunResult) -> None:
+        super().__init__(message)
+        self.result = result
+
+
+class RowsNotKeptError(RuntimeError):
+    """:attr:`RunResult.flows` or :attr:`RunResult.downloads` was read but the run kept only totals (``rows=False``)."""
+
+#: A table as the core hands it over: one dict per row, or columns (name → ``(dtype, bytes)`` or a list).
+Rows = Union[list[dict[str, Any]], Mapping[str, Any]]
 
 
 class RunResult:
@@ -81,10 +98,10 @@ class RunResult:
     def __init__(
         self,
         summary: dict[str, Any],
-        flows: list[dict[str, Any]],
+        flows: Optional[Rows],
         seed: int,
         packet_columns: Optional[Mapping[str, np.ndarray]] = None,
-        downloads: Optional[list[dict[str, Any]]] = None,
+        downloads: Optional[Rows] = None,
         trace_columns: Optional[Mapping[str, Mapping[str, Any]]] = None,
         occupancy_columns: Optional[Mapping[str, Any]] = None,
         users: Optional[list[dict[str, Any]]] = None,
@@ -94,11 +111,12 @@ class RunResult:
         #: The pcap files the run wrote (``pcap=DIR``), else empty.
         self.pcap_files = [Path(p) for p in pcap_files or []]
         self.seed = seed
-        self._flow_records = flows
+        #: None: the run kept only the flows' and downloads' totals (``rows=False``).
+        self._flow_rows = flows
         self._flows: Optional[pd.DataFrame] = None
         self._user_records = users or []
         self._users: Optional[pd.DataFrame] = None
-        self._download_records = downloads or []
+        self._download_rows = downloads
         self._downloads: Optional[pd.DataFrame] = None
         self._packet_columns = packet_columns
         self._packets: Optional[pd.DataFrame] = None
@@ -121,10 +139,10 @@ class RunResult:
             }
         return cls(
             summary=raw["summary"],
-            flows=raw["flows"],
+            flows=raw.get("flows"),
             seed=int(raw["seed"]),
             packet_columns=columns,
-            downloads=raw["downloads"],
+            downloads=raw.get("downloads"),
             trace_columns=trace,
             occupancy_columns=raw.get("occupancy", {}),  # converted when first read
             users=raw.get("users", []),
@@ -135,10 +153,13 @@ class RunResult:
     def flows(self) -> pd.DataFrame:
         """One row per flow (``flow``, ``bytes_delivered``, ``goodput_bps``, ...)."""
         if self._flows is None:
-            import pandas as pd
-
-            self._flows = pd.DataFrame.from_records(self._flow_records)
+            self._flows = rows_frame(_kept(self._flow_rows, "flows"))
         return self._flows
+
+    def flow_head(self, n: int) -> tuple[list[dict[str, Any]], int]:
+        """The first ``n`` flows as dicts and the number of flows, without pandas or numpy
+        (``cellaqm run``'s table)."""
+        return rows_head(_kept(self._flow_rows, "flows"), n)
 
     @property
     def users(self) -> pd.DataFrame:
@@ -170,9 +191,7 @@ class RunResult:
         ``time_s``, ``goodput_bps`` (NaN when unfinished) and ``rtos``.
         """
         if self._downloads is None:
-            import pandas as pd
-
-            self._downloads = pd.DataFrame.from_records(self._download_records, columns=DOWNLOAD_COLUMNS)
+            self._downloads = rows_frame(_kept(self._download_rows, "downloads"), DOWNLOAD_COLUMNS)
         return self._downloads
 
     @property
@@ -258,7 +277,8 @@ class RunResult:
         ``trace/queue.parquet``, ``trace/drops.parquet``,
         ``trace/delivered.parquet`` and ``trace/bsr.parquet`` (or ``.csv``; read back with
         :func:`read_trace`). The directory is created if needed. A previous
-        run's files there are removed first (a directory never mixes two
+        run's files there are removed first, its pcap files too unless this
+        run wrote them there (a directory never mixes two
         runs), each file is written to a temporary name and renamed into
         place, and ``summary.json`` comes last: a directory with a
         ``summary.json`` holds one complete run. Returns the paths written.
@@ -272,11 +292,7 @@ class RunResult:
             files[out / f"packets.{ext}"] = self.packets
         if self.has_trace:
             files.update({out / TRACE_DIR / f"{table}.{ext}": df for table, df in self.trace.items()})
-        for old in [out / "summary.json", *run_files(out)]:
-            old.unlink(missing_ok=True)
-        if (out / TRACE_DIR).is_dir() and not any((out / TRACE_DIR).iterdir()):
-            (out / TRACE_DIR).rmdir()
-        remove_temporaries(out)
+        remove_run_files(out, keep=self.pcap_files)
         for file, df in files.items():
             file.parent.mkdir(exist_ok=True)
             _write_frame(file, df)
@@ -289,7 +305,7 @@ class RunResult:
         name = self.summary.get("scenario", self.summary.get("name", "?"))
         packets = f", packets={len(self.packets)}" if self.has_packets else ""
         trace = ", trace" if self.has_trace else ""
-        return f"<RunResult scenario={name!r} seed={self.seed} flows={len(self._flow_records)}{packets}{trace}>"
+        return f"<RunResult scenario={name!r} seed={self.seed} flows={self.summary.get('flows', '?')}{packets}{trace}>"
 
 
 def flatten(summary: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
@@ -318,6 +334,45 @@ def core_column(value: Any) -> Any:
         dtype, buf = value
         return np.frombuffer(buf, dtype=np.dtype(dtype))
     return list(value)
+
+
+def _kept(rows: Optional[Rows], what: str) -> Rows:
+    if rows is None:
+        raise RowsNotKeptError(f"the run kept only the totals of its {what} (rows=False): run it with rows=True")
+    return rows
+
+
+def rows_frame(rows: Rows, columns: Optional[tuple[str, ...]] = None) -> pd.DataFrame:
+    """The DataFrame of a table of rows (dicts) or columns; ``columns``: their order when there are no rows."""
+    import pandas as pd
+
+    if isinstance(rows, Mapping):
+        return pd.DataFrame({name: core_column(value) for name, value in rows.items()})
+    return pd.DataFrame.from_records(rows, columns=columns)
+
+
+def rows_head(rows: Rows, n: int) -> tuple[list[dict[str, Any]], int]:
+    """The first ``n`` rows of a table of rows or columns as dicts, and its length (no numpy needed)."""
+    if not isinstance(rows, Mapping):
+        return list(rows[:n]), len(rows)
+    import array
+    import sys
+
+    def head(value: Any) -> tuple[list[Any], int]:
+        if isinstance(value, tuple):  # (dtype "<i8", "<f8" or "|b1", little-endian bytes)
+            dtype, buf = value
+            if dtype == "|b1":
+                return [bool(b) for b in bytes(buf[:n])], len(buf)
+            values = array.array("q" if dtype == "<i8" else "d")
+            values.frombytes(bytes(buf[: 8 * n]))
+            if sys.byteorder != "little":  # pragma: no cover
+                values.byteswap()
+            return values.tolist(), len(buf) // 8
+        return list(value[:n]), len(value)
+
+    heads = {name: head(value) for name, value in rows.items()}
+    total = next(iter(heads.values()))[1] if heads else 0
+    return [{name: h[0][i] for name, h in heads.items()} for i in range(min(n, total))], total
 
 
 def users_frame(records: list[dict[str, Any]]) -> pd.DataFrame:
@@ -376,11 +431,24 @@ def _write_frame(path: Path, df: pd.DataFrame) -> None:
 
 
 def run_files(path: Path) -> list[Path]:
-    """The files of a run that :meth:`RunResult.to_dir` wrote in ``path`` (but ``summary.json``)."""
+    """The files of a run that :meth:`RunResult.to_dir` (and ``pcap=``) wrote in ``path`` (but ``summary.json``)."""
     names = [f"{name}.csv" for name in ("flows", "users", "downloads", "occupancy")]
     names += [f"packets.{ext}" for ext in ("parquet", "csv")]
     names += [f"{TRACE_DIR}/{table}.{ext}" for table in TRACE_TABLES for ext in ("parquet", "csv")]
+    names += PCAP_FILES
     return [path / name for name in names if (path / name).exists()]
+
+
+def remove_run_files(out: Path, keep: Iterable[Path] = ()) -> None:
+    """Remove an earlier run's files from ``out`` (but those in ``keep``: this run's), and
+    temporaries a killed writer left, so that the directory never mixes two runs."""
+    kept = {Path(p).resolve() for p in keep}
+    for old in [out / "summary.json", *run_files(out)]:
+        if old.resolve() not in kept:
+            old.unlink(missing_ok=True)
+    if (out / TRACE_DIR).is_dir() and not any((out / TRACE_DIR).iterdir()):
+        (out / TRACE_DIR).rmdir()
+    remove_temporaries(out)
 
 
 def read_trace(path: Union[str, Path]) -> dict[str, pd.DataFrame]:

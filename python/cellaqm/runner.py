@@ -55,7 +55,7 @@ def execute(task: Mapping[str, Any], abandon: Optional[threading.Event] = None) 
     out: dict[str, Any] = {"run_id": task["run_id"], "packets": None, "occupancy": None, "users": None}
     try:
         raw = _core.run(task["scenario_json"], "json", int(task["seed"]), [], bool(task["packets"]),
-                        progress=None if abandon is None else lambda _s, _d: _check(abandon))
+                        progress=None if abandon is None else lambda _s, _d: _check(abandon), rows=False)
         out["summary"] = raw["summary"]
         if len(raw.get("users", [])) > 1:
             out["users"] = raw["users"]  # one row per user, kept for runs with several

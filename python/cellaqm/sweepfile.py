@@ -200,6 +200,8 @@ def read_sweep(sweep: SweepLike) -> tuple[dict[str, Any], str, Path]:
                 spec = tomllib.loads(text)
         except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
             raise SweepError(f"{path}: not valid TOML/JSON: {exc}") from None
+        except RecursionError:
+            raise SweepError(f"{path}: not valid TOML/JSON: arrays or tables nested too deeply") from None
         if not isinstance(spec, dict):
             raise SweepError(f"{path}: expected a table at the top level")
         return spec, str(path), path.parent

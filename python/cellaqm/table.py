@@ -14,7 +14,7 @@ from typing import Optional
 
 import pandas as pd
 
-from cellaqm.factors import factor_columns, pooling_notes
+from cellaqm.factors import factor_columns, identical_notes, pooling_notes
 from cellaqm.labels import metric_unit, normalize_metric
 from cellaqm.stats import cell_stats
 
@@ -136,7 +136,7 @@ def table_cells(
     col = check_metric(df, metric)
     df = apply_where(df, where or {})
     rows, cols, notes = layout(df, rows, cols)
-    notes += missing_notes(df, col)
+    notes += missing_notes(df, col) + identical_notes(df)
     cells = cell_stats(df, col, [*rows, *cols], confidence)
     ref = None
     if vs is not None:

@@ -133,7 +133,7 @@ impl Link {
         let queue = cfg.queue.build(limits, rng::stream(seed, &format!("{name}.queue")));
         let rng = rng::stream(seed, &format!("{name}.loss"));
         Link {
-            transmitter: Transmitter::new(&cfg.rate),
+            transmitter: Transmitter::new(&cfg.rate, seed),
             delay: cfg.delay,
             loss: cfg.loss,
             rng,

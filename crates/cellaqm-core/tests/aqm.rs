@@ -53,7 +53,7 @@ fn every_aqm_gives_a_lower_p95_delay_than_tail_drop() {
     }
 }
 
-/// ACK delay control (umts-rlc-tcp.md) on the reverse path: with the fixed
+/// ACK delay control (Alcaraz et al., IEEE Commun. Mag.) on the reverse path: with the fixed
 /// variant (min_th 0, min_d 100 ms) every uplink ACK is held 100 ms at the RNC.
 /// A flow limited by its receive window keeps the same bytes in flight, so the
 /// extra 100 ms of ACK path hold 100 ms × 384 kb/s of that window that would

@@ -14,11 +14,24 @@ const LONG: &str = r#"
     buffer = "30kB"
     "#;
 
+/// The flag is read before every event: a run cancelled before it starts takes
+/// none (it was read every 65 536 events: a DSCH run took 14–20 s to stop).
 #[test]
-fn a_cancelled_run_stops_at_its_next_look() {
+fn a_cancelled_run_takes_no_further_event() {
     let control = Control::default();
     control.cancel();
     assert!(run_controlled(&scenario(LONG), 1, &RunOptions::default(), &control).is_none());
+    assert_eq!((control.events(), control.simulated_s()), (0, 0.0));
+}
+
+/// The published progress is the last event's, not that of a look every N events.
+#[test]
+fn progress_is_published_at_every_event() {
+    let control = Control::default();
+    let s = scenario(&LONG.replace("100000s", "1s"));
+    let r = run_controlled(&s, 1, &RunOptions::default(), &control).expect("not cancelled");
+    assert_eq!(control.events(), r.summary.events);
+    assert!(control.simulated_s() > 0.99, "{}", control.simulated_s());
 }
 
 #[test]

@@ -11,7 +11,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
-use std::sync::{mpsc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 /// mimalloc for the core's allocations: see the dependency's note in Cargo.toml.
@@ -52,6 +52,68 @@ fn strings<'py>(py: Python<'py>, values: &[&'static str]) -> PyResult<Bound<'py,
         }
     };
     PyList::new(py, values.iter().map(|&v| row(v)))
+}
+
+/// Column `f` of `rows` as whole numbers (`<i8`, as pandas types the rows' integers).
+fn ints<'py, R>(py: Python<'py>, rows: &[R], f: impl Fn(&R) -> u64) -> (&'static str, Bound<'py, PyBytes>) {
+    let values: Vec<i64> = rows.iter().map(|r| f(r) as i64).collect();
+    ("<i8", column(py, &values, i64::to_le_bytes))
+}
+
+/// Column `f` of `rows` as floats (`<f8`).
+fn floats<'py, R>(py: Python<'py>, rows: &[R], f: impl Fn(&R) -> f64) -> (&'static str, Bound<'py, PyBytes>) {
+    let values: Vec<f64> = rows.iter().map(f).collect();
+    ("<f8", column(py, &values, f64::to_le_bytes))
+}
+
+/// Column `f` of `rows` as a list of float or None (pandas: floats with NaN, or None if all are).
+fn optional_floats<'py, R>(py: Python<'py>, rows: &[R], f: impl Fn(&R) -> Option<f64>) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(py, rows.iter().map(f))
+}
+
+/// The rows of `flows.csv` as columns, in the order of [`cellaqm_core::metrics::FlowSummary`]'s fields.
+fn flow_columns<'py>(py: Python<'py>, flows: &[cellaqm_core::metrics::FlowSummary]) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item("flow", ints(py, flows, |f| f.flow as u64))?;
+    out.set_item("source", ints(py, flows, |f| f.source as u64))?;
+    out.set_item("user", ints(py, flows, |f| f.user as u64))?;
+    out.set_item("transport", strings(py, &flows.iter().map(|f| f.transport).collect::<Vec<_>>())?)?;
+    out.set_item("bytes_delivered", ints(py, flows, |f| f.bytes_delivered))?;
+    out.set_item("bytes_down", ints(py, flows, |f| f.bytes_down))?;
+    out.set_item("bytes_up", ints(py, flows, |f| f.bytes_up))?;
+    out.set_item("goodput_bps", floats(py, flows, |f| f.goodput_bps))?;
+    out.set_item("start_s", floats(py, flows, |f| f.start_s))?;
+    out.set_item("completion_s", optional_floats(py, flows, |f| f.completion_s)?)?;
+    out.set_item("rtos", ints(py, flows, |f| f.rtos))?;
+    out.set_item("spurious_rtos", ints(py, flows, |f| f.spurious_rtos))?;
+    out.set_item("fast_retransmits", ints(py, flows, |f| f.fast_retransmits))?;
+    out.set_item("retransmitted_bytes", ints(py, flows, |f| f.retransmitted_bytes))?;
+    out.set_item("ecn_reductions", ints(py, flows, |f| f.ecn_reductions))?;
+    out.set_item("segments_sent", ints(py, flows, |f| f.segments_sent))?;
+    let stalled: Vec<bool> = flows.iter().map(|f| f.stalled).collect();
+    out.set_item("stalled", ("|b1", column(py, &stalled, |b: bool| [b as u8])))?;
+    Ok(out)
+}
+
+/// The rows of `downloads.csv` as columns, in the order of [`cellaqm_core::metrics::Download`]'s fields.
+fn download_columns<'py>(
+    py: Python<'py>,
+    downloads: &[cellaqm_core::metrics::Download],
+) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item("download", ints(py, downloads, |d| d.download as u64))?;
+    out.set_item("source", ints(py, downloads, |d| d.source as u64))?;
+    out.set_item("kind", strings(py, &downloads.iter().map(|d| d.kind).collect::<Vec<_>>())?)?;
+    out.set_item("user", ints(py, downloads, |d| d.user as u64))?;
+    out.set_item("bytes", ints(py, downloads, |d| d.bytes))?;
+    out.set_item("objects", ints(py, downloads, |d| d.objects as u64))?;
+    out.set_item("connections", ints(py, downloads, |d| d.connections as u64))?;
+    out.set_item("request_s", floats(py, downloads, |d| d.request_s))?;
+    out.set_item("completion_s", optional_floats(py, downloads, |d| d.completion_s)?)?;
+    out.set_item("time_s", optional_floats(py, downloads, |d| d.time_s)?)?;
+    out.set_item("goodput_bps", optional_floats(py, downloads, |d| d.goodput_bps)?)?;
+    out.set_item("rtos", ints(py, downloads, |d| d.rtos))?;
+    Ok(out)
 }
 
 /// The columns of a trace table: name → `(numpy dtype str, bytes)`, or a list of str.
@@ -126,47 +188,50 @@ fn trace_tables<'py>(py: Python<'py>, t: &cellaqm_core::metrics::Trace) -> PyRes
 /// How often [`run`] checks Python's signals and reports progress.
 const POLL: Duration = Duration::from_millis(100);
 
-/// Runs the core in a scoped thread; stops it when a signal handler raises.
+/// Runs the core in a thread of its own; stops it when a signal handler raises.
+///
+/// The thread is not waited for once cancelled: the run stops before its next
+/// event, but its set-up (a large radio system's cells and users) cannot be
+/// stopped half-way, so the call returns at once and the thread, holding its
+/// own references, ends when the set-up does.
 fn run_interruptible(
     py: Python<'_>,
-    scenario: &Scenario,
+    scenario: &Arc<Scenario>,
     seed: u64,
-    opts: &RunOptions,
+    opts: RunOptions,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<RunResult> {
-    let control = Control::default();
-    std::thread::scope(|scope| {
-        let (done, finished) = mpsc::channel();
-        // Waited on with the GIL released, which needs a `Sync` receiver.
-        let finished = Mutex::new(finished);
-        let control = &control;
-        std::thread::Builder::new()
-            // The core's own stack, as if it ran on the main thread.
-            .stack_size(8 << 20)
-            .spawn_scoped(scope, move || {
-                let _ = done.send(run_controlled(scenario, seed, opts, control));
-            })
-            .map_err(|e| PyRuntimeError::new_err(format!("cannot start the run's thread: {e}")))?;
-        loop {
-            let outcome = py.allow_threads(|| finished.lock().expect("only this thread waits").recv_timeout(POLL));
-            match outcome {
-                Ok(result) => return Ok(result.expect("only this thread cancels")),
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    return Err(PyRuntimeError::new_err("the run's thread ended without a result"))
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
+    let control = Arc::new(Control::default());
+    let (done, finished) = mpsc::channel();
+    // Waited on with the GIL released, which needs a `Sync` receiver.
+    let finished = Mutex::new(finished);
+    let (s, c) = (Arc::clone(scenario), Arc::clone(&control));
+    std::thread::Builder::new()
+        // The core's own stack, as if it ran on the main thread.
+        .stack_size(8 << 20)
+        .spawn(move || {
+            let _ = done.send(run_controlled(&s, seed, &opts, &c));
+        })
+        .map_err(|e| PyRuntimeError::new_err(format!("cannot start the run's thread: {e}")))?;
+    loop {
+        let outcome = py.allow_threads(|| finished.lock().expect("only this thread waits").recv_timeout(POLL));
+        match outcome {
+            Ok(result) => return Ok(result.expect("only this thread cancels")),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(PyRuntimeError::new_err("the run's thread ended without a result"))
             }
-            let checked = py.check_signals().and_then(|()| {
-                progress
-                    .as_ref()
-                    .map_or(Ok(()), |f| f.call1((control.simulated_s(), scenario.duration.as_secs_f64())).map(drop))
-            });
-            if let Err(e) = checked {
-                control.cancel();
-                return Err(e);
-            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
-    })
+        let checked = py.check_signals().and_then(|()| {
+            progress
+                .as_ref()
+                .map_or(Ok(()), |f| f.call1((control.simulated_s(), scenario.duration.as_secs_f64())).map(drop))
+        });
+        if let Err(e) = checked {
+            control.cancel();
+            return Err(e);
+        }
+    }
 }
 
 /// `dir`: the directory relative trace paths are relative to (the scenario
@@ -229,22 +294,26 @@ fn scenario_catalogue(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
 /// `seed=None` uses the scenario's own seed; `dir` is the directory relative
 /// trace paths (`rate = { trace = "f" }`) are relative to (the scenario
 /// file's; `None`: the current directory). Returns a dict with
-/// `summary` (dict, the structure of `summary.json`), `flows`, `users` and `downloads` (lists of
-/// dicts, one per flow, user and download; built directly, not through JSON text, which was a third of a call's time outside
-/// the run), `seed` (int), `packets`
+/// `summary` (dict, the structure of `summary.json`), `users` (a list of dicts, one per user;
+/// built directly, not through JSON text, which was a third of a call's time outside the run),
+/// `flows` and `downloads` (one row per flow and per download, as columns: name → `(numpy
+/// dtype str, bytes)`, a list of str, or a list of float or None; None with `rows=False`, which
+/// keeps only their totals: memory flat in the run's duration), `seed` (int), `packets`
 /// (None, or a dict mapping column name to `(numpy dtype str, bytes)`), `trace` (None, or a
 /// dict of tables `cwnd`, `rtt`, `queue`, `drops`, `delivered`, `radio_losses`, `bsr`, each mapping column name to
 /// `(numpy dtype str, bytes)` or, for text columns, a list of str) and `occupancy` (the
 /// buffers' occupancy distributions: columns `buffer`, `unit` (lists of str), `value`,
 /// `time_s`), `pcap` (None, or the paths of the pcap files written into the directory `pcap`:
-/// `server.pcap`, `bottleneck.pcap`, `client.pcap`; OSError if they cannot be written).
+/// `server.pcap`, `bottleneck.pcap`, `client.pcap`) and `pcap_error` (None, or why they could not
+/// be written: the results are returned all the same). OSError before the run if no file can be
+/// created in `pcap`.
 ///
 /// The run goes on in a thread of its own while this one checks Python's
 /// signals every `POLL`: a `KeyboardInterrupt` (Ctrl-C) or another exception
 /// from a signal handler stops the run and is raised. `progress`, if given,
 /// is called as `progress(simulated_s, duration_s)` at each check.
 #[pyfunction]
-#[pyo3(signature = (scenario_text, fmt = "toml", seed = None, sets = Vec::new(), record_packets = false, trace = false, progress = None, dir = None, pcap = None))]
+#[pyo3(signature = (scenario_text, fmt = "toml", seed = None, sets = Vec::new(), record_packets = false, trace = false, progress = None, dir = None, pcap = None, rows = true))]
 #[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
@@ -257,25 +326,39 @@ fn run<'py>(
     progress: Option<Bound<'py, PyAny>>,
     dir: Option<&str>,
     pcap: Option<std::path::PathBuf>,
+    rows: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let scenario = parse(scenario_text, fmt, &sets, dir)?;
+    if pcap.is_some() && !rows {
+        return Err(PyValueError::new_err("pcap needs rows (the capture addresses each flow's user)"));
+    }
+    let scenario = Arc::new(parse(scenario_text, fmt, &sets, dir)?);
+    if let Some(dir) = &pcap {
+        cellaqm_core::capture::check_dir(dir)
+            .map_err(|e| PyOSError::new_err(format!("cannot write the pcap files into {}: {e}", dir.display())))?;
+    }
     let seed = seed.unwrap_or(scenario.seed);
-    let opts = RunOptions { record_packets, trace, capture: pcap.is_some() };
-    let result = run_interruptible(py, &scenario, seed, &opts, progress)?;
-    let pcap_files = match (&pcap, &result.capture) {
-        (Some(dir), Some(capture)) => Some(
-            py.allow_threads(|| capture.write(dir, &result.flows, &scenario.tcp))
-                .map_err(|e| PyOSError::new_err(format!("cannot write the pcap files into {}: {e}", dir.display())))?,
-        ),
-        _ => None,
+    let opts = RunOptions { record_packets, trace, capture: pcap.is_some(), totals_only: !rows };
+    let result = run_interruptible(py, &scenario, seed, opts, progress)?;
+    // A capture that cannot be written is reported with the results (which are not lost with it).
+    let (pcap_files, pcap_error) = match (&pcap, &result.capture) {
+        (Some(dir), Some(capture)) => match py.allow_threads(|| capture.write(dir, &result.flows, &scenario.tcp)) {
+            Ok(files) => (Some(files), None),
+            Err(e) => (None, Some(format!("cannot write the pcap files into {}: {e}", dir.display()))),
+        },
+        _ => (None, None),
     };
 
     let out = PyDict::new(py);
     out.set_item("seed", seed)?;
     out.set_item("summary", pythonize::pythonize(py, &result.summary)?)?;
-    out.set_item("flows", pythonize::pythonize(py, &result.flows)?)?;
+    if rows {
+        out.set_item("flows", flow_columns(py, &result.flows)?)?;
+        out.set_item("downloads", download_columns(py, &result.downloads)?)?;
+    } else {
+        out.set_item("flows", py.None())?;
+        out.set_item("downloads", py.None())?;
+    }
     out.set_item("users", pythonize::pythonize(py, &result.users)?)?;
-    out.set_item("downloads", pythonize::pythonize(py, &result.downloads)?)?;
     match &result.packets {
         None => out.set_item("packets", py.None())?,
         Some(log) => {
@@ -303,6 +386,7 @@ fn run<'py>(
     cols.set_item("time_s", ("<f8", column(py, &occ.time_s, f64::to_le_bytes)))?;
     out.set_item("occupancy", cols)?;
     out.set_item("pcap", pcap_files.map(|paths| paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>()))?;
+    out.set_item("pcap_error", pcap_error)?;
     Ok(out)
 }
 

@@ -30,7 +30,7 @@ import math
 import re
 import statistics
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Optional
 
 AQMS = ("RED", "ARED", "PDPC", "TTLRED1", "TTLRED2")
 #: The schemes that know the rate or the delay (statement 5 compares TTLRED1 with the others).
@@ -55,9 +55,10 @@ class Row:
 
 @dataclass(frozen=True)
 class Verdict:
-    """A statement evaluated on one table: whether it holds and the figures that decide it."""
+    """A statement evaluated on one table: whether it holds (None: the table has not what
+    it needs, such as a run of one bearer) and the figures that decide it."""
 
-    holds: bool
+    holds: Optional[bool]
     figures: str
 
 
@@ -78,6 +79,9 @@ def _by_bearer(rows: list[Row], bearer: str, field: str) -> float:
 
 
 def low_rate_delay(rows: list[Row], bearers: list[str]) -> Verdict:
+    bearers = [b for b in bearers if any(r.bearer == b for r in rows)]  # those in the table (--demo: one)
+    if len(bearers) < 2:
+        return Verdict(None, f"compares rates: needs two bearers or more, this table has {', '.join(bearers)}")
     low, high = bearers[0], bearers[-1]
     p95 = {b: _by_bearer(rows, b, "p95_change") for b in bearers}
     gp_low = _by_bearer(rows, low, "goodput_change")
@@ -106,7 +110,7 @@ def file_bytes(case: str) -> float:
 def red_big_files(rows: list[Row], bearers: list[str]) -> Verdict:
     cases = sorted({r.case for r in rows if r.bearer == bearers[-1] and ", file" in r.case}, key=file_bytes)
     if not cases:
-        return Verdict(False, "no file row at the highest rate")
+        return Verdict(None, "no file row at the highest rate")
     figures, holds = [], False
     for case in cases:
         row = {r.scheme: r for r in rows if r.case == case}
@@ -171,7 +175,7 @@ def observations(compared: list[dict[str, Any]], ours: list[dict[str, Any]], bea
 
 
 def _word(v: Verdict) -> str:
-    return "holds" if v.holds else "does not hold"
+    return {True: "holds", False: "does not hold", None: "not judged"}[v.holds]
 
 
 def lines(obs: list[Observation]) -> list[str]:

@@ -1,12 +1,13 @@
-//! The BSR-based head-of-line queue-delay estimator of R-AQM (Tan 2009,
-//! lte-uplink-raqm.md, "Queue-delay estimator").
+//! The BSR-based head-of-line queue-delay estimator of R-AQM (Y. Tan, "Active
+//! Queue Management for LTE uplink in eNodeB", MSc thesis, Helsinki
+//! University of Technology, 2009).
 //!
 //! The eNodeB cannot see the UE's queue; at each observation i (a BSR) it
 //! knows the queue length Q_i, the bytes L_i received since the previous
 //! observation and the interval Δt_i. The arrivals in the interval are
 //! R_i = Q_i + L_i − Q_{i−1} (taken as 0 if negative).
 //!
-//! Definition used here (the spec's prose): the estimator keeps *boundaries*
+//! Definition used here (our reading of the thesis's prose): the estimator keeps *boundaries*
 //! between arrival intervals, each with its position (bytes that arrived
 //! after it) and its age. At an observation every boundary ages by Δt and
 //! moves back by R_i; a new boundary of age 0 marks the tail. The head byte

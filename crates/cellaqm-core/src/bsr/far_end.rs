@@ -1,5 +1,5 @@
 //! The far end of a link with Buffer Status Reports: the eNodeB of the LTE
-//! uplink (lte-uplink-raqm.md, "Queue-delay estimator" and R-AQM).
+//! uplink (Tan, MSc thesis, 2009: the queue-delay estimator and R-AQM).
 //!
 //! It counts the bytes of every packet it receives. A packet carrying a BSR
 //! first gives the queue-delay estimator ([`DelayEstimator`]) one
@@ -125,7 +125,7 @@ impl FarEnd {
     }
 
     /// An SDU `pkt` is delivered in sequence at `now`: it counts in L (even
-    /// if the filter drops it, the spec's choice), then the filter judges it.
+    /// if the filter drops it, our choice), then the filter judges it.
     /// The UE asked for a grant (an SR): data reported next arrived at or after `earliest`.
     pub fn requested(&mut self, earliest: Time) {
         self.estimator.arrivals_from(earliest);

@@ -1,6 +1,6 @@
 //! The true head-of-line delay of a buffer, seen from outside its queue
 //! discipline: the age of the oldest packet it holds (0 when empty). It is
-//! what the BSR-based estimate of lte-uplink-raqm.md is judged against
+//! what the BSR-based estimate of Tan, MSc thesis, 2009 is judged against
 //! ("estimated vs true head-of-line delay").
 //!
 //! The link tells it which packets enter the buffer and which leave it (sent

@@ -1,5 +1,5 @@
 //! Buffer Status Reports on a link, and what its far end makes of them: the
-//! LTE uplink of lte-uplink-raqm.md, where the eNodeB cannot see the UE's
+//! LTE uplink of Tan, MSc thesis, 2009, where the eNodeB cannot see the UE's
 //! buffer and learns about it from the UE's BSRs.
 //!
 //! ```text

@@ -1,4 +1,5 @@
-//! R-AQM, the receiver-side AQM of the LTE uplink (Tan 2009, lte-uplink-raqm.md).
+//! R-AQM, the receiver-side AQM of the LTE uplink (Y. Tan, MSc thesis,
+//! Helsinki University of Technology, 2009).
 //!
 //! The eNodeB estimates the head-of-line delay of the UE's buffer from Buffer
 //! Status Reports and received bytes ([`DelayEstimator`]) and drops RLC SDUs

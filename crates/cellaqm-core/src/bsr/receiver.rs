@@ -2,7 +2,7 @@
 //! of a link that drops packets as they are delivered,
 //! `[uplink] receiver = { scheme = "raqm", min_age = "200ms", ... }`.
 //!
-//! The one such scheme is R-AQM at the eNodeB (lte-uplink-raqm.md,
+//! The one such scheme is R-AQM at the eNodeB (Tan, MSc thesis, 2009,
 //! [`super::Raqm`]); it reads the head-of-line delay the eNodeB estimates from
 //! the UE's Buffer Status Reports, so the link needs `bsr_period` (checked by
 //! the scenario). How the filter is wired: `crate::bsr`.
@@ -15,7 +15,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "scheme", rename_all = "snake_case")]
 pub enum ReceiverConfig {
-    /// R-AQM at the eNodeB (lte-uplink-raqm.md).
+    /// R-AQM at the eNodeB (Tan, MSc thesis, 2009).
     Raqm(RaqmParams),
 }
 

@@ -1,5 +1,5 @@
 //! The sending end's Buffer Status Reports: LTE's periodic BSR (3GPP TS
-//! 36.321 §5.4.5; lte-uplink-raqm.md: default period 20 ms, studied 10–100 ms).
+//! 36.321 §5.4.5; Tan, MSc thesis, 2009: default period 20 ms, studied 10–100 ms).
 //!
 //! Rule: when periodicBSR-Timer expires a BSR is triggered; it goes out with
 //! the next uplink transmission, and sending it restarts the timer. Here a

@@ -6,7 +6,15 @@
 //! - `{ steps = [["0s", "2Mbps"], ["10s", "384kbps"]], repeat = "20s" }`: a
 //!   piecewise-constant rate ([`schedule`]; `repeat` optional);
 //! - `{ trace = "path" }`: a Mahimahi trace ([`trace`]); a relative path
-//!   is relative to the scenario file's directory.
+//!   is relative to the scenario file's directory. `offset = "20s"` starts
+//!   the link that far into the trace (looping); `offset = "random"` draws
+//!   where, for each run seed, uniformly over the trace's period in whole
+//!   milliseconds, so that replications of a measured trace see different
+//!   stretches of it: without, every seed replays the same capacity from its
+//!   first millisecond (Mahimahi itself always starts at the beginning; the
+//!   offset is our choice). Every link of a run takes the same fraction of
+//!   its period (one draw, stream `trace.offset`): a downlink and an uplink
+//!   trace of one measurement stay aligned.
 //!
 //! [`Transmitter`] serves packets at that capacity. The rate a link *reports*
 //! to its queue discipline (PDPC's and ARED's adaptive thresholds, PIE's
@@ -25,6 +33,7 @@ pub use transmitter::Transmitter;
 use crate::scenario::nested_error;
 use crate::time::Dur;
 use crate::units::Rate;
+use rand::Rng;
 use serde::de::{self, value::MapAccessDeserializer, Deserializer, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
@@ -45,12 +54,23 @@ pub enum LinkRate {
 pub struct TraceFile {
     /// As the scenario gives it.
     pub path: String,
+    /// Where in the trace the link starts.
+    pub offset: TraceOffset,
     trace: Option<Arc<Trace>>,
+}
+
+/// Where in its trace a link starts (`offset`, see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TraceOffset {
+    /// This far into the trace (looping); `"0s"`, its beginning, by default.
+    At(Dur),
+    /// Drawn for each run seed.
+    Random,
 }
 
 impl PartialEq for TraceFile {
     fn eq(&self, other: &TraceFile) -> bool {
-        self.path == other.path
+        self.path == other.path && self.offset == other.offset
     }
 }
 
@@ -58,6 +78,19 @@ impl TraceFile {
     /// The opportunities; the scenario reader loaded them.
     pub fn trace(&self) -> &Arc<Trace> {
         self.trace.as_ref().expect("the scenario reader loads every trace (Scenario::load_traces)")
+    }
+
+    /// How far into the trace the link starts in the run of `seed`: the
+    /// offset given, or the one drawn (whole milliseconds of the period), modulo the period.
+    pub fn start(&self, seed: u64) -> Dur {
+        let period = self.trace().period();
+        match self.offset {
+            TraceOffset::At(d) => Dur(d.0 % period.0),
+            TraceOffset::Random => {
+                let fraction: f64 = crate::rng::stream(seed, "trace.offset").random();
+                Dur::from_millis((fraction * (period.0 / 1_000_000) as f64) as u64)
+            }
+        }
     }
 }
 
@@ -84,10 +117,20 @@ struct Table {
     steps: Option<Vec<(Dur, Rate)>>,
     repeat: Option<Dur>,
     trace: Option<String>,
+    offset: Option<String>,
 }
 
 impl Table {
     fn into_rate(self) -> Result<LinkRate, String> {
+        let offset = match (self.offset.as_deref(), &self.trace) {
+            (None, _) => TraceOffset::At(Dur::ZERO),
+            (Some(_), None) => return Err(nested_error("offset", "is for a trace (where in it the link starts)")),
+            (Some("random"), _) => TraceOffset::Random,
+            (Some(d), _) => TraceOffset::At(
+                Dur::parse(d)
+                    .map_err(|e| nested_error("offset", &format!("expected a time like \"20s\" or \"random\": {e}")))?,
+            ),
+        };
         match (self.steps, self.trace) {
             (Some(steps), None) => {
                 let steps = steps.into_iter().map(|(at, r)| (at, r.bps())).collect();
@@ -96,7 +139,7 @@ impl Table {
                     nested_error(key, msg)
                 })
             }
-            (None, Some(path)) if self.repeat.is_none() => Ok(LinkRate::Trace(TraceFile { path, trace: None })),
+            (None, Some(path)) if self.repeat.is_none() => Ok(LinkRate::Trace(TraceFile { path, offset, trace: None })),
             (None, Some(_)) => Err(nested_error("repeat", "a trace repeats at its end by itself; repeat is for steps")),
             _ => Err("give either steps (a schedule of rates) or trace (a Mahimahi trace file)".into()),
         }
@@ -145,8 +188,13 @@ impl Serialize for LinkRate {
                 m.end()
             }
             LinkRate::Trace(t) => {
-                let mut m = s.serialize_map(Some(1))?;
+                let mut m = s.serialize_map(None)?;
                 m.serialize_entry("trace", &t.path)?;
+                match t.offset {
+                    TraceOffset::At(d) if d == Dur::ZERO => {}
+                    TraceOffset::At(d) => m.serialize_entry("offset", &d)?,
+                    TraceOffset::Random => m.serialize_entry("offset", "random")?,
+                }
                 m.end()
             }
         }
@@ -176,8 +224,14 @@ mod tests {
         let want = Schedule::new(vec![(Dur::ZERO, 2e6), (Dur::from_secs(10), 384e3)], Some(Dur::from_secs(20)));
         assert_eq!(steps, LinkRate::Steps(want.unwrap()));
         let trace = parse("{ trace = \"data/x.down\" }").unwrap();
-        assert!(matches!(&trace, LinkRate::Trace(t) if t.path == "data/x.down"));
-        for rate in [LinkRate::Fixed(Rate(2e6)), steps, trace] {
+        assert!(
+            matches!(&trace, LinkRate::Trace(t) if t.path == "data/x.down" && t.offset == TraceOffset::At(Dur::ZERO))
+        );
+        let random = parse("{ trace = \"x\", offset = \"random\" }").unwrap();
+        assert!(matches!(&random, LinkRate::Trace(t) if t.offset == TraceOffset::Random));
+        let at = parse("{ trace = \"x\", offset = \"20s\" }").unwrap();
+        assert!(matches!(&at, LinkRate::Trace(t) if t.offset == TraceOffset::At(Dur::from_secs(20))));
+        for rate in [LinkRate::Fixed(Rate(2e6)), steps, trace, random, at] {
             let text = toml::to_string(&Holder { rate: rate.clone() }).unwrap();
             assert_eq!(toml::from_str::<Holder>(&text).unwrap().rate, rate, "{text}");
         }
@@ -206,6 +260,11 @@ mod tests {
         assert_eq!(
             parse("{ }").unwrap_err(),
             "rate: give either steps (a schedule of rates) or trace (a Mahimahi trace file)"
+        );
+        assert!(parse("{ trace = \"x\", offset = \"soon\" }").unwrap_err().starts_with("rate.offset: expected a time"));
+        assert_eq!(
+            parse("{ steps = [[\"0s\", \"1Mbps\"]], offset = \"1s\" }").unwrap_err(),
+            "rate.offset: is for a trace (where in it the link starts)"
         );
     }
 }

@@ -9,7 +9,10 @@
 //! ([`crate::radio::lte`]: fixed, square wave, down-switch) are schedules too.
 //!
 //! A packet's transmission spans steps at their rates: it ends when the
-//! integral of the rate from its start reaches its bits.
+//! integral of the rate from its start reaches its bits. A transmission that
+//! spans more than two cycles of a repeating schedule passes whole cycles at
+//! once (their bits over the cycle), so that nanosecond steps cost no more
+//! than second-long ones (they took minutes, a step at a time).
 
 use crate::time::{Dur, Time};
 
@@ -85,6 +88,12 @@ impl Schedule {
         self.segment(t).0
     }
 
+    /// The bits one cycle of period `repeat` carries.
+    fn cycle_bits(&self, repeat: Dur) -> f64 {
+        let ends = self.steps.iter().skip(1).map(|&(at, _)| at).chain([repeat]);
+        self.steps.iter().zip(ends).map(|(&(at, bps), end)| bps * (end.0 - at.0) as f64 / 1e9).sum()
+    }
+
     /// When a transmission of `bytes` that starts at `start` ends, each part
     /// at the rate of its step (rounded up to the nanosecond).
     pub fn finish(&self, start: Time, bytes: u64) -> Time {
@@ -96,6 +105,16 @@ impl Schedule {
                 Some(end) if t.0 as f64 + ns > end.0 as f64 => {
                     bits -= bps * end.since(t).0 as f64 / 1e9;
                     t = end;
+                    // At a cycle's start with more than two cycles' bits left: all
+                    // but the last whole cycle at once.
+                    if let Some(p) = self.repeat.filter(|p| t.0.is_multiple_of(p.0)) {
+                        let cycle = self.cycle_bits(p);
+                        let whole = (bits / cycle).floor() - 1.0;
+                        if whole >= 1.0 {
+                            t = Time(t.0.saturating_add(p.0.saturating_mul(whole as u64)));
+                            bits -= whole * cycle;
+                        }
+                    }
                 }
                 _ => return t + Dur(ns.ceil() as u64),
             }
@@ -145,6 +164,20 @@ mod tests {
         // first high millisecond, 1 200 in the low one, and 10 800 of the next high one (0.9 ms).
         let w = Schedule::square_wave(12e6, 1.2e6, Dur::from_millis(1));
         assert_eq!(w.finish(ms(0), 3000), Time(2_900_000));
+    }
+
+    /// Nanosecond steps: a long transmission passes whole cycles at once,
+    /// and ends where the step-by-step integral does (one step each was 12
+    /// million steps for a packet at 1 kb/s: minutes per packet).
+    #[test]
+    fn a_transmission_over_many_cycles_takes_them_whole() {
+        let w = Schedule::new(vec![(Dur::ZERO, 2e3), (Dur(1), 0.5e3)], Some(Dur(3))).unwrap();
+        // 1 kb/s on average (2 kb/s for 1 ns, 0.5 kb/s for 2 ns): 1500 B = 12 000 bits in 12 s.
+        let end = w.finish(Time::ZERO, 1500);
+        assert!((end.0 as f64 - 12e9).abs() <= 3.0, "{end:?}");
+        // A transmission within two cycles is integrated step by step, as before.
+        let s = Schedule::square_wave(12e6, 1.2e6, Dur::from_millis(1));
+        assert_eq!(s.finish(ms(0), 3000), Time(2_900_000));
     }
 
     #[test]

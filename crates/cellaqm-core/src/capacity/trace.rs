@@ -25,6 +25,11 @@
 //!
 //! A file is read once per process: [`load`] keeps each trace by path and
 //! reads it again only when the file changes (sweeps run many replications).
+//! Only a regular file is read (a named pipe would wait for ever, `/dev/zero`
+//! fill the memory), of at most [`MAX_FILE_BYTES`], with lines of at most
+//! [`MAX_LINE`] characters and at most [`MAX_OPPORTUNITIES`] of them: our
+//! bounds, far above any measured trace (the shipped ones have 59 000 to
+//! 156 000 lines), each an error naming the file or the line.
 
 use crate::time::{Dur, Time};
 use std::collections::HashMap;
@@ -34,6 +39,13 @@ use std::time::SystemTime;
 
 /// The bytes one delivery opportunity carries.
 pub const OPPORTUNITY_BYTES: u32 = 1500;
+
+/// The largest trace file read, in bytes (256 MiB).
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+/// The longest line, in characters (a time in milliseconds has at most 10 digits).
+pub const MAX_LINE: usize = 32;
+/// The most delivery opportunities (lines) in a trace: 80 MB in memory.
+pub const MAX_OPPORTUNITIES: usize = 20_000_000;
 
 /// The delivery opportunities of one trace file.
 #[derive(Debug, PartialEq)]
@@ -47,8 +59,19 @@ pub struct Trace {
 impl Trace {
     /// Reads the text of a trace file; the error names the line.
     pub fn parse(text: &str) -> Result<Trace, String> {
+        Trace::parse_at_most(text, MAX_OPPORTUNITIES)
+    }
+
+    /// [`Trace::parse`] with at most `max` opportunities.
+    fn parse_at_most(text: &str, max: usize) -> Result<Trace, String> {
         let mut opportunities = Vec::new();
         for (i, line) in text.lines().enumerate() {
+            if line.len() > MAX_LINE {
+                return Err(format!(
+                    "line {}: longer than {MAX_LINE} characters (one time in milliseconds per line)",
+                    i + 1
+                ));
+            }
             let line = line.trim();
             if line.is_empty() {
                 continue;
@@ -58,6 +81,9 @@ impl Trace {
                 .map_err(|_| format!("line {}: expected a whole number of milliseconds, got \"{line}\"", i + 1))?;
             if let Some(&last) = opportunities.last().filter(|&&last| ms < last) {
                 return Err(format!("line {}: times must not decrease, got {ms} after {last}", i + 1));
+            }
+            if opportunities.len() == max {
+                return Err(format!("line {}: more than {max} delivery opportunities", i + 1));
             }
             opportunities.push(ms);
         }
@@ -107,7 +133,14 @@ pub fn load(path: &Path) -> Result<Arc<Trace>, String> {
     static CACHE: OnceLock<Cache> = OnceLock::new();
     let cannot = |e: std::io::Error| format!("{}: cannot read: {e}", path.display());
     let key = path.canonicalize().map_err(cannot)?;
-    let modified = std::fs::metadata(&key).and_then(|m| m.modified()).map_err(cannot)?;
+    let meta = std::fs::metadata(&key).map_err(cannot)?;
+    if !meta.is_file() {
+        return Err(format!("{}: not a regular file (a trace is a text file, not a pipe or a device)", path.display()));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!("{}: {} bytes, more than a trace's {MAX_FILE_BYTES}", path.display(), meta.len()));
+    }
+    let modified = meta.modified().map_err(cannot)?;
     let cache = CACHE.get_or_init(Default::default);
     if let Some((when, trace)) = cache.lock().expect("never poisoned").get(&key) {
         if *when == modified {
@@ -121,9 +154,12 @@ pub fn load(path: &Path) -> Result<Arc<Trace>, String> {
 }
 
 /// A link's transmitter driven by a trace: where it stands in the opportunities.
+/// The link may start into the trace (`offset`): run time t is trace time t + `start`.
 #[derive(Clone, Debug)]
 pub struct Opportunities {
     trace: Arc<Trace>,
+    /// Where in the trace the run starts, ns (less than the period).
+    start: u64,
     /// The current opportunity: pass and index.
     pass: u64,
     index: usize,
@@ -132,16 +168,26 @@ pub struct Opportunities {
 }
 
 impl Opportunities {
-    pub fn new(trace: Arc<Trace>) -> Opportunities {
-        Opportunities { trace, pass: 0, index: 0, left: OPPORTUNITY_BYTES }
+    /// A link that starts `start` into the trace (less than its period): at
+    /// its first opportunity at or after `start`.
+    pub fn new(trace: Arc<Trace>, start: Dur) -> Opportunities {
+        debug_assert!(start < trace.period, "a start within the first pass");
+        let index = trace.opportunities.partition_point(|&ms| Dur::from_millis(ms as u64).0 < start.0);
+        Opportunities { trace, start: start.0, pass: 0, index, left: OPPORTUNITY_BYTES }
     }
 
-    pub fn trace(&self) -> &Trace {
-        &self.trace
+    /// How many opportunities come at or before run time `t`, from the start.
+    pub fn until(&self, t: Time) -> u64 {
+        let before_start = match self.start {
+            0 => 0,
+            s => self.trace.until(Time(s - 1)),
+        };
+        self.trace.until(Time(t.0 + self.start)) - before_start
     }
 
+    /// The run time of the current opportunity.
     fn now_at(&self) -> Time {
-        self.trace.at(self.pass, self.index)
+        Time(self.trace.at(self.pass, self.index).0 - self.start)
     }
 
     fn step(&mut self) {
@@ -158,10 +204,10 @@ impl Opportunities {
     pub fn ready(&mut self, now: Time) -> Time {
         if self.now_at() < now {
             // Pass p holds times in [p·period + first, (p + 1)·period]: the first
-            // at or after `now` is in the pass whose range ends at or after it.
-            let period = self.trace.period.0;
-            self.pass = now.0.saturating_sub(1) / period;
-            let offset = now.0 - self.pass * period;
+            // at or after `now` (trace time `at`) is in the pass whose range ends at or after it.
+            let (period, at) = (self.trace.period.0, now.0 + self.start);
+            self.pass = at.saturating_sub(1) / period;
+            let offset = at - self.pass * period;
             self.index = self.trace.opportunities.partition_point(|&ms| Dur::from_millis(ms as u64).0 < offset);
             self.left = OPPORTUNITY_BYTES;
         }
@@ -194,7 +240,7 @@ mod tests {
     }
 
     fn opportunities(text: &str) -> Opportunities {
-        Opportunities::new(Arc::new(Trace::parse(text).unwrap()))
+        Opportunities::new(Arc::new(Trace::parse(text).unwrap()), Dur::ZERO)
     }
 
     #[test]
@@ -207,7 +253,7 @@ mod tests {
         let until: Vec<u64> =
             [0, 5_000, 9_900, 10_000, 12_000, 25_000].iter().map(|&us| t.until(Time(us * 1_000))).collect();
         assert_eq!(until, [0, 3, 3, 4, 5, 11]);
-        let mut o = Opportunities::new(Arc::new(t));
+        let mut o = Opportunities::new(Arc::new(t), Dur::ZERO);
         // Full-sized packets back to back take one opportunity each: 2, 5, 5, 10, then 12, 15, 15, 20, 22.
         let mut times = Vec::new();
         for _ in 0..9 {
@@ -254,6 +300,27 @@ mod tests {
         assert_eq!(o.ready(ms(50)), ms(53));
     }
 
+    /// A link started 6 ms into "2 5 5 10" (period 10 ms) sees the trace from
+    /// its 10 ms, then 12, 15, 15, 20, …, less 6 ms: 4, 6, 9, 9, 14; and counts
+    /// only the opportunities from its start.
+    #[test]
+    fn an_offset_starts_the_link_into_the_trace() {
+        let t = Arc::new(Trace::parse("2\n5\n5\n10\n").unwrap());
+        let mut o = Opportunities::new(t.clone(), Dur::from_millis(6));
+        let mut times = Vec::new();
+        for _ in 0..5 {
+            let start = o.ready(Time::ZERO);
+            times.push(o.finish(start, 1500));
+        }
+        assert_eq!(times, [4, 6, 9, 9, 14].map(ms));
+        assert_eq!((o.until(ms(3)), o.until(ms(4)), o.until(ms(9))), (0, 1, 4));
+        // An arrival later on finds the opportunity at or after it, shifted alike: 21 ms is trace
+        // time 27 ms, whose next opportunity is 30 ms (run time 24 ms).
+        assert_eq!(o.ready(ms(21)), ms(24));
+        // No offset: as before.
+        assert_eq!(Opportunities::new(t, Dur::ZERO).ready(Time::ZERO), ms(2));
+    }
+
     #[test]
     fn bad_traces_name_the_line() {
         assert_eq!(
@@ -264,5 +331,29 @@ mod tests {
         assert_eq!(Trace::parse("-1\n").unwrap_err(), "line 1: expected a whole number of milliseconds, got \"-1\"");
         assert!(Trace::parse("\n").unwrap_err().starts_with("no delivery opportunities"));
         assert!(Trace::parse("0\n0\n").unwrap_err().starts_with("the trace must last longer than 0 ms"));
+        let long = format!("1\n{}2\n", " ".repeat(40));
+        assert_eq!(
+            Trace::parse(&long).unwrap_err(),
+            "line 2: longer than 32 characters (one time in milliseconds per line)"
+        );
+        assert_eq!(Trace::parse_at_most("1\n2\n\n3\n", 2).unwrap_err(), "line 4: more than 2 delivery opportunities");
+    }
+
+    /// A named pipe would block the read for ever and /dev/zero fill the memory:
+    /// only a regular file is read.
+    #[test]
+    fn only_a_regular_file_is_read() {
+        let e = load(Path::new("/dev/zero")).unwrap_err();
+        assert_eq!(e, "/dev/zero: not a regular file (a trace is a text file, not a pipe or a device)");
+        let dir = std::env::temp_dir().join(format!("cellaqm-trace-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+        if made {
+            assert!(load(&fifo)
+                .unwrap_err()
+                .ends_with("not a regular file (a trace is a text file, not a pipe or a device)"));
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

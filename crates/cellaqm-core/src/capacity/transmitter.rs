@@ -26,12 +26,14 @@ pub enum Transmitter {
 }
 
 impl Transmitter {
-    pub fn new(rate: &LinkRate) -> Transmitter {
+    /// The transmitter at `rate` in the run of `seed` (which draws where a
+    /// trace starts with `offset = "random"`).
+    pub fn new(rate: &LinkRate, seed: u64) -> Transmitter {
         match rate {
             LinkRate::Fixed(r) => Transmitter::Fixed { bps: r.bps(), last: (0, Dur::ZERO) },
             LinkRate::Steps(s) => Transmitter::Steps(s.clone()),
             LinkRate::Trace(t) => Transmitter::Trace {
-                opportunities: Opportunities::new(t.trace().clone()),
+                opportunities: Opportunities::new(t.trace().clone(), t.start(seed)),
                 mean_bps: t.trace().mean_bps(),
             },
         }
@@ -63,7 +65,7 @@ impl Transmitter {
     pub fn share_used(&self, now: Time, bytes_sent: u64) -> Option<f64> {
         match self {
             Transmitter::Trace { opportunities, .. } => {
-                let offered = opportunities.trace().until(now) * OPPORTUNITY_BYTES as u64;
+                let offered = opportunities.until(now) * OPPORTUNITY_BYTES as u64;
                 Some(bytes_sent as f64 / offered.max(1) as f64)
             }
             _ => None,

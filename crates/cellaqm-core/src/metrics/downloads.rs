@@ -33,13 +33,28 @@ pub struct Download {
     pub rtos: u64,
 }
 
-/// What the traffic models record during a run.
+/// What the traffic models record during a run: every download's totals
+/// ([`DownloadTally`], what the summary needs) and, unless only the totals
+/// are kept, its row.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TrafficLog {
     pub downloads: Vec<Download>,
+    pub tally: DownloadTally,
+    /// Keep only the tally, not `downloads` (memory flat in the run's duration).
+    pub totals_only: bool,
     pub sessions_offered: u64,
     pub sessions_served: u64,
     pub sessions_lost: u64,
+}
+
+impl TrafficLog {
+    /// Records a download: in the tally, and its row unless only totals are kept.
+    pub fn record(&mut self, d: Download) {
+        self.tally.add(&d);
+        if !self.totals_only {
+            self.downloads.push(d);
+        }
+    }
 }
 
 /// Download time statistics in seconds over completed downloads; each is
@@ -73,27 +88,113 @@ pub struct DownloadStats {
 }
 
 impl DownloadStats {
-    pub fn new<'a>(downloads: impl IntoIterator<Item = &'a Download>) -> DownloadStats {
-        let downloads: Vec<&Download> = downloads.into_iter().collect();
-        let done: Vec<&Download> = downloads.iter().copied().filter(|d| d.time_s.is_some()).collect();
-        let mut times: Vec<f64> = done.iter().filter_map(|d| d.time_s).collect();
-        times.sort_by(f64::total_cmp);
-        let goodputs: Vec<f64> = done.iter().filter_map(|d| d.goodput_bps).collect();
+    /// From the totals of the downloads, the completed ones' times (sorted)
+    /// and their goodputs (in the order they were recorded).
+    fn new(count: u64, rtos: u64, completed_bytes: u64, times: &[f64], goodputs: &[f64]) -> DownloadStats {
         DownloadStats {
-            count: downloads.len() as u64,
-            completed: done.len() as u64,
-            completed_bytes: done.iter().map(|d| d.bytes).sum(),
-            mean_goodput_bps: mean(&goodputs),
+            count,
+            completed: times.len() as u64,
+            completed_bytes,
+            mean_goodput_bps: mean(goodputs),
             time_s: TimeStats {
-                mean: mean(&times),
-                p50: quantile(&times, 0.50),
-                p90: quantile(&times, 0.90),
-                p95: quantile(&times, 0.95),
-                p99: quantile(&times, 0.99),
+                mean: mean(times),
+                p50: quantile(times, 0.50),
+                p90: quantile(times, 0.90),
+                p95: quantile(times, 0.95),
+                p99: quantile(times, 0.99),
                 max: times.last().copied(),
             },
-            rtos: downloads.iter().map(|d| d.rtos).sum(),
+            rtos,
         }
+    }
+}
+
+/// What [`DownloadSummary`] needs of each download, kept as the downloads
+/// are recorded, so that a run need not keep their rows: per kind the
+/// counts and sums, the completed downloads' times and goodputs, and the
+/// order in which the kinds' goodputs came (the pooled mean sums them in
+/// that order, as it would over the rows). About 17 bytes per completed
+/// download, and no copy of them for the summary of a run of one kind.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DownloadTally {
+    kinds: Vec<KindTally>,
+    /// The kind (index in `kinds`) of each goodput recorded, in order.
+    goodput_kinds: Vec<u8>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct KindTally {
+    kind: &'static str,
+    count: u64,
+    rtos: u64,
+    completed_bytes: u64,
+    times: Vec<f64>,
+    goodputs: Vec<f64>,
+}
+
+impl KindTally {
+    fn empty(kind: &'static str) -> KindTally {
+        KindTally { kind, count: 0, rtos: 0, completed_bytes: 0, times: Vec::new(), goodputs: Vec::new() }
+    }
+
+    /// With `times` sorted.
+    fn stats(&self) -> DownloadStats {
+        DownloadStats::new(self.count, self.rtos, self.completed_bytes, &self.times, &self.goodputs)
+    }
+}
+
+impl DownloadTally {
+    pub fn add(&mut self, d: &Download) {
+        let k = match self.kinds.iter().position(|t| t.kind == d.kind) {
+            Some(k) => k,
+            None => {
+                self.kinds.push(KindTally::empty(d.kind));
+                self.kinds.len() - 1
+            }
+        };
+        let t = &mut self.kinds[k];
+        t.count += 1;
+        t.rtos += d.rtos;
+        if let Some(time) = d.time_s {
+            t.completed_bytes += d.bytes;
+            t.times.push(time);
+            if let Some(g) = d.goodput_bps {
+                t.goodputs.push(g);
+                self.goodput_kinds.push(k as u8); // the kinds are the five names of `Download::kind`
+            }
+        }
+    }
+
+    /// The statistics of all downloads pooled and of each kind.
+    pub fn summary(mut self) -> DownloadSummary {
+        for t in &mut self.kinds {
+            t.times.sort_by(f64::total_cmp);
+        }
+        let by_kind: BTreeMap<&'static str, DownloadStats> = self.kinds.iter().map(|t| (t.kind, t.stats())).collect();
+        let all = match self.kinds.as_slice() {
+            [] => KindTally::empty("").stats(),
+            [one] => one.stats(), // the pooled downloads are this kind's, in the same order
+            _ => self.pooled(),
+        };
+        DownloadSummary { all, by_kind }
+    }
+
+    /// The statistics of the downloads of every kind together.
+    fn pooled(&self) -> DownloadStats {
+        let mut next = vec![0; self.kinds.len()];
+        let goodputs: Vec<f64> = self
+            .goodput_kinds
+            .iter()
+            .map(|&k| {
+                let i = &mut next[k as usize];
+                *i += 1;
+                self.kinds[k as usize].goodputs[*i - 1]
+            })
+            .collect();
+        let mut times: Vec<f64> = self.kinds.iter().flat_map(|t| t.times.iter().copied()).collect();
+        times.sort_by(f64::total_cmp);
+        let sum = |f: fn(&KindTally) -> u64| self.kinds.iter().map(f).sum();
+        DownloadStats::new(sum(|t| t.count), sum(|t| t.rtos), sum(|t| t.completed_bytes), &times, &goodputs)
     }
 }
 
@@ -111,16 +212,9 @@ pub struct DownloadSummary {
 
 impl DownloadSummary {
     pub fn new(downloads: &[Download]) -> DownloadSummary {
-        let mut kinds: Vec<&'static str> = downloads.iter().map(|d| d.kind).collect();
-        kinds.sort_unstable();
-        kinds.dedup();
-        DownloadSummary {
-            all: DownloadStats::new(downloads),
-            by_kind: kinds
-                .into_iter()
-                .map(|k| (k, DownloadStats::new(downloads.iter().filter(|d| d.kind == k))))
-                .collect(),
-        }
+        let mut tally = DownloadTally::default();
+        downloads.iter().for_each(|d| tally.add(d));
+        tally.summary()
     }
 }
 

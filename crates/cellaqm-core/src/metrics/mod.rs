@@ -9,7 +9,8 @@ mod occupancy;
 mod trace;
 
 pub use downloads::{
-    quantile, DatagramSummary, Download, DownloadStats, DownloadSummary, SessionSummary, TimeStats, TrafficLog,
+    quantile, DatagramSummary, Download, DownloadStats, DownloadSummary, DownloadTally, SessionSummary, TimeStats,
+    TrafficLog,
 };
 pub use histogram::Histogram;
 pub use occupancy::{Occupancy, OccupancyLog, OccupancyStats};

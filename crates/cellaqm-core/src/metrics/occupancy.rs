@@ -1,6 +1,6 @@
 //! The time-weighted distribution of a buffer's occupancy, in bytes and in
 //! packets: how long the buffer held each backlog, for its time percentiles
-//! in the summary and its CDF (the LTE uplink study, lte-uplink-raqm.md,
+//! in the summary and its CDF (the LTE uplink study, Tan, MSc thesis, 2009,
 //! reports the CDF of buffer occupancy).
 //!
 //! The buffer's owner calls [`Occupancy::hold`] with the backlog it held since

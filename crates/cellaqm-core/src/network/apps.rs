@@ -1,9 +1,8 @@
 //! Carrying out what the applications ask for: their hooks are called with a
 //! context that collects actions, and the actions are executed in order.
 
-use super::flows::{conn_mut, Conn, Flow, FlowsView, Kind, Stream};
+use super::flows::{Conn, Flow, FlowsView, Kind, Stream};
 use super::{Event, Network};
-use crate::metrics::FlowSummary;
 use crate::packet::{Dir, Packet};
 use crate::tcp::{Endpoint, Role};
 use crate::time::Time;
@@ -43,9 +42,13 @@ impl Network {
             let Some((flow, side)) = self.notices.pop_front() else {
                 break;
             };
-            let f = &self.flows[flow as usize];
-            let Kind::Tcp(c) = &f.kind else { continue };
-            let n = Notice { conn: flow, user: f.user, tag: f.tag, side, delivered: c.delivered[side as usize] };
+            let Some(f) = self.flows.get(flow) else { continue };
+            let delivered = match &f.kind {
+                Kind::Tcp(c) => c.delivered,
+                Kind::Closed(c) => c.delivered,
+                Kind::Udp(_) => continue,
+            };
+            let n = Notice { conn: flow, user: f.user, tag: f.tag, side, delivered: delivered[side as usize] };
             self.hook(now, f.source, |app, ctx| app.delivered(n, ctx));
         }
     }
@@ -53,61 +56,54 @@ impl Network {
     fn act(&mut self, now: Time, source: u16, action: Action) {
         match action {
             Action::Open { conn, user, tag } => {
-                debug_assert_eq!(conn as usize, self.flows.len(), "flow ids are given in order");
-                let mut ends = Box::new([
-                    Endpoint::new(&self.tcp, conn, Role::Client, Dir::Up),
-                    Endpoint::new(&self.tcp, conn, Role::Server, Dir::Down),
-                ]);
-                ends[0].connect(now, &mut self.out);
-                if let Some(radio) = &mut self.radio {
-                    radio.new_session(now, user);
-                }
-                let c = Conn {
-                    ends: Some(ends),
+                let mut c = Box::new(Conn {
+                    ends: [
+                        Endpoint::new(&self.tcp, conn, Role::Client, Dir::Up),
+                        Endpoint::new(&self.tcp, conn, Role::Server, Dir::Down),
+                    ],
                     timer_at: [None; 2],
                     delivered: [0; 2],
                     notify_at: [u64::MAX; 2],
                     closed: [false; 2],
                     last_byte: None,
-                    counters: FlowSummary::default(),
-                    finished: false,
-                };
-                self.flows.push(Flow { source, user, tag, start: now, kind: Kind::Tcp(c) });
+                });
+                c.ends[0].connect(now, &mut self.out);
+                if let Some(radio) = &mut self.radio {
+                    radio.new_session(now, user);
+                }
+                self.flows.push(Flow { id: conn, source, user, tag, start: now, kind: Kind::Tcp(c) });
                 self.after_endpoint(now, conn, Side::Client);
             }
             Action::OpenStream { stream, user, dir } => {
-                debug_assert_eq!(stream as usize, self.flows.len(), "flow ids are given in order");
                 let s = Stream { dir, delivered_bytes: 0, last: None };
-                self.flows.push(Flow { source, user, tag: 0, start: now, kind: Kind::Udp(s) });
+                self.flows.push(Flow { id: stream, source, user, tag: 0, start: now, kind: Kind::Udp(s) });
             }
             Action::Send { conn, side, bytes } => {
-                if let Some(ends) = conn_mut(&mut self.flows, conn).and_then(|c| c.ends.as_mut()) {
-                    ends[side as usize].send(now, bytes, &mut self.out);
+                if let Some(c) = self.flows.conn_mut(conn) {
+                    c.ends[side as usize].send(now, bytes, &mut self.out);
                     self.after_endpoint(now, conn, side);
                 }
             }
             Action::Close { conn, side } => {
-                if let Some(c) = conn_mut(&mut self.flows, conn) {
+                if let Some(c) = self.flows.conn_mut(conn) {
                     c.closed[side as usize] = true;
-                    if let Some(ends) = c.ends.as_mut() {
-                        ends[side as usize].close(now, &mut self.out);
-                        self.after_endpoint(now, conn, side);
-                    }
+                    c.ends[side as usize].close(now, &mut self.out);
+                    self.after_endpoint(now, conn, side);
                 }
             }
-            Action::Notify { conn, side, bytes } => {
-                if let Some(c) = conn_mut(&mut self.flows, conn) {
-                    if c.delivered[side as usize] >= bytes {
-                        c.notify_at[side as usize] = u64::MAX;
-                        self.notices.push_back((conn, side));
-                    } else {
-                        c.notify_at[side as usize] = bytes;
-                    }
+            Action::Notify { conn, side, bytes } => match self.flows.get_mut(conn).map(|f| &mut f.kind) {
+                Some(Kind::Tcp(c)) if c.delivered[side as usize] < bytes => c.notify_at[side as usize] = bytes,
+                Some(Kind::Tcp(c)) => {
+                    c.notify_at[side as usize] = u64::MAX;
+                    self.notices.push_back((conn, side));
                 }
-            }
+                // Over: all it will have is delivered.
+                Some(Kind::Closed(c)) if c.delivered[side as usize] >= bytes => self.notices.push_back((conn, side)),
+                _ => {}
+            },
             Action::Wake { at, token } => self.events.schedule(at, Event::AppWake(source, token)),
             Action::Datagram { stream, size, payload } => {
-                if let Some(Kind::Udp(s)) = self.flows.get(stream as usize).map(|f| &f.kind) {
+                if let Some(Kind::Udp(s)) = self.flows.get(stream).map(|f| &f.kind) {
                     let pkt = Packet::udp(stream, s.dir, size, payload);
                     self.udp_sent += 1;
                     let dir = s.dir;

@@ -57,7 +57,7 @@ use crate::scenario::Scenario;
 use crate::tcp::TcpConfig;
 use crate::time::Time;
 use crate::traffic::{Action, App, Application, Side};
-use flows::{conn_mut, Flow, Kind};
+use flows::{Closed, FlowTotals, Flows, Kind};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use topology::{next_hop, radio_link, route, LinkId, LINKS};
@@ -71,16 +71,23 @@ pub struct RunOptions {
     pub trace: bool,
     /// Keep every packet at the server, the bottleneck and the client ([`Capture`], for pcap files).
     pub capture: bool,
+    /// Keep only the totals of the flows and downloads, not a row for each
+    /// ([`RunResult::flows`] and [`RunResult::downloads`] are then empty):
+    /// memory flat in the run's duration however many connections come and
+    /// go. The summary and the per-user rows are the same either way.
+    pub totals_only: bool,
 }
 
 /// The results of one run.
 #[derive(Clone, Debug)]
 pub struct RunResult {
     pub summary: Summary,
+    /// One row per flow, in flow order (empty with [`RunOptions::totals_only`]).
     pub flows: Vec<FlowSummary>,
     /// One row per user (UE).
     pub users: Vec<UserSummary>,
-    /// One record per download (page, file, upload, session, packet call).
+    /// One record per download (page, file, upload, session, packet call;
+    /// empty with [`RunOptions::totals_only`]).
     pub downloads: Vec<Download>,
     pub packets: Option<PacketLog>,
     pub trace: Option<Trace>,
@@ -90,19 +97,21 @@ pub struct RunResult {
     pub occupancy: OccupancyLog,
 }
 
-/// Lets another thread follow a run and stop it: the run publishes its
-/// simulated time, and checks the cancel flag, every [`Control::EVERY`] events.
+/// Lets another thread follow a run and stop it: before each event the run
+/// looks at the cancel flag, and after taking it publishes its simulated time
+/// and the events taken so far. A look costs a load and two stores, nothing
+/// next to an event; looking only every N events left a stop (and the
+/// progress line) waiting for N events, seconds where one event is a
+/// 37-cell DSCH frame.
 #[derive(Debug, Default)]
 pub struct Control {
     cancelled: AtomicBool,
     now_ns: AtomicU64,
+    events: AtomicU64,
 }
 
 impl Control {
-    /// Events between two looks at the flag (a few milliseconds of wall time).
-    pub const EVERY: u64 = 1 << 16;
-
-    /// Asks the run to stop at its next look at the flag.
+    /// Asks the run to stop before its next event.
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::Relaxed);
     }
@@ -112,9 +121,19 @@ impl Control {
         self.cancelled.load(Ordering::Relaxed)
     }
 
-    /// The simulated time the run had reached at its last look, in seconds.
+    /// The simulated time of the last event the run took, in seconds.
     pub fn simulated_s(&self) -> f64 {
         Time(self.now_ns.load(Ordering::Relaxed)).as_secs_f64()
+    }
+
+    /// The events the run took so far.
+    pub fn events(&self) -> u64 {
+        self.events.load(Ordering::Relaxed)
+    }
+
+    fn publish(&self, now: Time, events: u64) {
+        self.now_ns.store(now.0, Ordering::Relaxed);
+        self.events.store(events, Ordering::Relaxed);
     }
 }
 
@@ -163,7 +182,11 @@ struct Network {
     links: [Link; 4],
     queue_timer_at: [Option<Time>; 4],
     apps: Vec<App>,
-    flows: Vec<Flow>,
+    flows: Flows,
+    /// The rows of the flows that are over, in the order they closed (`None`:
+    /// only totals are kept).
+    rows: Option<Vec<FlowSummary>>,
+    totals: FlowTotals,
     next_flow: FlowId,
     /// Actions the applications asked for, not yet executed.
     actions: Vec<(u16, Action)>,
@@ -245,11 +268,13 @@ impl Network {
             links,
             queue_timer_at: [None; 4],
             apps: s.traffic.apps(seed),
-            flows: Vec::new(),
+            flows: Flows::default(),
+            rows: (!opts.totals_only).then(Vec::new),
+            totals: FlowTotals::new(users.max(1) as usize),
             next_flow: 0,
             actions: Vec::new(),
             notices: VecDeque::new(),
-            log: TrafficLog::default(),
+            log: TrafficLog { totals_only: opts.totals_only, ..TrafficLog::default() },
             out: Vec::new(),
             dropped: Vec::new(),
             drops: Default::default(),
@@ -285,13 +310,13 @@ impl Network {
 
     /// Handles the events due by `end`; false if `control` was cancelled first.
     fn run_until(&mut self, end: Time, control: &Control) -> bool {
-        while let Some((now, event)) = self.events.pop_until(end) {
-            if self.events.processed().is_multiple_of(Control::EVERY) {
-                if control.is_cancelled() {
-                    return false;
-                }
-                control.now_ns.store(now.0, Ordering::Relaxed);
+        loop {
+            if control.is_cancelled() {
+                return false;
             }
+            self.flows.compact();
+            let Some((now, event)) = self.events.pop_until(end) else { return true };
+            control.publish(now, self.events.processed());
             match event {
                 // Each link, and each end of a connection, has its own arm, so that
                 // the compiler makes one copy of the handler for each: a test on
@@ -338,7 +363,6 @@ impl Network {
                 }
             }
         }
-        true
     }
 
     /// The head of link `id`'s delay line reaches its far end, which is, by
@@ -382,7 +406,7 @@ impl Network {
         }
         let (b, occupancy) = match &self.radio {
             Some(radio) => {
-                let user = self.flows[pkt.flow as usize].user;
+                let user = self.flows.user(pkt.flow);
                 (user as usize, radio.pdcp(user).packets())
             }
             None => (0, self.links[LinkId::Bottleneck as usize].queue().packets()),
@@ -406,7 +430,7 @@ impl Network {
         }
         if matches!(id, LinkId::Bottleneck | LinkId::Uplink) {
             if let Some(radio) = self.radio.as_mut() {
-                let user = self.flows[pkt.flow as usize].user; // the bearer of the flow's user
+                let user = self.flows.user(pkt.flow); // the bearer of the flow's user
                 match pkt.dir {
                     Dir::Down => radio.arrive_down(now, user, *pkt, &mut self.radio_out),
                     Dir::Up => radio.arrive_up(now, user, *pkt, &mut self.radio_out),
@@ -522,7 +546,7 @@ impl Network {
         if d.pkt.transport == Transport::Udp {
             self.udp_lost += 1;
         }
-        let user = self.flows[d.pkt.flow as usize].user as usize;
+        let user = self.flows.user(d.pkt.flow) as usize;
         *self.user_drops[user][d.pkt.dir as usize].entry(d.cause).or_default() += 1;
     }
 
@@ -538,7 +562,7 @@ impl Network {
         let delay = now.since(pkt.sent_at);
         if pkt.transport == Transport::Udp {
             self.udp_delays.record(delay.0);
-            if let Some(Kind::Udp(s)) = self.flows.get_mut(pkt.flow as usize).map(|f| &mut f.kind) {
+            if let Some(Kind::Udp(s)) = self.flows.get_mut(pkt.flow).map(|f| &mut f.kind) {
                 s.delivered_bytes += pkt.tcp.len as u64;
                 s.last = Some(now);
             }
@@ -549,7 +573,7 @@ impl Network {
             Dir::Up => Side::Server,
         };
         if pkt.is_data() && !self.user_delays.is_empty() {
-            self.user_delays[self.flows[pkt.flow as usize].user as usize][dir as usize].record(delay.0);
+            self.user_delays[self.flows.user(pkt.flow) as usize][dir as usize].record(delay.0);
         }
         if dir == Dir::Up && pkt.is_data() {
             self.up_delays.record(delay.0);
@@ -570,11 +594,10 @@ impl Network {
                 log.retransmission.push(pkt.retransmission);
             }
         }
-        let Kind::Tcp(c) = &mut self.flows[pkt.flow as usize].kind else {
-            return;
+        let Some(c) = self.flows.conn_mut(pkt.flow) else {
+            return; // a stream's, or the connection is over
         };
-        let Some(ends) = c.ends.as_mut() else { return }; // the connection is gone
-        let end = &mut ends[side as usize];
+        let end = &mut c.ends[side as usize];
         end.on_packet(now, pkt, &mut self.out);
         let got = end.delivered();
         let s = side as usize;
@@ -594,45 +617,55 @@ impl Network {
 
     #[inline(always)]
     fn tcp_timer(&mut self, now: Time, flow: FlowId, side: Side) {
-        let Some(c) = conn_mut(&mut self.flows, flow) else {
+        let Some(c) = self.flows.conn_mut(flow) else {
             return;
         };
         if c.timer_at[side as usize] != Some(now) {
             return; // superseded by an earlier deadline
         }
         c.timer_at[side as usize] = None;
-        let Some(ends) = c.ends.as_mut() else { return };
-        ends[side as usize].on_timer(now, &mut self.out);
+        c.ends[side as usize].on_timer(now, &mut self.out);
         self.after_endpoint(now, flow, side);
     }
 
     /// After the endpoint at `side` of `flow` was driven: re-arms its timer
-    /// (the other end's cannot have changed), retires the connection once both
-    /// ends are closed and quiet, and sends what it produced.
+    /// (the other end's cannot have changed), closes the flow once both ends
+    /// are closed and quiet, and sends what it produced.
     #[inline(always)]
     fn after_endpoint(&mut self, now: Time, flow: FlowId, side: Side) {
-        let Kind::Tcp(c) = &mut self.flows[flow as usize].kind else { unreachable!("a TCP flow") };
-        if let Some(ends) = c.ends.as_mut() {
-            if let Some(t) = &mut self.trace {
-                t.windows(now, flow, ends);
+        let c = self.flows.conn_mut(flow).expect("an open connection");
+        if let Some(t) = &mut self.trace {
+            t.windows(now, flow, &c.ends);
+        }
+        if let Some(t) = c.ends[side as usize].next_timer() {
+            let at = &mut c.timer_at[side as usize];
+            if at.is_none_or(|a| t < a) {
+                let t = t.max(now);
+                *at = Some(t);
+                self.events.schedule_timer(t, Event::TcpTimer(flow, side));
             }
-            if let Some(t) = ends[side as usize].next_timer() {
-                let at = &mut c.timer_at[side as usize];
-                if at.is_none_or(|a| t < a) {
-                    let t = t.max(now);
-                    *at = Some(t);
-                    self.events.schedule_timer(t, Event::TcpTimer(flow, side));
-                }
-            }
-            if c.closed == [true, true] && ends.iter().all(|e| e.peer_closed() && e.next_timer().is_none()) {
-                c.counters = c.counters();
-                c.ends = None;
-                c.finished = true;
-            }
+        }
+        if c.is_over() {
+            self.close_flow(flow);
         }
         match side {
             Side::Client => self.flush(now, Dir::Up),
             Side::Server => self.flush(now, Dir::Down),
+        }
+    }
+
+    /// Connection `flow` is over: its row goes to the totals (and the rows,
+    /// if kept), and of the rest only what may still be asked of it stays.
+    #[cold]
+    fn close_flow(&mut self, flow: FlowId) {
+        let f = self.flows.get(flow).expect("an open connection");
+        let row = f.row(flow, self.duration);
+        let Kind::Tcp(c) = &f.kind else { unreachable!("an open connection") };
+        let closed = Closed { delivered: c.delivered, rtos: row.rtos, goodput_bps: row.goodput_bps };
+        self.flows.close(flow, closed);
+        self.totals.add(&row);
+        if let Some(rows) = &mut self.rows {
+            rows.push(row);
         }
     }
 

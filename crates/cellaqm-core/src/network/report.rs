@@ -1,14 +1,12 @@
 //! The run's results: the summary, and one row per flow, user and cell.
 
-use super::flows::{Flow, Kind};
+use super::flows::FlowTotals;
 use super::topology::LinkId;
 use super::{Network, RunResult};
 use crate::link::{Link, LinkStats};
 use crate::metrics::{
-    DatagramSummary, DelayStats, DownloadSummary, FlowSummary, LinkSummary, OccupancyLog, SessionSummary, Summary,
-    UserSummary,
+    DatagramSummary, DelayStats, FlowSummary, LinkSummary, OccupancyLog, SessionSummary, Summary, UserSummary,
 };
-use crate::packet::Dir;
 use crate::queue::{DropCause, QueueDisc};
 use crate::radio::{CellSummary, RadioAccess};
 use crate::time::Time;
@@ -28,7 +26,25 @@ impl Network {
         // Conservation of bytes, checked on every run: a failure is a model bug.
         assert!(self.ledger.balances(), "byte ledger does not balance: {:?}", self.ledger);
 
-        let flows: Vec<FlowSummary> = self.flows.iter().enumerate().map(|(i, f)| flow_summary(i, f, end)).collect();
+        // The flows still open (and the streams) join the totals, and their rows the rows.
+        self.flows.compact();
+        let open: Vec<FlowSummary> = self.flows.open_in_order().into_iter().map(|f| f.row(f.id, end)).collect();
+        let goodput_sum = self.flows.goodput_sum(|id| {
+            let i = open.binary_search_by_key(&id, |r| r.flow).expect("an open flow");
+            open[i].goodput_bps
+        });
+        for row in &open {
+            self.totals.add(row);
+        }
+        let mut flows = match self.rows.take() {
+            Some(mut rows) => {
+                rows.extend_from_slice(&open);
+                rows
+            }
+            None => Vec::new(),
+        };
+        flows.sort_unstable_by_key(|f| f.flow);
+        let totals = std::mem::take(&mut self.totals);
         let mut downloads = std::mem::take(&mut self.log.downloads);
         for (i, d) in downloads.iter_mut().enumerate() {
             d.download = i as u32;
@@ -48,7 +64,7 @@ impl Network {
         let radio = self.radio.as_mut().and_then(|r| r.summary(end));
         let lte = self.radio.as_ref().and_then(RadioAccess::lte_stats);
         let dsch = self.radio.as_ref().and_then(RadioAccess::dsch_summary);
-        let users = self.user_summaries(&flows, end);
+        let users = self.user_summaries(&totals, end);
         let cells = self.cell_summaries(&users, end);
         let mut occupancy = OccupancyLog::default();
         let mut summarise = |id: LinkId, (stats, marked): (LinkStats, u64)| {
@@ -76,19 +92,19 @@ impl Network {
             }),
         };
         let duration_s = end.as_secs_f64();
-        let delivered_bytes: u64 = flows.iter().map(|f| f.bytes_delivered).sum();
+        let delivered_bytes = totals.delivered_bytes;
         let udp_delivered = self.udp_delays.count();
-        let udp_bytes = flows.iter().filter(|f| f.transport == "udp").map(|f| f.bytes_delivered).sum();
+        let download_stats = std::mem::take(&mut self.log.tally).summary();
         let log = &self.log;
         let events = self.events.processed();
         let summary = Summary {
             scenario: self.scenario_name.clone(),
             seed: self.seed,
             duration_s,
-            flows: flows.len(),
+            flows: totals.flows as usize,
             delivered_bytes,
             goodput_bps: delivered_bytes as f64 * 8.0 / duration_s,
-            mean_flow_goodput_bps: flows.iter().map(|f| f.goodput_bps).sum::<f64>() / flows.len().max(1) as f64,
+            mean_flow_goodput_bps: goodput_sum / (totals.flows as usize).max(1) as f64,
             goodput_per_cell_bps: self
                 .radio
                 .as_ref()
@@ -97,19 +113,25 @@ impl Network {
             delay_ms: DelayStats::from_histogram(&self.delays),
             delay_up_ms: DelayStats::from_histogram(&self.up_delays),
             users: self.users,
-            downloads: DownloadSummary::new(&downloads),
+            downloads: download_stats,
             sessions: SessionSummary {
                 offered: log.sessions_offered,
                 served: log.sessions_served,
                 lost: log.sessions_lost,
                 unfinished: log.sessions_offered - log.sessions_served - log.sessions_lost,
             },
-            datagrams: DatagramSummary::new(self.udp_sent, udp_delivered, self.udp_lost, udp_bytes, &self.udp_delays),
-            rtos: flows.iter().map(|f| f.rtos).sum(),
-            spurious_rtos: flows.iter().map(|f| f.spurious_rtos).sum(),
-            fast_retransmits: flows.iter().map(|f| f.fast_retransmits).sum(),
-            retransmitted_bytes: flows.iter().map(|f| f.retransmitted_bytes).sum(),
-            stalled_flows: flows.iter().filter(|f| f.stalled).count() as u64,
+            datagrams: DatagramSummary::new(
+                self.udp_sent,
+                udp_delivered,
+                self.udp_lost,
+                totals.udp_bytes,
+                &self.udp_delays,
+            ),
+            rtos: totals.rtos,
+            spurious_rtos: totals.spurious_rtos,
+            fast_retransmits: totals.fast_retransmits,
+            retransmitted_bytes: totals.retransmitted_bytes,
+            stalled_flows: totals.stalled_flows,
             drops: bottleneck.drops.clone(),
             bottleneck,
             uplink,
@@ -138,19 +160,22 @@ impl Network {
     /// One row per user: its flows' totals, its delays and drops, and with
     /// `[radio]` its own PDCP buffer and bearer counters (the LTE uplink: its
     /// UE's buffer, in its one cell).
-    fn user_summaries(&mut self, flows: &[FlowSummary], end: Time) -> Vec<UserSummary> {
+    fn user_summaries(&mut self, totals: &FlowTotals, end: Time) -> Vec<UserSummary> {
         let duration_s = end.as_secs_f64();
-        let n = self.users.max(1) as usize;
-        let mut users: Vec<UserSummary> =
-            (0..n).map(|u| UserSummary { user: u as u32, ..UserSummary::default() }).collect();
-        for f in flows {
-            let u = &mut users[f.user as usize];
-            u.flows += 1;
-            u.bytes_down += f.bytes_down;
-            u.bytes_up += f.bytes_up;
-            u.rtos += f.rtos;
-            u.retransmitted_bytes += f.retransmitted_bytes;
-        }
+        let mut users: Vec<UserSummary> = totals
+            .users
+            .iter()
+            .enumerate()
+            .map(|(u, t)| UserSummary {
+                user: u as u32,
+                flows: t.flows,
+                bytes_down: t.bytes_down,
+                bytes_up: t.bytes_up,
+                rtos: t.rtos,
+                retransmitted_bytes: t.retransmitted_bytes,
+                ..UserSummary::default()
+            })
+            .collect();
         let names = |m: &BTreeMap<DropCause, u64>| m.iter().map(|(c, n)| (c.name(), *n)).collect();
         for (i, u) in users.iter_mut().enumerate() {
             u.goodput_bps = (u.bytes_down + u.bytes_up) as f64 * 8.0 / duration_s;
@@ -190,36 +215,4 @@ impl Network {
         }
         cells
     }
-}
-
-/// The `flows.csv` row of flow `i`.
-fn flow_summary(i: usize, f: &Flow, end: Time) -> FlowSummary {
-    let (mut s, down, up, completion) = match &f.kind {
-        Kind::Tcp(c) => {
-            let mut s = c.counters();
-            s.transport = "tcp";
-            s.stalled = c.ends.as_ref().is_some_and(|ends| ends.iter().any(|e| e.stalled()));
-            let [down, up] = c.delivered;
-            (s, down, up, c.last_byte.filter(|_| c.finished))
-        }
-        Kind::Udp(st) => {
-            let s = FlowSummary { transport: "udp", ..FlowSummary::default() };
-            match st.dir {
-                Dir::Down => (s, st.delivered_bytes, 0, st.last),
-                Dir::Up => (s, 0, st.delivered_bytes, st.last),
-            }
-        }
-    };
-    let delivered = down + up;
-    let span = completion.unwrap_or(end).since(f.start).as_secs_f64();
-    s.flow = i as u32;
-    s.source = f.source as u32;
-    s.user = f.user;
-    s.bytes_delivered = delivered;
-    s.bytes_down = down;
-    s.bytes_up = up;
-    s.goodput_bps = if span > 0.0 { delivered as f64 * 8.0 / span } else { 0.0 };
-    s.start_s = f.start.as_secs_f64();
-    s.completion_s = completion.map(Time::as_secs_f64);
-    s
 }

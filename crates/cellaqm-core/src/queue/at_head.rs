@@ -1,12 +1,12 @@
 //! Decide at the head: the loop shared by the transmitter-side schemes of the
-//! LTE uplink study (lte-uplink-raqm.md: drop-from-front with a limit, PDCP
+//! LTE uplink study (Tan, MSc thesis, 2009: drop-from-front with a limit, PDCP
 //! discard, T-AQM), which "act on each outgoing RLC SDU at the head of the buffer".
 //!
 //! Rule: when the link asks for a packet, the scheme's [`HeadRule`] judges
 //! the head: discard it (and judge the next head) or transmit it. An arrival
 //! that does not fit the buffer's limits is dropped by the [`Overflow`]
-//! fallback: at the tail (the arrival; the spec's choice: "an arrival that
-//! would exceed 1.25 MB is dropped at the tail") or from the front (the
+//! fallback: at the tail (the arrival; our choice, the thesis does not say:
+//! an arrival that would exceed 1.25 MB is dropped at the tail) or from the front (the
 //! oldest packets until it fits: DFF as the full buffer's fallback).
 
 use super::passive::make_room;

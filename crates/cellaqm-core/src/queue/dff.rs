@@ -1,5 +1,5 @@
 //! Drop-from-front with a limit checked at departure (DFF), as in the LTE
-//! uplink study (lte-uplink-raqm.md; 375 kB limit in its estimator experiment).
+//! uplink study (Tan, MSc thesis, 2009; 375 kB limit in its estimator experiment).
 //!
 //! Rule: `for each outgoing packet: if queue_size > bufferLimit: discard
 //! packet else transmit packet`, the queue size counting the outgoing packet

@@ -1,6 +1,6 @@
 //! The passive buffers: tail drop (TD, DT) and drop from front (DF).
 //!
-//! Sources: wcdma-rnc-aqm.md (TD, the reference scheme); hsdsch-buffer-mgmt.md
+//! Sources: Lakkakorpi & Cuny, WCNC 2006 (TD, the reference scheme); the HS-DSCH study
 //! ("DF n: passive, drop-from-front, room for n packets"); README glossary.
 //! Rule: serve first-in first-out and never drop but on overflow. Tail drop
 //! drops the arriving packet that does not fit the byte and packet limits

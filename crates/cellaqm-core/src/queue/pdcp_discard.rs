@@ -1,4 +1,4 @@
-//! PDCP discard: the 3GPP discard timer at the transmitter (lte-uplink-raqm.md).
+//! PDCP discard: the 3GPP discard timer at the transmitter (Tan, MSc thesis, 2009).
 //!
 //! Rule: `for each outgoing packet: if delay > delayThreshold: discard packet
 //! else transmit packet`, delay being the time the packet spent in the buffer

@@ -1,9 +1,9 @@
 //! PDPC, the Packet Discard Prevention Counter (Sågfors et al.), as in
-//! wcdma-rnc-aqm.md (scheme 4, with ARED's rate-adaptive thresholds) and
-//! hsdsch-buffer-mgmt.md ("PDPC n (drop-front): t_min = n, counter spacing
-//! 2·t_min, upper threshold 4·t_min", in packets: its spec's pseudo-code drops
+//! Lakkakorpi & Cuny, WCNC 2006 (scheme 4, with ARED's rate-adaptive thresholds) and
+//! the HS-DSCH study ("PDPC n (drop-front): t_min = n, counter spacing
+//! 2·t_min, upper threshold 4·t_min", in packets: our reading of it drops
 //! when q > n, so it is `thresholds = { min = n + 1, max = 4n }`, `counter = 2n`,
-//! `drop = "front"`, tested packet for packet against that pseudo-code).
+//! `drop = "front"`, tested packet for packet against that reading).
 //!
 //! Rule, deterministic, on the instantaneous queue at each arrival: below minTh
 //! accept; between minTh and maxTh signal only when the counter is 0; at or
@@ -193,7 +193,7 @@ mod tests {
         run(&mut q, &[Arrive(0.0, pkt(1, 100), &[]), Arrive(0.0, pkt(2, 100), &[(2, Overflow)])]);
     }
 
-    /// The HS-DSCH study's "PDPC n" as its spec writes it (hsdsch-buffer-mgmt.md):
+    /// The HS-DSCH study's "PDPC n" as we read it (the study does not reproduce Sågfors' state chart):
     /// ```text
     /// on arrival (q = packets queued): enqueue;
     ///   if q >= 4n: drop oldest; C := 2n  elif q > n and C == 0: drop oldest; C := 2n  else C := max(0, C − 1)

@@ -1,8 +1,8 @@
 //! RED, Random Early Detection (Floyd & Jacobson, "Random Early Detection
 //! Gateways for Congestion Avoidance", IEEE/ACM ToN 1993), gentle as in
-//! wcdma-rnc-aqm.md (schemes 2 and 3, RED and rate-adaptive ARED),
-//! hsdsch-buffer-mgmt.md (RED with drop-front, thresholds in packets) and
-//! umts-rlc-tcp.md (RED in the RLC buffer, in SDUs).
+//! Lakkakorpi & Cuny, WCNC 2006 (schemes 2 and 3, RED and rate-adaptive ARED),
+//! the HS-DSCH study (RED with drop-front, thresholds in packets) and
+//! Alcaraz et al., IEEE Commun. Mag. (RED in the RLC buffer, in SDUs).
 //!
 //! Rule: on each arrival, update the average queue `avg ← (1−w_q)·avg + w_q·q`
 //! (w_q = 1: the instantaneous queue); below minTh accept; between minTh and
@@ -534,7 +534,7 @@ mod tests {
         assert!((got - expected).abs() < 0.01, "drop fraction {got}, expected {expected}");
     }
 
-    /// RED in the RLC buffer of umts-rlc-tcp.md (Table 2, B = 40 SDUs): the
+    /// RED in the RLC buffer of Alcaraz et al., IEEE Commun. Mag. (Table 2, B = 40 SDUs): the
     /// instantaneous queue in SDUs (w_q = 1), min_th 30, max_th = B, max_p 0.02,
     /// no gentle region. Held at 35 SDUs: p_b = 0.02·5/10 = 0.01, so the same
     /// uniform inter-drop law gives a drop fraction of 0.02/1.01 = 0.0198;

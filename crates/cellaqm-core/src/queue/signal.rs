@@ -1,9 +1,9 @@
 //! What an arrival-side AQM does once it has decided to signal congestion, and
 //! where its buffer overflows: shared by RED/ARED, PDPC and TTLRED1.
 //!
-//! Sources: wcdma-rnc-aqm.md ("all act on arrival ... and drop from the tail";
+//! Sources: Lakkakorpi & Cuny, WCNC 2006 ("all act on arrival ... and drop from the tail";
 //! "ECN marking instead of dropping is an option for RED, PDPC and TTLRED") and
-//! hsdsch-buffer-mgmt.md (RED and PDPC "with drop-front"). Rule: the signal
+//! the HS-DSCH study (RED and PDPC "with drop-front"). Rule: the signal
 //! falls on the arrival (tail) or on the oldest queued packet (front); an
 //! ECN-capable (ECT) victim is marked CE instead of dropped when ECN is on.
 //! A buffer overflow is never marked: it drops the arrival (tail) or head

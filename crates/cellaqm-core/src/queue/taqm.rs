@@ -1,5 +1,5 @@
 //! T-AQM, the delay-based transmitter AQM of Rathonyi & Nilsson, as used in
-//! the LTE uplink study (lte-uplink-raqm.md).
+//! the LTE uplink study (Tan, MSc thesis, 2009).
 //!
 //! Rule, for each outgoing packet (`size` = packets queued, the outgoing one
 //! included; `delay` = its time in the buffer):
@@ -12,7 +12,7 @@
 //! Before the first drop, `now - previousDropTime` counts as infinite.
 //! Arrivals that do not fit the buffer limits are dropped at the tail, or
 //! with `overflow = "front"` from the front ([`Overflow`]; the study does not
-//! say, the spec's choice is the tail).
+//! say, the tail is our choice).
 
 use super::at_head::{AtHead, HeadRule, Overflow};
 use super::{Backlog, DropCause};

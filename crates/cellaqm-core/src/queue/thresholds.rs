@@ -1,6 +1,6 @@
 //! Queue-length thresholds shared by RED, ARED and PDPC: fixed, or rate-adaptive.
 //!
-//! Source: Lakkakorpi & Cuny, WCNC 2006 (wcdma-rnc-aqm.md), scheme 3 (ARED):
+//! Source: Lakkakorpi & Cuny, WCNC 2006, scheme 3 (ARED):
 //! the RNC knows the bearer rate and sets minTh = max(7500 B, delay × rate[B/s])
 //! with delay 0.5 s, and maxTh = 3 · minTh. Fixed thresholds are in bytes (the
 //! WCDMA study's 10 kB / 30 kB) or in packets (the HS-DSCH study's t_min = n,

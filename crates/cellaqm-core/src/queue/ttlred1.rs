@@ -1,5 +1,5 @@
 //! TTLRED1, TTL-based RED on incoming packets (Lakkakorpi & Cuny, WCNC 2006;
-//! wcdma-rnc-aqm.md, scheme 5).
+//! Lakkakorpi & Cuny, WCNC 2006, scheme 5).
 //!
 //! Rule: every packet is timestamped on entry. On each arrival the sojourn
 //! time of the oldest queued packet (now − its timestamp; 0 when empty) takes

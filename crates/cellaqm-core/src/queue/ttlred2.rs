@@ -1,5 +1,5 @@
 //! TTLRED2, TTL-based RED on buffered packets (Lakkakorpi & Cuny, WCNC 2006;
-//! wcdma-rnc-aqm.md, scheme 6).
+//! Lakkakorpi & Cuny, WCNC 2006, scheme 6).
 //!
 //! Rule: each packet gets a random lifetime on entry —
 //! `if U(0,1) < maxDP: U(lowTh, 0.5·highTh) else U(0.5·highTh, highTh)`, lowTh

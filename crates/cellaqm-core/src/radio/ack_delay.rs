@@ -1,5 +1,6 @@
-//! ACK delay control on the uplink (Alcaraz, Cerdan, García-Haro,
-//! umts-rlc-tcp.md, "Buffer management added to RLC").
+//! ACK delay control on the uplink (J. J. Alcaraz, F. Cerdán, J. García-Haro,
+//! "Optimizing TCP and RLC interaction in the UMTS radio access network",
+//! IEEE Communications Magazine: its buffer management added to RLC).
 //!
 //! The study: "when the downlink RLC buffer exceeds min_th, the next uplink
 //! TCP ACK is delayed by min_d; while occupancy keeps growing the delay rises
@@ -15,9 +16,9 @@
 //! linear, n > min_th               → min(max_d, min_d + (max_d − min_d)·(n − min_th)/(C − min_th))
 //! ```
 //! so while the buffer keeps filling the delay grows linearly with the
-//! occupancy and reaches max_d when the buffer is full. `linear` is the
-//! spec's *choice* reading (umts-rlc-tcp.md "Buffer management": the delay a
-//! function of the occupancy alone, growing or not). ACKs keep their order:
+//! occupancy and reaches max_d when the buffer is full. `linear` is our
+//! reading of the study's "augmented linearly" (the delay a function of the
+//! occupancy alone, growing or not), and the slopes our choice. ACKs keep their order:
 //! an ACK never leaves before the one handed over before it.
 
 use crate::time::{Dur, Time};

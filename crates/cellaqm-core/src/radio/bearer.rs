@@ -129,9 +129,9 @@ pub struct RadioSummary {
     pub up_statuses: u64,
     /// RLC resets (TS 25.322 §11.4, after MaxMRW MRW transmissions without an MRW_ACK).
     pub rlc_resets: u64,
-    /// Downlink data PDUs that reached the UE's RLC (the "radio frames delivered" of umts-rlc-tcp.md).
+    /// Downlink data PDUs that reached the UE's RLC (the "radio frames delivered" of Alcaraz et al., IEEE Commun. Mag.).
     pub data_pdus_received: u64,
-    /// Signalling efficiency of umts-rlc-tcp.md: 100 × `statuses` / `data_pdus_received` (null without data PDUs).
+    /// Signalling efficiency of Alcaraz et al., IEEE Commun. Mag.: 100 × `statuses` / `data_pdus_received` (null without data PDUs).
     pub statuses_per_100_pdus: Option<f64>,
     /// PDU slots of the users' own DCH downlinks over the run (TTIs × PDUs per TTI); 0 on HSDPA.
     pub down_slots: u64,

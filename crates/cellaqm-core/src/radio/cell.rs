@@ -36,7 +36,7 @@ pub struct CellSummary {
     /// Users attached to the cell.
     pub users: u32,
     /// `"dch"` (dedicated channels), `"hsdpa"`, `"lte_uplink"` (the LTE uplink
-    /// of lte-uplink-raqm.md) or `"wired"` (the run's shared bottleneck link).
+    /// of Tan, MSc thesis, 2009) or `"wired"` (the run's shared bottleneck link).
     pub downlink: &'static str,
     /// The shared channel's scheduler (`null` without one).
     pub scheduler: Option<&'static str>,

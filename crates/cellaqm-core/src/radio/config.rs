@@ -39,11 +39,11 @@ pub enum BearerKind {
     Dch,
     /// HSDPA: the cell's shared HS-DSCH and its scheduler.
     Hsdpa,
-    /// The LTE uplink of lte-uplink-raqm.md (`[radio.lte]`): the managed
+    /// The LTE uplink of Tan, MSc thesis, 2009 (`[radio.lte]`): the managed
     /// buffer is each UE's (`uplink_buffer`, `uplink_queue`); the downlink
     /// only carries ACKs.
     LteUplink,
-    /// The DSCH system of umts-dsch-rrm.md (`[radio.dsch]`): 37 cells whose
+    /// The DSCH system of Ferrús et al. (`[radio.dsch]`): 37 cells whose
     /// resource managers grant each frame's DSCH transport format.
     Dsch,
 }

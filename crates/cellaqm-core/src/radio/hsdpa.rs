@@ -12,7 +12,7 @@
 //!   active users` credits, one credit per MAC-d PDU; fractions carry over
 //!   while the user stays active, and a frame holds at most `max_frame` PDUs.
 //!   The rate the RNC knows of the bearer is the rate of the credits it was
-//!   granted ("for HSDPA from the credits granted", wcdma-rnc-aqm.md):
+//!   granted ("for HSDPA from the credits granted", Lakkakorpi & Cuny, WCNC 2006):
 //!   credits × MAC-d bits / period, so the frame cap bounds it too.
 //! - Scheduling: every TTI the cell's [`Scheduler`] picks one user with data
 //!   in the Node-B ([`super::scheduler`]: round robin, max C/I, proportional
@@ -21,7 +21,7 @@
 //!   over while the cell stays busy).
 //! - HARQ: with probability `harq` an IP packet waits until the next
 //!   scheduling period (the next flow-control boundary: 0–10 ms extra): the
-//!   PDU that ends it, drawn once per packet ending there (wcdma-rnc-aqm.md:
+//!   PDU that ends it, drawn once per packet ending there (Lakkakorpi & Cuny, WCNC 2006:
 //!   "with probability 0.1 per IP packet"). The UE's reordering keeps each
 //!   user's PDUs in order, so the PDUs behind it wait too.
 

@@ -1,6 +1,6 @@
 //! The RNC's PDCP buffer of one radio bearer, managed by a queue discipline.
 //!
-//! Source: wcdma-rnc-aqm.md. An IP packet stays in the PDCP buffer until the
+//! Source: Lakkakorpi & Cuny, WCNC 2006. An IP packet stays in the PDCP buffer until the
 //! RLC has its last PDU acknowledged (or gives it up), so the buffer's byte
 //! count — what the limit, RED's thresholds and TTLRED1's oldest-packet
 //! sojourn time look at — includes the data RLC has in flight
@@ -42,7 +42,7 @@
 //! is *spared*: it leaves the buffer's count but the RLC still delivers it.
 //! A hand-over scheme never sees the packets the RLC carries.
 //!
-//! ECN marking instead of dropping (wcdma-rnc-aqm.md: "an option for RED,
+//! ECN marking instead of dropping (Lakkakorpi & Cuny, WCNC 2006: "an option for RED,
 //! PDPC and TTLRED"; RFC 3168 §5: set CE in the IP header of an ECT packet)
 //! must reach the copy the RLC sends. A hand-over discipline hands the RLC
 //! its own packet, marks included: CoDel and FQ-CoDel mark at departure, PIE

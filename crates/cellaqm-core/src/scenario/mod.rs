@@ -81,7 +81,7 @@ pub struct Scenario {
     /// DCH) in place of `[bottleneck]` and `[uplink]`; see [`crate::radio`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub radio: Option<crate::radio::RadioConfig>,
-    /// ACK delay control (umts-rlc-tcp.md): uplink TCP ACKs leaving the access
+    /// ACK delay control (Alcaraz et al., IEEE Commun. Mag.): uplink TCP ACKs leaving the access
     /// network are held back while the forward managed buffer is above a threshold.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ack_delay: Option<crate::radio::AckDelayParams>,
@@ -336,10 +336,17 @@ impl Scenario {
                 }
             }
         }
-        match &self.radio {
-            Some(r) => r.validate("radio", self.traffic.users()),
-            None => Ok(()),
+        if let Some(r) = &self.radio {
+            r.validate("radio", self.traffic.users())?;
+            if let Some(d) = r.dsch.as_ref().filter(|d| d.warmup >= self.duration) {
+                return Err(format!(
+                    "radio.dsch.warmup: {} s is not before the end of the run ({} s): nothing would be measured",
+                    d.warmup.as_secs_f64(),
+                    self.duration.as_secs_f64()
+                ));
+            }
         }
+        Ok(())
     }
 }
 

@@ -1,4 +1,4 @@
-//! Constant bit rate over UDP: conversational traffic (umts-dsch-rrm.md:
+//! Constant bit rate over UDP: conversational traffic (Ferrús et al.:
 //! video-phone users, CBR 64 kb/s, 160-byte SDUs, calls of mean 120 s).
 //!
 //! Each user sends one `packet`-byte datagram every `packet`·8/`rate`

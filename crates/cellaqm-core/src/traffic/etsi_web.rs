@@ -1,5 +1,5 @@
 //! ETSI UMTS 30.03 (TR 101 112) web browsing model, for the DSCH study's
-//! interactive users (umts-dsch-rrm.md).
+//! interactive users (Ferrús et al.).
 //!
 //! A session is `packet_calls` packet calls separated by `reading_time`; a
 //! packet call is `datagrams` datagrams, `datagram_interval` apart, each of

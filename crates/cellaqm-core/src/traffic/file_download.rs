@@ -1,5 +1,5 @@
 //! HTTP/1.1 file download: one persistent, pipelined connection per user
-//! (wcdma-rnc-aqm.md: 250 kB or 2.5 MB objects, reading time between them).
+//! (Lakkakorpi & Cuny, WCNC 2006: 250 kB or 2.5 MB objects, reading time between them).
 //!
 //! The user's connection opens with the first request and stays open. A
 //! "page" is `objects` files (one by default): the client writes all their

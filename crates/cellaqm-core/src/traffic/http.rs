@@ -1,4 +1,4 @@
-//! HTTP/1.0 web browsing (wcdma-rnc-aqm.md, "hierarchical HTTP model").
+//! HTTP/1.0 web browsing (Lakkakorpi & Cuny, WCNC 2006, "hierarchical HTTP model").
 //!
 //! A page is a main object and then `inlines` inline objects. Every object is
 //! fetched on its own new TCP connection: the client opens it and writes the

@@ -4,11 +4,11 @@
 //! |---|---|---|
 //! | `bulk` | `bulk.rs` | the server of each flow sends without end (FTP-like greedy source) |
 //! | `file` | `bulk.rs` | the server of each flow sends `size` bytes once, then closes |
-//! | `web` | `http.rs` | HTTP/1.0 pages: main object, then inlines on up to `connections` parallel connections, one new connection per object; reading time between pages (wcdma-rnc-aqm.md) |
+//! | `web` | `http.rs` | HTTP/1.0 pages: main object, then inlines on up to `connections` parallel connections, one new connection per object; reading time between pages (Lakkakorpi & Cuny, WCNC 2006) |
 //! | `file_download` | `file_download.rs` | HTTP/1.1: one persistent connection, pipelined requests, reading time between files |
-//! | `upload` | `upload.rs` | the client uploads files, one connection each, idle time between them or all at random start times (lte-uplink-raqm.md) |
-//! | `sessions` | `sessions.rs` | a session generator over a pool of users: transfers to a random idle user, lost if none is idle (hsdsch-buffer-mgmt.md) |
-//! | `etsi_web` | `etsi_web.rs` | ETSI UMTS 30.03 web model: sessions of packet calls of Pareto-sized datagrams (umts-dsch-rrm.md) |
+//! | `upload` | `upload.rs` | the client uploads files, one connection each, idle time between them or all at random start times (Tan, MSc thesis, 2009) |
+//! | `sessions` | `sessions.rs` | a session generator over a pool of users: transfers to a random idle user, lost if none is idle (the HS-DSCH study) |
+//! | `etsi_web` | `etsi_web.rs` | ETSI UMTS 30.03 web model: sessions of packet calls of Pareto-sized datagrams (Ferrús et al.) |
 //! | `cbr` | `cbr.rs` | constant bit rate over UDP (64 kb/s conversational) |
 //!
 //! Random quantities are [`Dist`]s (`distributions.rs`), drawn from [`Streams`]
@@ -142,7 +142,7 @@ impl Ctx<'_> {
     /// Records a finished (or, at the end of the run, unfinished) download.
     pub fn record(&mut self, mut d: Download) {
         d.source = self.source as u32;
-        self.log.downloads.push(d);
+        self.log.record(d);
     }
     pub fn log(&mut self) -> &mut TrafficLog {
         self.log

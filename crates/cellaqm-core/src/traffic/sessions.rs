@@ -1,4 +1,4 @@
-//! Session generator over a pool of users (hsdsch-buffer-mgmt.md).
+//! Session generator over a pool of users (the HS-DSCH study).
 //!
 //! New sessions arrive independently of how fast earlier ones go: the first at
 //! `start` + one waiting time, then one waiting time (`interarrival`) after

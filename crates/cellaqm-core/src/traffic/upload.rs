@@ -1,4 +1,4 @@
-//! Uploads from the UE (lte-uplink-raqm.md): a client sends files to the server.
+//! Uploads from the UE (Tan, MSc thesis, 2009): a client sends files to the server.
 //!
 //! Each file is its own TCP connection: the client opens it, writes the file
 //! and closes; the upload completes when the server has the last byte (then

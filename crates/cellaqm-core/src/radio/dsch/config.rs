@@ -47,6 +47,10 @@ impl Default for WebModel {
     }
 }
 
+/// The most open-loop users of each kind (our bound: 33 times the study's 600
+/// web users; a larger count filled the memory before the first frame).
+pub const MAX_SYSTEM_USERS: u32 = 20_000;
+
 /// `[radio.dsch]` in a scenario.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
@@ -200,6 +204,11 @@ impl DschConfig {
                 self.common_power_w
             ));
         }
+        for (name, n) in [("web_users", self.web_users), ("conversational_users", self.conversational_users)] {
+            if n > MAX_SYSTEM_USERS {
+                return Err(format!("{key}.{name}: at most {MAX_SYSTEM_USERS}, got {n}"));
+            }
+        }
         if self.rings == 0 || self.rings > 10 {
             return Err(format!("{key}.rings: expected 1 … 10, got {}", self.rings));
         }
@@ -232,6 +241,8 @@ mod tests {
         assert!(bad.validate("radio.dsch").unwrap_err().starts_with("radio.dsch.phi:"));
         let bad = DschConfig { common_power_w: 25.0, ..DschConfig::default() };
         assert!(bad.validate("radio.dsch").unwrap_err().starts_with("radio.dsch.common_power_w:"));
+        let bad = DschConfig { web_users: 4_000_000_000, ..DschConfig::default() };
+        assert_eq!(bad.validate("radio.dsch").unwrap_err(), "radio.dsch.web_users: at most 20000, got 4000000000");
         let bad = DschConfig { interactive_bler: 1.5, ..DschConfig::default() };
         assert!(bad.validate("radio.dsch").unwrap_err().starts_with("radio.dsch.interactive_bler:"));
         assert!(toml::from_str::<DschConfig>("phy = 0.7").unwrap_err().to_string().contains("phy"));

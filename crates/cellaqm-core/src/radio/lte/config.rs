@@ -242,8 +242,8 @@ impl LteConfig {
             _ => {}
         }
         let positive = [
+            ("tti", self.tti), // first: an absent period stands for it
             ("period", self.period.unwrap_or(self.tti)),
-            ("tti", self.tti),
             ("sr_period", self.sr_period),
             ("bsr_period", self.bsr_period),
             ("retx_bsr_timer", self.retx_bsr_timer),

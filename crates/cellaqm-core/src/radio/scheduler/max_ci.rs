@@ -1,5 +1,5 @@
 //! Max C/I (max-SIR): the backlogged user whose channel supports the highest
-//! rate now (hsdsch-buffer-mgmt.md: "max-SIR = the active user with the best
+//! rate now (the HS-DSCH study: "max-SIR = the active user with the best
 //! SIR"); equal channels in turn. It maximises cell throughput and starves
 //! users at the cell edge while better ones have data.
 

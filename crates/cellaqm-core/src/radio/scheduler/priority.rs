@@ -2,7 +2,7 @@
 //! (class 0 before class 1 ...), in turn within a class. A lower class is
 //! served only while every higher one is empty — the rule of the DSCH study's
 //! resource manager, which serves conversational users before interactive ones
-//! (umts-dsch-rrm.md).
+//! (Ferrús et al.).
 
 use super::{in_turn_by, Scheduler, Turn, UserView};
 use crate::time::Time;

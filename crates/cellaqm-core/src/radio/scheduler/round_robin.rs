@@ -1,4 +1,4 @@
-//! Round robin: each backlogged user in turn (hsdsch-buffer-mgmt.md: "RR =
+//! Round robin: each backlogged user in turn (the HS-DSCH study: "RR =
 //! the next active user in turn"; the WCDMA study's HSDPA scheduler).
 
 use super::{in_turn_by, Scheduler, Turn, UserView};
