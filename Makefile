@@ -53,7 +53,7 @@ $(BUILD_STAMP): $(VENV_STAMP) $(RUST_SRCS)
 		$(BIN)/maturin develop --release
 	touch $@
 
-run: build ## Build, then compare every AQM scheme on a WCDMA bearer (table + results/demo/plot.png, a few seconds)
+run: build ## Build, then compare every AQM scheme on a WCDMA bearer (table + results/demo/demo.png, a few seconds)
 	$(BIN)/cellaqm reproduce wcdma-rnc-aqm --demo --out results/demo
 
 run-scenario: build ## Build, then simulate scenarios/default.toml (override with SCENARIO=...)
@@ -70,6 +70,13 @@ reproduce-hsdsch: build ## The HS-DSCH study: scenarios 1-3 with ANOVA and Tukey
 
 reproduce-rlc: build ## The RLC-TCP study's 18 experiments and its 16 findings judged (about 3.5 min on 2 cores, 400 CPU s; QUICK=1 for CI's)
 	$(BIN)/cellaqm reproduce umts-rlc-tcp $(if $(QUICK),--quick) --out results/umts-rlc-tcp
+
+.PHONY: reproduce-all bench-engine
+reproduce-all: build ## All five studies' reproductions into results/STUDY, then each one's CPU-seconds (QUICK=1: --quick)
+	$(BIN)/python bench/reproduce_all.py $(if $(QUICK),--quick) --out results
+
+bench-engine: build ## What cellaqm reproduce costs per run outside the simulation (store, runner, tables)
+	$(BIN)/python bench/engine_overhead.py
 
 bench-wcdma: ## Time the full WCDMA headline experiment in the core (release, all cores)
 	cargo run --release -q -p cellaqm-bench --bin wcdma-reproduce

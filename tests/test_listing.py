@@ -54,8 +54,16 @@ def test_links_cover_every_shipped_scenario() -> None:
 
 
 def test_studies_are_the_reproduce_targets(cli: Any) -> None:
-    assert [s["name"] for s in entries("studies")] == list(EXPERIMENTS)
-    assert all(s["description"] and s["runtime"] for s in entries("studies"))
+    studies = entries("studies")
+    assert [s["name"] for s in studies] == list(EXPERIMENTS)
+    for s in studies:
+        assert s["description"] and s["experiments"] and s["runs"]["full"] > s["runs"]["quick"] > 0
+        assert sum(e["runs"]["full"] for e in s["experiments"]) == s["runs"]["full"]
+        assert s["simulations"]["full"] <= s["runs"]["full"]
+    rlc = next(s for s in studies if s["name"] == "umts-rlc-tcp")
+    assert [e["name"] for e in rlc["experiments"]][:2] == ["initial-window", "buffer-tcp"]
+    text = cli("list", "studies", "umts-rlc-tcp").stdout
+    assert "buffer-tcp" in text and "4,560" in text  # the --only names and the full size
     proc = cli("reproduce", "nope")
     assert_one_line_error(proc, "invalid choice", *EXPERIMENTS)
 

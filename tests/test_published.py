@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 
-from cellaqm import published, reproduce
+from cellaqm import published, wcdma
 
 
 def test_the_published_table_parses_and_every_row_is_a_case_of_ours():
     rows = published.wcdma_table1()
     assert len(rows) == 8 * 6
-    ours = {(c.label, reproduce.SCHEME_LABELS[s]) for c in reproduce.HEADLINE for s in reproduce.SCHEMES}
+    ours = {(c.label, wcdma.SCHEME_LABELS[s]) for c in wcdma.HEADLINE for s in wcdma.SCHEMES}
     for r in rows:
         assert (r["case"], r["scheme"]) in ours, r
         assert r["p95_ms"] > 0 and r["goodput_kbps"] > 0

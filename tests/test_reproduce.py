@@ -1,4 +1,4 @@
-"""``cellaqm reproduce wcdma-rnc-aqm --quick``: the WCDMA study's table in CI."""
+"""``cellaqm reproduce wcdma-rnc-aqm --quick``: the WCDMA study's table in CI, and the command's options."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import csv
 
 import pytest
 
-from cellaqm import reproduce
+from cellaqm import wcdma
 from cellaqm.cli import main
 
 
@@ -23,42 +23,44 @@ def test_quick_reproduce_writes_the_table(tmp_path, capsys):
     # On the R99 64k file row an AQM cuts the p95 delay well below tail drop's.
     dch64 = {r["scheme"]: r for r in rows if r["case"] == "R99 64k, file 250 kB"}
     assert float(dch64["ARED"]["p95_ms"]) < 0.7 * float(dch64["TD"]["p95_ms"])
-    md = (tmp_path / "table.md").read_text()
-    assert "| HSDPA 3.6M, file 2.5 MB | TTLRED2 |" in md
+    report = (tmp_path / "report.md").read_text()
+    assert "| HSDPA 3.6M, file 2.5 MB | TTLRED2 |" in report
     out = capsys.readouterr().out
-    assert "runs in" in out
-    assert f"see {reproduce.DOC}" in out
-    # The study's five observations follow the summary line, on its table and on ours.
+    assert "runs' own times sum to" in out
+    assert wcdma.DOC in out
+    # The study's five observations follow the comparison, on its table and on ours.
     assert "The study's stated observations" in out and '5. "TTLRED for incoming packets' in out
-    assert "| ARED, PDPC and TTLRED best |" in (tmp_path / "comparison.md").read_text()
-
-
-def test_set_overrides_go_to_the_cases_of_their_bearer():
-    sets = ("radio.dch.loss.burst=5.0", "radio.hsdpa.iub_delay=20ms", "radio.rlc.status.prohibit=300ms")
-    assert reproduce.sets_for("dch384", sets) == ["radio.dch.loss.burst=5.0", "radio.rlc.status.prohibit=300ms"]
-    assert reproduce.sets_for("hsdpa500", sets) == ["radio.hsdpa.iub_delay=20ms", "radio.rlc.status.prohibit=300ms"]
+    assert "| ARED, PDPC and TTLRED best |" in report
+    # The summary at the top quotes the comparison with Table I; the comparison precedes the experiment.
+    summary = report[:report.index("\n## ", report.index("## Summary") + 5)]
+    assert "- Published results: vs the published Table I (48 cells)" in summary
+    assert report.index("## Next to the published Table I") < report.index("## Table I: p95 IP packet delay")
+    assert len(list(csv.DictReader((tmp_path / "comparison.csv").open()))) == 48
 
 
 def test_a_set_the_scenarios_refuse_is_one_line(tmp_path, capsys):
     assert main(["reproduce", "wcdma-rnc-aqm", "--quick", "--quiet", "--set", "radio.rlc.status.prohibit=fast",
                  "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("cellaqm: error: --set: radio.rlc.status.prohibit"), err
-    assert main(["reproduce", "umts-rlc-tcp", "--set", "tcp.rwnd=60", "--out", str(tmp_path)]) == 2
-    assert "--set: only with wcdma-rnc-aqm" in capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("cellaqm: error: --set radio.rlc.status.prohibit=fast: "
+                                                   "experiment table (case R99 64k, web, scheme TD): "), err
+    assert "radio.rlc.status.prohibit" in err.split(": ", 4)[-1]
 
 
 def test_demo_writes_a_plot(tmp_path):
-    assert main(["reproduce", "wcdma-rnc-aqm", "--demo", "--duration", "30", "--quiet", "--out", str(tmp_path)]) == 0
-    assert (tmp_path / "plot.png").stat().st_size > 1000
+    assert main(["reproduce", "wcdma-rnc-aqm", "--demo", "--duration", "30", "--reps", "2", "--quiet",
+                 "--out", str(tmp_path)]) == 0
+    assert (tmp_path / "demo.png").stat().st_size > 1000
+    rows = list(csv.DictReader((tmp_path / "demo.csv").open()))
+    assert {r["case"] for r in rows} == {"R99 384k, web"} and len(rows) == 6
 
 
 def test_scenario_files_match_the_generator(tmp_path):
-    """scenarios/wcdma/ is generated from reproduce.py: regenerate and compare."""
+    """scenarios/wcdma/ is generated from wcdma.py: regenerate and compare."""
     from pathlib import Path
 
     repo = Path(__file__).resolve().parents[1] / "scenarios" / "wcdma"
-    written = reproduce.write_scenarios(tmp_path)
+    written = wcdma.write_scenarios(tmp_path)
     assert len(written) == 6 * 33
     for p in written:
         assert (repo / p.relative_to(tmp_path)).read_text() == p.read_text(), p
@@ -78,8 +80,8 @@ def test_the_documented_page_exists():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
-    assert (root / reproduce.DOC).is_file()
-    assert reproduce.DOC in (root / "README.md").read_text()
+    assert (root / wcdma.DOC).is_file()
+    assert wcdma.DOC in (root / "README.md").read_text()
 
 
 def test_quick_umts_rlc_tcp_writes_every_experiment(tmp_path, capsys):
@@ -115,16 +117,19 @@ def test_quick_umts_rlc_tcp_writes_every_experiment(tmp_path, capsys):
 
 def test_umts_rlc_tcp_only_runs_the_named_experiments(tmp_path):
     assert main(["reproduce", "umts-rlc-tcp", "--quick", "--quiet", "--only", "in-order", "--out", str(tmp_path)]) == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["findings.csv", "in-order.csv", "in-order.png", "report.md"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["findings.csv", "in-order.csv", "in-order.png", "report.md",
+                                                          "store"]
     verdicts = {r["id"]: r["verdict"] for r in csv.DictReader((tmp_path / "findings.csv").open())}
     assert verdicts["R9"] != "not run", "R9 reads only the in-order experiment"
     rows = list(csv.DictReader((tmp_path / "in-order.csv").open()))
     assert [r["in-order delivery"] for r in rows] == ["on", "off"] and "series" not in rows[0]
 
 
-def test_umts_rlc_tcp_refuses_the_wcdma_only_options(tmp_path, capsys):
-    assert main(["reproduce", "umts-rlc-tcp", "--duration", "10", "--quiet", "--out", str(tmp_path)]) == 2
-    assert "umts-rlc-tcp: --demo and --duration do not apply" in capsys.readouterr().err
+def test_umts_rlc_tcp_has_no_demo(tmp_path, capsys):
+    assert main(["reproduce", "umts-rlc-tcp", "--demo", "--quiet", "--out", str(tmp_path)]) == 2
+    assert "umts-rlc-tcp: --demo: this study has no demo" in capsys.readouterr().err
+    assert main(["reproduce", "umts-rlc-tcp", "--ray-address", "x:1", "--quiet", "--out", str(tmp_path)]) == 2
+    assert "--ray-address needs --backend ray" in capsys.readouterr().err
 
 
 def test_rlc_reference_file_matches_the_generator(tmp_path):

@@ -69,7 +69,7 @@ def test_unknown_experiment_is_one_line(tmp_path, capsys):
 def test_only_picks_experiments(tmp_path):
     assert main(["reproduce", "lte-uplink-raqm", "--quick", "--quiet", "--only", "pdcp-trace",
                  "--out", str(tmp_path)]) == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["pdcp-trace.csv", "pdcp-trace.png", "report.md"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pdcp-trace.csv", "pdcp-trace.png", "report.md", "store"]
 
 
 def test_the_documented_page_exists():

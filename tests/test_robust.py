@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -216,7 +217,10 @@ def test_ctrl_c_in_a_sweep_says_what_it_waits_for_and_a_second_one_exits_cleanly
     proc = subprocess.Popen([*_cellaqm_command(), "sweep", str(sweep), "--out", str(out), "--jobs", "2"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        threading.Event().wait(3.0)  # both runs under way
+        deadline = time.monotonic() + 120  # the plan is stored just before the runs start (a loaded machine is slow)
+        while not (out / "sweep.json").exists() and time.monotonic() < deadline:
+            threading.Event().wait(0.05)
+        threading.Event().wait(2.0)  # both runs under way
         proc.send_signal(signal.SIGINT)
         first_line = proc.stderr.readline()
         proc.send_signal(signal.SIGINT)
@@ -388,8 +392,8 @@ def test_the_docs_sweep_file_example_is_a_valid_sweep():
 def test_readme_and_wcdma_doc_agree_on_the_reproduce_time():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     wcdma = (REPO / "docs" / "wcdma.md").read_text(encoding="utf-8")
-    assert "headline table (about 15 s on 2 cores)" in readme
-    assert "(about 15 s on 2 cores)" in wcdma
+    assert "headline table (about 20 s on 2 cores)" in readme
+    assert "(about 20 s on 2 cores)" in wcdma
 
 
 # ------------------------------------------------------------------ 4. trace figures of long runs

@@ -6,6 +6,8 @@ import json
 import math
 import os
 from collections.abc import Callable, Iterable, Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -16,6 +18,21 @@ from cellaqm.result import CaptureError, RunResult, remove_run_files
 ScenarioLike = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 
 _U64_MAX = 2**64 - 1
+
+
+
+@dataclass
+class RunContext:
+    """What the experiment engine (:mod:`cellaqm.engine`) asks of the runs a study's ``measure`` makes: a
+    ``progress`` for runs started without one (a check that raises once the user abandons the runs in flight,
+    which stops the run), and the results, so that their per-user rows are kept in the store."""
+
+    progress: Optional[Callable[[float, float], object]] = None
+    results: list[RunResult] = field(default_factory=list)
+
+
+#: The :class:`RunContext` of the runs started in this context (a worker of the engine), or None.
+run_context: ContextVar[Optional[RunContext]] = ContextVar("run_context", default=None)
 
 
 def read_scenario(scenario: ScenarioLike) -> tuple[str, str]:
@@ -165,6 +182,9 @@ def run(
     """
     text, fmt = read_scenario(scenario)
     pcap_dir = None if pcap is None else os.fspath(pcap)
+    context = run_context.get()
+    if progress is None and context is not None:
+        progress = context.progress
     if pcap_dir == "":
         raise ValueError("pcap: an empty directory name (give a directory, e.g. pcap='captures')")
     raw = _core.run(text, fmt, check_seed(seed), check_sets(sets), bool(packets), bool(trace), progress,
@@ -174,4 +194,6 @@ def run(
         raise CaptureError(raw["pcap_error"], result)
     if pcap_dir is not None:
         remove_run_files(Path(pcap_dir), keep=result.pcap_files)
+    if context is not None:
+        context.results.append(result)
     return result

@@ -7,7 +7,7 @@
     cellaqm plot RUNDIR --kind trace [--flow N] [--span START:END]
     cellaqm list queues|traffic|tcp|links|studies [NAME] [--json]   (listing.py, but queues)
     cellaqm check FILE                                            (listing.py)
-    cellaqm reproduce wcdma-rnc-aqm [--quick | --demo] [--out DIR] [--jobs N]   (reproduce.py)
+    cellaqm reproduce STUDY [--quick] [--only E,...] [--out DIR] [--resume] [--backend local|ray] [--set K=V]   (reproduce.py)
 
 Errors in the input (unreadable file, invalid scenario, malformed ``--set``,
 bad arguments) print one line ``cellaqm: error: <message>`` on stderr and exit

@@ -12,7 +12,9 @@ run); a sweep whose runs partly failed lists them and exits 1.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Iterator
 from typing import Any, Callable, Optional
 
 MAX_FAILURES_SHOWN = 20
@@ -171,9 +173,17 @@ def _note(text: str) -> None:
 
 
 def _load(path: str):
+    import json
+    from pathlib import Path
+
     from cellaqm.cli import UsageError
     from cellaqm.store import Store, StoreError
 
+    study = Path(path) / "store" / "study.json"
+    if study.is_file():  # the output of `cellaqm reproduce`: one store per experiment
+        names = [e["store"] for e in json.loads(study.read_text(encoding="utf-8"))["experiments"]]
+        raise UsageError(f"{path} is a study's output (cellaqm reproduce): give one experiment's store, "
+                         f"{path}/STORE with STORE one of {', '.join(names)}")
     try:
         df = Store(path).load()
     except StoreError as exc:
@@ -183,12 +193,29 @@ def _load(path: str):
     return df
 
 
+@contextlib.contextmanager
+def runner_errors(out: Any) -> Iterator[None]:
+    """The sweep runner's errors as the CLI's: another process writing in ``out``, a store of another plan or
+    Ray missing or unreachable are usage errors (status 2); ``out`` not writable an output error (status 1)."""
+    from cellaqm.cli import OutputError, UsageError
+    from cellaqm.store import StoreError
+
+    try:
+        yield
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
+    except RuntimeError as exc:  # e.g. Ray missing or unreachable
+        raise UsageError(str(exc)) from None
+
+
 def cmd_sweep(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from cellaqm.cli import EXIT_FAILURE, EXIT_OK, OutputError, UsageError
+    from cellaqm.cli import EXIT_FAILURE, EXIT_OK, UsageError
     from cellaqm.runner import run_plan
-    from cellaqm.store import Store, StoreError
+    from cellaqm.store import Store
     from cellaqm.sweepfile import SweepError, load_plan
 
     if args.ray_address and args.backend != "ray":
@@ -210,16 +237,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         done = Store(args.out).finished_ids() & {r.run_id for r in plan.runs}
         out.write(f"{len(done)} already finished in {args.out}\n")
         return EXIT_OK
-    try:
+    with runner_errors(args.out):
         report = run_plan(plan, args.out, jobs=args.jobs, backend=args.backend, resume=args.resume,
                           ray_address=args.ray_address, executor=args.executor,
                           progress=not args.quiet and console.is_terminal)
-    except StoreError as exc:
-        raise UsageError(str(exc)) from None
-    except OSError as exc:
-        raise OutputError(f"cannot write {args.out}: {exc.strerror or exc}") from None
-    except RuntimeError as exc:  # e.g. Ray missing or unreachable
-        raise UsageError(str(exc)) from None
     failed = len(report.failures)
     if report.interrupted:
         console.print(f"interrupted: {report.finished} of {report.total} runs finished and stored in {args.out}; "

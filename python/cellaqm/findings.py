@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
+from cellaqm.textable import Column, Table
+
 if TYPE_CHECKING:
     from cellaqm.study import Run
 
@@ -278,9 +280,13 @@ def counts(judged: list[tuple[Finding, Verdict]]) -> str:
     return ", ".join([head] + [f"{tally[v]} {v}" for v in VERDICTS[1:] if tally[v]])
 
 
+#: The heading of the findings table.
+TITLE = "The study's stated findings, judged on this run"
+
+
 def markdown(judged: list[tuple[Finding, Verdict]]) -> str:
     """The report's findings section: counts, then id, strength, statement, rule, our evidence, verdict."""
-    lines = ["## The study's stated findings, judged on this run", "", counts(judged) + ".", "",
+    lines = [f"## {TITLE}", "", counts(judged) + ".", "",
              "| id | strength | statement | judged by | our evidence | verdict |", "|---|---|---|---|---|---|"]
     for f, v in judged:
         cells = [f.id, f.strength, f.statement, f.rule, v.evidence, f"**{v.verdict}**"]
@@ -288,19 +294,12 @@ def markdown(judged: list[tuple[Finding, Verdict]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def print_table(judged: list[tuple[Finding, Verdict]]) -> None:
-    """The findings table on the terminal; long cells wrap (never cut), whatever the width."""
-    from rich.console import Console
-    from rich.table import Table
-
-    t = Table(title="The study's stated findings, judged on this run", caption=counts(judged), show_lines=True)
-    t.add_column("id", no_wrap=True)
-    t.add_column("statement", ratio=3, overflow="fold")
-    t.add_column("our evidence", ratio=3, overflow="fold")
-    t.add_column("verdict", ratio=1, overflow="fold")
-    for f, v in judged:
-        t.add_row(f"{f.id}\n{f.strength}", f.statement.replace("[", "\\["), v.evidence.replace("[", "\\["), v.verdict)
-    Console().print(t)
+def text_table(judged: list[tuple[Finding, Verdict]]) -> Table:
+    """The findings table for a terminal: long cells wrap (never cut), whatever the width."""
+    cols = [Column("id", key=True), Column("strength", key=True), Column("statement", key=True, wrap=True),
+            Column("our evidence", key=True, wrap=True), Column("verdict", key=True, wrap=True)]
+    return Table(TITLE, cols, [[f.id, f.strength, f.statement, v.evidence, v.verdict] for f, v in judged],
+                 set(range(1, len(judged))), counts(judged))
 
 
 def write_csv(judged: list[tuple[Finding, Verdict]], path: Path) -> None:

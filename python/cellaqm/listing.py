@@ -2,7 +2,8 @@
 
 The lists come from the registries the parsers use — the core's traffic
 models, ``[tcp]`` keys and link kinds (``_core.scenario_catalogue``), the
-``reproduce`` targets (:data:`cellaqm.reproduce.STUDIES`) — so they name
+``reproduce`` targets (:data:`cellaqm.reproduce.STUDIES`, with each
+study's experiments and sizes counted from its plans) — so they name
 exactly what a scenario can name (``cellaqm list queues`` is ``cli.cmd_list``,
 from the queue catalogue).
 """
@@ -39,11 +40,9 @@ def _value(value: Any) -> str:
 def entries(what: str) -> list[dict[str, Any]]:
     """The entries of ``cellaqm list WHAT`` (not ``queues``) as JSON-able dicts."""
     if what == "studies":
-        import dataclasses
+        from cellaqm.reproduce import STUDIES, sizes
 
-        from cellaqm.reproduce import STUDIES
-
-        return [dataclasses.asdict(s) for s in STUDIES]
+        return [sizes(s) for s in STUDIES]
     from cellaqm import _core
 
     return list(_core.scenario_catalogue()[what])
@@ -89,14 +88,33 @@ def command(args: Any) -> int:
             table.add_row(f"[bold cyan]{link['name']}[/bold cyan]", f"[{link['section']}]".replace("[", r"\["),
                           escape(link["what"]))
     else:
-        for head in ("study", "runtime", "description"):
-            table.add_column(head, no_wrap=head == "study", ratio=None if head == "study" else 1)
-        for s in items:
-            table.add_row(f"[bold cyan]{s['name']}[/bold cyan]", escape(s["runtime"]), escape(s["description"]))
+        return _studies(items)
     console.print(table)
     if args.what == "traffic":
         console.print(r"required: no default; absent: optional, off unless given. \[traffic] also takes "
                       "name and first_user (docs/scenario.md).")
+    return 0
+
+
+def _studies(items: list[dict[str, Any]]) -> int:
+    """Each study: what it reproduces, then its experiments (the ``--only`` names) with their runs, full and
+    ``--quick`` (plain text that fits the width: :mod:`cellaqm.textable`)."""
+    from cellaqm import textable
+
+    width = textable.width()
+    cols = [textable.Column("experiment (--only)", key=True), textable.Column("runs", right=True),
+            textable.Column("--quick", right=True), textable.Column("what", wrap=True)]
+    for s in items:
+        rows = [[e["name"], f"{e['runs']['full']:,}", f"{e['runs']['quick']:,}", e["title"]] for e in s["experiments"]]
+        rows.append(["all", f"{s['runs']['full']:,}", f"{s['runs']['quick']:,}",
+                     f"{s['simulations']['full']:,} and {s['simulations']['quick']:,} simulations (a run several "
+                     f"experiments list is simulated once); {s['replications']['full']} and "
+                     f"{s['replications']['quick']} replication(s) where random"])
+        if s["demo"]:
+            rows.append([f"(--demo: {s['demo']})", "", "", "a small case with its figure"])
+        title = f"{s['name']}: {s['title']}. {s['description'][0].upper()}{s['description'][1:]}"
+        table = textable.Table(title, cols, rows, {len(s["experiments"])})
+        sys.stdout.write(textable.render(table, width) + "\n")
     return 0
 
 

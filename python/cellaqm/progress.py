@@ -1,9 +1,11 @@
-"""Progress of a long run on a terminal: simulated time, share done, ETA."""
+"""Progress of a long run on a terminal (simulated time, share done, ETA), and of a reproduction."""
 
 from __future__ import annotations
 
+import contextlib
 import time
-from typing import Callable, TextIO
+from collections.abc import Iterator
+from typing import Any, Callable, TextIO
 
 
 def _clock(seconds: float) -> str:
@@ -42,3 +44,75 @@ class RunProgress:
             self.stream.write("\r" + " " * self.width + "\r")
             self.stream.flush()
             self.width = 0
+
+
+class StudyProgress:
+    """Progress of a reproduction, on stderr.
+
+    With stdout and stderr on a terminal: a bar of the simulations done, named
+    after the first experiment not finished yet. Otherwise (a pipe, a log): a
+    line as each experiment finishes (its runs, the simulations done of all,
+    the time elapsed) and one every ``every`` seconds between. ``quiet``: nothing.
+    """
+
+    def __init__(self, study: str, done: int, total: int, bar: bool, stream: TextIO, quiet: bool = False,
+                 every: float = 60.0, clock: Callable[[], float] = time.monotonic):
+        self.study, self.done, self.total, self.quiet = study, done, total, quiet
+        self.stream, self.every, self.clock = stream, every, clock
+        self.start = self.last = clock()
+        self._bar: Any = None
+        if bar and not quiet and total > done:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TextColumn("simulations"), TimeElapsedColumn(), console=Console(file=stream),
+                                 transient=True, redirect_stdout=False, redirect_stderr=False)
+            self._task = self._bar.add_task(study, total=total, completed=done)
+            self._bar.start()
+
+    def _elapsed(self) -> str:
+        return _clock(self.clock() - self.start)
+
+    def naming(self, experiment: str) -> None:
+        """The experiment the bar is waiting for."""
+        if self._bar is not None:
+            self._bar.update(self._task, description=f"{self.study}: {experiment}")
+
+    def advance(self) -> None:
+        """One more simulation done."""
+        self.done += 1
+        if self._bar is not None:
+            self._bar.update(self._task, completed=self.done)
+        elif self.clock() - self.last >= self.every:
+            self._line(f"{self.study}: {self.done} of {self.total} simulations, {self._elapsed()} elapsed")
+
+    def finished(self, experiment: str, runs: int) -> None:
+        """An experiment's runs are all in the store."""
+        if self._bar is None:
+            self._line(f"{self.study}: {experiment} done, {runs} runs ({self.done} of {self.total} simulations, "
+                       f"{self._elapsed()} elapsed)")
+
+    def _line(self, text: str) -> None:
+        self.last = self.clock()
+        if self.quiet:
+            return
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+    @contextlib.contextmanager
+    def pause(self) -> Iterator[None]:
+        """Steps the bar aside while something is printed."""
+        if self._bar is None:
+            yield
+            return
+        self._bar.stop()
+        try:
+            yield
+        finally:
+            self._bar.start()
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None

@@ -9,6 +9,7 @@ default: see docs/experiments.md for the figures).
 from __future__ import annotations
 
 import concurrent.futures as cf
+import functools
 import os
 import shutil
 import sys
@@ -94,11 +95,21 @@ def store_outcome(store: Store, entry: Mapping[str, Any], outcome: Mapping[str, 
     return None
 
 
-def _job(root: str, entry: Mapping[str, Any], version: str,
+def keep_sweep_outcome(root: str, version: str, entry: Mapping[str, Any], outcome: Mapping[str, Any]) -> Optional[str]:
+    """:func:`store_outcome` into the store at ``root`` (a picklable ``keep`` for :func:`run_entries`)."""
+    return store_outcome(Store(root), entry, outcome, version)
+
+
+#: Runs one entry in a worker: ``work(entry, abandon)`` returns its outcome (it never raises).
+Work = Callable[[Mapping[str, Any], Optional[threading.Event]], dict[str, Any]]
+#: Stores an entry's outcome; returns the run's error, or None.
+Keep = Callable[[Mapping[str, Any], Mapping[str, Any]], Optional[str]]
+
+
+def _job(work: Work, keep: Keep, entry: Mapping[str, Any],
          abandon: Optional[threading.Event] = None) -> tuple[str, Optional[str]]:
-    """Run and store one run (in a worker thread or process); give up if ``abandon`` is set."""
-    outcome = execute(entry, abandon)
-    return entry["run_id"], store_outcome(Store(root), entry, outcome, version)
+    """Run and store one entry (in a worker thread or process); give up if ``abandon`` is set."""
+    return entry["run_id"], keep(entry, work(entry, abandon))
 
 
 # --------------------------------------------------------------------------- progress
@@ -160,14 +171,14 @@ def _ignore_sigint() -> None:
 
 
 def _run_local(
-    store: Store,
     entries: list[dict[str, Any]],
+    work: Work,
+    keep: Keep,
     jobs: int,
     executor: str,
-    version: str,
     on_done: Callable[[str, Optional[str]], None],
 ) -> None:
-    """Run ``entries`` on ``jobs`` threads or processes.
+    """Run and keep ``entries`` on ``jobs`` threads or processes (each worker keeps its own outcome).
 
     A first Ctrl-C lets the runs in flight finish (and be stored), saying so;
     a second one abandons them (``--resume`` reruns them). Either way
@@ -175,7 +186,7 @@ def _run_local(
     """
     if jobs == 1:
         for entry in entries:
-            on_done(*_job(str(store.root), entry, version))
+            on_done(*_job(work, keep, entry))
         return
     abandon = threading.Event()
     pool: cf.Executor
@@ -198,7 +209,7 @@ def _run_local(
                 nxt = next(it, None)
                 if nxt is None:
                     break
-                pending.add(pool.submit(_job, str(store.root), nxt, version, stop))
+                pending.add(pool.submit(_job, work, keep, nxt, stop))
             if not pending:
                 break
             finished, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
@@ -223,13 +234,14 @@ def _run_local(
 
 
 def _run_ray(
-    store: Store,
     entries: list[dict[str, Any]],
+    work: Work,
+    keep: Keep,
     jobs: Optional[int],
     address: Optional[str],
-    version: str,
     on_done: Callable[[str, Optional[str]], None],
 ) -> None:
+    """Run ``entries`` on Ray workers; the driver keeps each outcome as it arrives."""
     try:
         import ray
     except ImportError:
@@ -243,7 +255,7 @@ def _run_ray(
             ray.init(num_cpus=jobs or default_jobs(), **kwargs)
         started = True
     try:
-        remote = ray.remote(num_cpus=1, max_retries=2)(execute)
+        remote = ray.remote(num_cpus=1, max_retries=2)(work)
         by_ref: dict[Any, dict[str, Any]] = {}
         cpus = int(ray.cluster_resources().get("CPU", 1))
         window = max(4 * cpus, 8)
@@ -253,7 +265,7 @@ def _run_ray(
                 entry = next(it, None)
                 if entry is None:
                     break
-                by_ref[remote.remote(entry)] = entry
+                by_ref[remote.remote(entry, None)] = entry
             if not by_ref:
                 break
             ready, _ = ray.wait(list(by_ref), num_returns=1)
@@ -263,10 +275,26 @@ def _run_ray(
                     outcome = ray.get(ref)
                 except Exception as exc:  # noqa: BLE001 - a worker crashed: record it, go on
                     outcome = {"run_id": entry["run_id"], "error": f"ray: {type(exc).__name__}: {exc}".splitlines()[0]}
-                on_done(entry["run_id"], store_outcome(store, entry, outcome, version))
+                on_done(entry["run_id"], keep(entry, outcome))
     finally:
         if started:
             ray.shutdown()
+
+
+def run_entries(entries: list[dict[str, Any]], work: Work, keep: Keep, jobs: Optional[int], backend: str,
+                ray_address: Optional[str], executor: str, on_done: Callable[[str, Optional[str]], None]) -> None:
+    """Run every entry (a dict with at least ``run_id``) with ``work`` and store its outcome with ``keep``, on
+    local threads or processes or on Ray; ``on_done(run_id, error)`` in this thread after each.
+
+    ``work`` and ``keep`` are module-level functions (or partials of them) so that worker processes and
+    Ray can run them. Raises :class:`KeyboardInterrupt` after Ctrl-C, once the workers have stopped.
+    """
+    if not entries:
+        return
+    if backend == "ray":
+        _run_ray(entries, work, keep, jobs, ray_address, on_done)
+    else:
+        _run_local(entries, work, keep, jobs or default_jobs(), executor, on_done)
 
 
 # --------------------------------------------------------------------------- the sweep
@@ -335,12 +363,8 @@ def _run_locked(plan: SweepPlan, store: Store, jobs: Optional[int], backend: str
 
     start = time.perf_counter()
     try:
-        if not entries:
-            pass
-        elif backend == "ray":
-            _run_ray(store, entries, jobs, ray_address, __version__, on_done)
-        else:
-            _run_local(store, entries, jobs or default_jobs(), executor, __version__, on_done)
+        run_entries(entries, execute, functools.partial(keep_sweep_outcome, str(store.root), __version__),
+                    jobs, backend, ray_address, executor, on_done)
     except KeyboardInterrupt:
         report.interrupted = True
     finally:

@@ -1,24 +1,29 @@
 """What every study's ``cellaqm reproduce`` shares: experiments of runs, their
 tables (mean and 95% Student-t interval over replications), figures, and the
-command loop that runs them in parallel and writes ``NAME.csv``, ``NAME.png``
-and ``report.md`` as each experiment finishes (so an interrupted reproduction
-keeps what it completed).
+command that runs them (:mod:`cellaqm.engine`: the runs as sweep plans on the
+sweep runner, every run kept as a row in the study's store, resumable; each
+experiment's ``NAME.csv``, ``NAME.png`` and its section of ``report.md``
+written as it finishes).
 
-A study module (``lte_uplink``, ``hsdsch``, ``rlc_tcp``) builds its scenarios and
-:class:`Run` lists, measures a run (``measure``: simulate, keep numbers in
-``run.out``) and lists its :class:`Experiment` s in a :class:`Study`.
+A study module (``wcdma``, ``lte_uplink``, ``hsdsch``, ``rlc_tcp``, ``dsch``)
+builds its scenarios and :class:`Run` lists, measures a run (``measure``:
+simulate, keep numbers in ``run.out``; it sees the run's scenario, seed and
+options, not its labels: a simulation that several experiments list is run and
+measured once) and lists its :class:`Experiment` s in a :class:`Study`.
+``run.out`` holds numbers (NaN: no value), text, booleans, and for figures
+DataFrames, lists, 1-D arrays or dicts of those; each is kept in the store
+(:mod:`cellaqm.rows`).
 """
 
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
-from cellaqm import findings
 from cellaqm.findings import Finding, Results
+from cellaqm.textable import Column, Table
 
 
 @dataclass
@@ -51,6 +56,26 @@ class Experiment:
 
 
 @dataclass
+class Comparison:
+    """A study's published results beside ours (``Study.published``)."""
+
+    title: str
+    #: One line: how close ours are (the report's summary quotes it).
+    line: str
+    #: ``comparison.csv``: its columns and rows.
+    columns: list[str]
+    rows: list[dict[str, Any]]
+    #: The report's section (without its heading): the table and what follows it.
+    markdown: str
+    #: The table on a terminal.
+    table: Table
+    #: Lines printed under the table.
+    notes: list[str] = field(default_factory=list)
+    #: The study's stated findings judged with it, in a line for the report's summary ("" if none).
+    stated: str = ""
+
+
+@dataclass
 class Study:
     """A ``reproduce`` target: its experiments, how a run is measured, and how measures are named."""
 
@@ -64,6 +89,10 @@ class Study:
     reps: tuple[int, int] = (5, 1)
     #: The study's stated conclusions with their judges (:mod:`cellaqm.findings`), judged after the experiments.
     findings: list[Finding] = field(default_factory=list)
+    #: The study's published results set beside ours, from the experiment tables (None: none transcribed).
+    published: Optional[Callable[[Results], Optional[Comparison]]] = None
+    #: What ``--demo`` runs instead of the experiments: a small case with its figure (None: no demo).
+    demo: Optional[Experiment] = None
 
     def by_name(self) -> dict[str, Experiment]:
         return {e.name: e for e in self.experiments}
@@ -112,12 +141,22 @@ def scale(rows: list[dict[str, Any]], by: str, measure: str, reference: Callable
         r[name + "_ci"] = r[measure + "_ci"] / ref if ref else math.nan
 
 
+def level(value: Any) -> str:
+    """A label cell, as given (``0.05`` stays ``0.05``; the store and the CSV write it the same way)."""
+    from cellaqm.sweepfile import level_label
+
+    return level_label(value)
+
+
 def fmt(x: Any, measure: str = "") -> str:
-    """A cell: measures at their precision (counts to 0.1, delays and times in ms to 1, ratios to 0.001, rates to 3 digits)."""
+    """A cell: measures at their precision (counts to 0.1, delays and times in ms to 1, ratios to 0.001, changes
+    in % to 0.1 with their sign, rates to 3 digits)."""
     if not isinstance(x, float):
         return str(x)
     if math.isnan(x):
         return "—"
+    if measure.endswith("_pct"):
+        return f"{x:+.1f}%"
     if abs(x) < 1e-9:
         return "0"
     if measure.startswith(("rtos", "files", "drops", "sessions")):
@@ -141,51 +180,51 @@ def counted(row: dict[str, Any], measure: str) -> str:
 
 
 def markdown(exp: Experiment, rows: list[dict[str, Any]], labels: dict[str, str]) -> str:
+    """The experiment's section of ``report.md``: its title, note and table (a ``|`` in a cell escaped)."""
     cols = [c for c in columns(rows, exp.group, exp.measures) if not c.endswith("_n")]
     names = [labels.get(c, "± 95% CI" if c.endswith("_ci") else c) for c in cols]
-    lines = [f"## {exp.title}", "", f"`{exp.name}`" + (f": {exp.note}" if exp.note else ""), "",
-             "| " + " | ".join(names) + " |", "|" + "---|" * len(cols)]
+
+    def line(cells: list[str]) -> str:
+        return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+
+    lines = [f"## {exp.title}", "", f"`{exp.name}`" + (f": {exp.note}" if exp.note else ""), "", line(names),
+             "|" + "---|" * len(cols)]
     for r in rows:
-        lines.append("| " + " | ".join(fmt(r.get(c, ""), c) + (counted(r, c) if c in exp.measures else "")
-                                       for c in cols) + " |")
+        lines.append(line([(level(r.get(c, "")) if c in exp.group else fmt(r.get(c, ""), c))
+                           + (counted(r, c) if c in exp.measures else "") for c in cols]))
     return "\n".join(lines) + "\n"
 
 
-def print_table(exp: Experiment, rows: list[dict[str, Any]], labels: dict[str, str]) -> None:
-    from rich.console import Console
-    from rich.table import Table
+def measure_cell(r: dict[str, Any], m: str) -> str:
+    """``mean ± CI`` of a measure (the CI when there is one), with " (n/N runs)" when some runs have no value."""
+    ci = r.get(m + "_ci", math.nan)
+    return fmt(r[m], m) + ("" if math.isnan(ci) else f" ± {fmt(ci, m)}") + counted(r, m)
 
+
+def text_table(exp: Experiment, rows: list[dict[str, Any]], labels: dict[str, str]) -> Table:
+    """The experiment's table for a terminal (:mod:`cellaqm.textable`): labels as given, then each measure."""
     measures = [m for m in exp.measures if rows and m in rows[0]]
-    t = Table(title=f"{exp.title} ({exp.name})")
-    for c in exp.group:
-        t.add_column(c.replace("[", "\\["), justify="left", no_wrap=True)
-    t.add_column("runs", justify="right")
-    for m in measures:
-        t.add_column(labels.get(m, m).replace("[", "\\["), justify="right", no_wrap=True)
+    cols = [Column(c, key=True, wrap=True) for c in exp.group] + [Column("runs", right=True, key=True)]
+    cols += [Column(labels.get(m, m), right=True) for m in measures]
     first = exp.group[0]
-    prev = None
-    for r in rows:
-        if prev is not None and r[first] != prev:
-            t.add_section()
-        prev = r[first]
-        cells = [fmt(r[c], "delay" if isinstance(r[c], float) else "") for c in exp.group] + [str(r["runs"])]
-        cells += [fmt(r[m], m) + ("" if math.isnan(r[m + "_ci"]) else f" ± {fmt(r[m + '_ci'], m)}") + counted(r, m)
-                  for m in measures]
-        t.add_row(*cells)
-    if exp.note:
-        t.caption = exp.note
-    Console(width=max(Console().width, 140)).print(t)
+    sections = {n for n in range(1, len(rows)) if rows[n][first] != rows[n - 1][first]}
+    cells = [[level(r[c]) for c in exp.group] + [str(r["runs"])] + [measure_cell(r, m) for m in measures]
+             for r in rows]
+    return Table(f"{exp.title} ({exp.name})", cols, cells, sections, exp.note)
 
 
-def write_csv(rows: list[dict[str, Any]], cols: list[str], path: Path, digits: int = 4) -> None:
-    """The ``cols`` of ``rows`` as CSV, numbers rounded to ``digits`` decimals."""
+def write_csv(rows: list[dict[str, Any]], cols: list[str], path: Path, digits: int = 4,
+              exact: tuple[str, ...] = ()) -> None:
+    """The ``cols`` of ``rows`` as CSV, numbers rounded to ``digits`` decimals (but the ``exact`` columns:
+    labels, written as given)."""
     import csv
 
     with path.open("w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=cols, extrasaction="ignore")
         w.writeheader()
         for r in rows:
-            w.writerow({k: (round(v, digits) if isinstance(v, float) else v) for k, v in r.items()})
+            w.writerow({k: (round(v, digits) if isinstance(v, float) and k not in exact else v)
+                        for k, v in r.items()})
 
 
 # --------------------------------------------------------------------------- figures
@@ -296,59 +335,7 @@ def writing(out: Path, write: Callable[[], Any]) -> None:
 
 
 def command(study: Study, args: Any, jobs: int, out: Path) -> int:
-    """``cellaqm reproduce STUDY``: the chosen experiments (``--only``), in order, each written as it finishes."""
-    from cellaqm.cli import UsageError
-    from cellaqm.reproduce import run_parallel
+    """``cellaqm reproduce STUDY``: the chosen experiments (``--only``) on the experiment engine."""
+    from cellaqm import engine
 
-    if args.demo or args.duration is not None:
-        raise UsageError(f"{study.name}: --demo and --duration do not apply (each experiment sets its run lengths)")
-    by_name = study.by_name()
-    names = [n.strip() for n in (args.only or ",".join(by_name)).split(",") if n.strip()]
-    unknown = [n for n in names if n not in by_name]
-    if unknown:
-        raise UsageError(f"--only: unknown experiment {unknown[0]!r} (one of {', '.join(by_name)})")
-    reps = args.reps if args.reps is not None else study.reps[1 if args.quick else 0]
-    plan = [(by_name[n], by_name[n].runs(args.quick, reps)) for n in names]
-    total = sum(len(rs) for _, rs in plan)
-    mode = "quick" if args.quick else "full"
-    print(f"{study.name} ({mode}): {len(plan)} experiments, {total} runs, {reps} replication(s) where random, "
-          f"{jobs} jobs; model and parameters: {study.doc}")
-    t0 = time.perf_counter()
-    report = [f"# {study.title}, cellaqm reproduce {study.name} ({mode})", "",
-              f"Model, parameters and simplifications: {study.doc}.", ""]
-    slowest: Optional[Run] = None
-    results = Results()
-    stalled: list[str] = []
-    for exp, runs in plan:
-        run_parallel(study.measure, runs, exp.name, jobs, progress=not args.quiet)  # fills each run's `out`
-        rows = table(runs, exp.group, exp.measures)  # in the experiment's order
-        if exp.post is not None:
-            exp.post(rows)
-        results.add(exp.name, rows, runs)
-        print_table(exp, rows, study.labels)
-        stalled += stalled_cases(exp.name, runs)
-        slowest = max([*runs, *([slowest] if slowest else [])], key=lambda r: r.out["wall_s"])
-        report += [markdown(exp, rows, study.labels), f"![{exp.name}]({exp.name}.png)", ""]
-        if exp.analysis is not None:
-            text = exp.analysis(runs)
-            print(text)
-            report += [text, ""]
-        writing(out, lambda: (write_csv(rows, columns(rows, exp.group, exp.measures), out / f"{exp.name}.csv"),
-                              exp.figure(runs, rows, out / f"{exp.name}.png"),
-                              (out / "report.md").write_text("\n".join(report))))
-    judged = findings.judge_all(study.findings, results)
-    if judged:
-        findings.print_table(judged)
-        report.append(findings.markdown(judged))
-        writing(out, lambda: findings.write_csv(judged, out / "findings.csv"))
-    if stalled:
-        warning = stall_warning(stalled)
-        print(warning)
-        report += ["## Warning", "", warning, ""]
-    writing(out, lambda: (out / "report.md").write_text("\n".join(report)))
-    wall = time.perf_counter() - t0
-    assert slowest is not None
-    print(f"{total} runs in {wall:.1f} s wall on {jobs} jobs; slowest run {slowest.out['wall_s']:.2f} s "
-          f"({slowest.doc.get('description', slowest.doc.get('name'))}, seed {slowest.seed})")
-    print(f"wrote {out / 'report.md'} and a CSV table and PNG figure per experiment in {out}")
-    return 0
+    return engine.command(study, args, jobs, out)

@@ -20,7 +20,7 @@ SIGN_THRESHOLD_PCT = 5.0
 
 
 def wcdma_table1() -> list[dict[str, Any]]:
-    """The published rows: ``case`` (as :class:`cellaqm.reproduce.Case` labels it), ``scheme``, ``p95_ms``, ``goodput_kbps``."""
+    """The published rows: ``case`` (as :class:`cellaqm.wcdma.Case` labels it), ``scheme``, ``p95_ms``, ``goodput_kbps``."""
     with WCDMA_TABLE1.open(encoding="utf-8") as f:
         lines = [line for line in f if not line.startswith("#")]
     rows = []
