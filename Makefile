@@ -26,7 +26,7 @@ BUILD_STAMP := $(VENV)/.cellaqm-build.stamp
 .DEFAULT_GOAL := help
 # One cargo build at a time: the targets share ./target.
 .NOTPARALLEL:
-.PHONY: help venv ray build run run-scenario reproduce reproduce-lte reproduce-hsdsch reproduce-rlc bench-wcdma test lint test-rust test-python stubtest bench bench-memory bench-interrupt bench-call bench-startup bench-many-flows bench-sweep bench-store clean
+.PHONY: help venv ray build run run-scenario reproduce reproduce-lte reproduce-hsdsch reproduce-dsch reproduce-rlc bench-wcdma test lint test-rust test-python stubtest bench bench-memory bench-interrupt bench-call bench-startup bench-many-flows bench-sweep bench-store clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -62,7 +62,7 @@ run-scenario: build ## Build, then simulate scenarios/default.toml (override wit
 reproduce: build ## The WCDMA RNC AQM study's headline table (1200 s x 6 replications; QUICK=1 for 200 s x 2)
 	$(BIN)/cellaqm reproduce wcdma-rnc-aqm $(if $(QUICK),--quick) --out results/wcdma-rnc-aqm
 
-reproduce-lte: build ## The LTE uplink study's 14 chapter-7 experiments, tables and figures (about 2 min on 2 cores; QUICK=1 for CI's)
+reproduce-lte: build ## The LTE uplink study's chapter-7 experiments, tables, figures and its 31 conclusions judged (about 100 s of CPU; QUICK=1 for CI's)
 	$(BIN)/cellaqm reproduce lte-uplink-raqm $(if $(QUICK),--quick) --out results/lte-uplink-raqm
 
 reproduce-hsdsch: build ## The HS-DSCH study: scenarios 1-3 with ANOVA and Tukey (about 11 min on 2 cores; QUICK=1 for CI's)
@@ -70,6 +70,9 @@ reproduce-hsdsch: build ## The HS-DSCH study: scenarios 1-3 with ANOVA and Tukey
 
 reproduce-rlc: build ## The RLC-TCP study's 18 experiments and its 16 findings judged (about 3.5 min on 2 cores, 400 CPU s; QUICK=1 for CI's)
 	$(BIN)/cellaqm reproduce umts-rlc-tcp $(if $(QUICK),--quick) --out results/umts-rlc-tcp
+
+reproduce-dsch: build ## The DSCH study's 5 experiments and its 20 findings judged (about 930 CPU s, 8 min on 2 free cores; QUICK=1 for CI's)
+	$(BIN)/cellaqm reproduce umts-dsch-rrm $(if $(QUICK),--quick) --out results/umts-dsch-rrm
 
 .PHONY: reproduce-all bench-engine
 reproduce-all: build ## All five studies' reproductions into results/STUDY, then each one's CPU-seconds (QUICK=1: --quick)

@@ -84,6 +84,7 @@ SUMMARY_KEYS = {
     "rtos",
     "fast_retransmits",
     "spurious_rtos",
+    "rtos_undone",
     "retransmitted_bytes",
     "drops",
     "bottleneck",
@@ -102,6 +103,7 @@ FLOW_KEYS = {
     "rtos",
     "fast_retransmits",
     "spurious_rtos",
+    "rtos_undone",
     "retransmitted_bytes",
 }
 

@@ -31,8 +31,8 @@ OUTSIDE = [
 ]
 
 
-#: Pages that the work on their studies makes stand alone (issues 35, 36, 40; docs/rlc-tcp.md stands alone since issue 34).
-REWRITTEN_ELSEWHERE = {"dsch.md", "hsdsch.md", "lte-uplink.md"}
+#: Pages that the work on their studies makes stand alone (issue 40; docs/rlc-tcp.md stands alone since issue 34, docs/lte-uplink.md since issue 35, docs/dsch.md since issue 36).
+REWRITTEN_ELSEWHERE = {"hsdsch.md"}
 
 
 def _param(page: Path):

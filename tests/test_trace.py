@@ -47,6 +47,20 @@ def test_trace_tables_and_columns(traced: cellaqm.RunResult) -> None:
     assert set(t["drops"]["dir"]) == {"down"}
 
 
+def test_rtt_trace_follows_rfc_6298(traced: cellaqm.RunResult) -> None:
+    """One row per sample and per change of the sender's timer (from its first data segment on,
+    after the handshake's sample): RTO = max(SRTT + 4·RTTVAR, 200 ms) at every sample, doubled at
+    every timeout."""
+    r, s = traced.trace["rtt"], traced.summary
+    assert set(r["dir"]) == {"down"} and r["time_s"].is_monotonic_increasing
+    assert r["srtt_s"].notna().all() and r["rttvar_s"].notna().all() and len(r) > 10
+    fresh = r[r["sample_s"].notna()]
+    expected = (fresh["srtt_s"] + 4 * fresh["rttvar_s"]).clip(lower=0.2)
+    assert (fresh["rto_s"] - expected).abs().max() < 1e-6
+    doubled = (r["rto_s"] / r["rto_s"].shift()).round(6).eq(2.0).sum()
+    assert doubled == s["rtos"]
+
+
 def test_trace_agrees_with_the_summary(traced: cellaqm.RunResult) -> None:
     t, s = traced.trace, traced.summary
     assert len(t["drops"]) == sum(s["drops"].values()) > 0

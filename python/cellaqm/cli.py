@@ -299,6 +299,7 @@ def _metric_rows(summary: dict[str, Any]) -> list[tuple[str, str, str]]:
         rows.extend(_drop_rows("drops", drops))
     simple("rtos", "RTOs")
     simple("spurious_rtos", "spurious RTOs")
+    simple("rtos_undone", "RTOs undone")
     simple("fast_retransmits", "fast retransmits")
     simple("retransmitted_bytes", "retransmitted", "bytes")
     # Link sections (`bottleneck`, `uplink`, ...), known by their shape; the first one's
@@ -342,6 +343,7 @@ _FLOW_COLUMNS = (
     ("completion_s", "done s", 1, 3),
     ("rtos", "RTOs", 1, 0),
     ("spurious_rtos", "spurious", 1, 0),
+    ("rtos_undone", "undone", 1, 0),
     ("fast_retransmits", "fast rtx", 1, 0),
     ("retransmitted_bytes", "rtx bytes", 1, 0),
 )

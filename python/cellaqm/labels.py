@@ -28,6 +28,7 @@ _TOP = {
     "users": ("users", "count"),
     "rtos": ("RTOs", "count"),
     "spurious_rtos": ("spurious RTOs", "count"),
+    "rtos_undone": ("RTOs undone", "count"),
     "fast_retransmits": ("fast retransmits", "count"),
     "retransmitted_bytes": ("data retransmitted", "bytes"),
     "stalled_flows": ("stalled flows", "count"),

@@ -1,12 +1,13 @@
 """``cellaqm reproduce lte-uplink-raqm``: the chapter-7 experiments of Tan (2009),
-"Active Queue Management for LTE uplink in eNodeB" (spec: lte-uplink-raqm.md),
-on the shared experiment machinery of :mod:`cellaqm.study`.
+"Active Queue Management for LTE uplink in eNodeB", on the shared experiment
+machinery of :mod:`cellaqm.study`, and the thesis' 31 stated conclusions judged
+on them (:mod:`cellaqm.lte_uplink_findings`).
 
 One UE uploads files over the LTE uplink radio model (docs/lte-uplink.md: 1 ms
-TTIs, SR and grants, quantised BSRs, HARQ, in-sequence reassembly); its
+TTIs, SR and grants, BSRs in the extended Buffer Size levels, HARQ, in-sequence reassembly); its
 1.25 MB RLC buffer is managed at the UE (T-AQM, PDCP discard, DFF) or from
 the eNodeB (R-AQM on the BSR delay estimate), or both (combined AQM, T-AQM +
-R-AQM). Every experiment of the spec's "figure by figure" list is one entry of
+R-AQM). Every chapter-7 figure and table is one entry of
 :data:`EXPERIMENTS`: its runs (scenario mappings built here, the single source
 of the study's parameters), its table and its figure. Runs go in parallel on
 threads over :func:`cellaqm.run`; replication ``r`` uses seed ``r + 1`` in every
@@ -25,21 +26,32 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-from cellaqm.study import Experiment, Run, Study, bars_figure, figure, lines_figure, save, scale
+from cellaqm.study import Experiment, Run, Study, bars_figure, draw_bars, figure, lines_figure, save, scale
 
 #: The page that explains the model, the parameters and the experiments.
 DOC = "docs/lte-uplink.md"
 
 # --------------------------------------------------------------------------- the study's settings
 
-#: TCP (the spec): SACK, maximum cwnd 2097 kB (= the receive window); our
-#: choices where the thesis is silent: MSS 1460 B, IPv4 headers, initial
-#: window 2, an ACK per segment, minimum RTO 200 ms (see ``tcp-sensitivity``).
+#: TCP: the thesis states SACK and a maximum cwnd of 2097 kB (= the receive window). Our choices
+#: where it is silent: MSS 1460 B, IPv4 headers, initial window 2, an ACK per segment, and the
+#: retransmission timer of a Linux 2.6 sender of the thesis' time: an RTT sample on every ACK
+#: (timestamps), RTO = SRTT + max(4·RTTVAR, 200 ms), F-RTO (RFC 5682) undoing spurious timeouts
+#: (docs/lte-uplink.md, "The TCP profile"; the others in ``tcp-sensitivity``).
 TCP: dict[str, Any] = {"recovery": "sack", "mss": "1460B", "header": "40B", "initial_window": 2,
-                       "rwnd": "2097kB", "delayed_ack": False, "rto_min": "200ms"}
-#: 20 ms transport network + 40 ms Internet, one way (the spec).
+                       "rwnd": "2097kB", "delayed_ack": False, "rto_min": "200ms", "timestamps": True,
+                       "rto_formula": "linux", "spurious_rto": "frto"}
+#: The timer before this profile: one timed segment per RTT, RTO = max(SRTT + 4·RTTVAR, 200 ms)
+#: (RFC 6298 with Linux's minimum), no undoing of spurious timeouts.
+EARLIER_TIMER: dict[str, Any] = {"timestamps": False, "rto_formula": "rfc", "spurious_rto": "none"}
+#: The Buffer Size levels the eNodeB reads (docs/lte-uplink.md, "Which BSR table the results
+#: need"): TS 36.321 Table 6.1.3.1-2 (Rel-10 extendedBSR-Sizes); the legacy table and exact bytes
+#: are shown beside it in ``schemes-fixed`` and ``bsr-period``.
+BSR_TABLE = "extended"
+BSR_TABLES = ("legacy", "extended", "exact")
+#: 20 ms transport network + 40 ms Internet, one way (the thesis).
 CORE: dict[str, Any] = {"delay": "60ms"}
-#: The UE's RLC transmission buffer (the spec).
+#: The UE's RLC transmission buffer (the thesis: 1.25 MB).
 BUFFER = "1.25MB"
 
 RAQM: dict[str, Any] = {"scheme": "raqm", "min_age": "200ms", "min_inter_drop": "600ms",
@@ -60,10 +72,10 @@ class Scheme:
 SCHEMES: dict[str, Scheme] = {
     "raqm": Scheme("R-AQM", {"scheme": "tail_drop"}, RAQM),
     "taqm": Scheme("T-AQM", TAQM),
-    # The standalone threshold is not given: the spec's choice 0.2 s (= minAgeThreshold).
+    # The standalone threshold is not given: our choice 0.2 s (= minAgeThreshold).
     "pdcp": Scheme("PDCP discard", {"scheme": "pdcp_discard", "delay_threshold": "200ms"}),
     "dff": Scheme("DFF", {"scheme": "dff"}),
-    # R-AQM plus PDCP discard with a large threshold (the spec's choice: 1 s).
+    # R-AQM plus PDCP discard with a large threshold (0.8–1 s in the thesis; our choice 1 s).
     "combined": Scheme("combined AQM", {"scheme": "pdcp_discard", "delay_threshold": "1s"}, RAQM),
     "both": Scheme("T-AQM + R-AQM", TAQM, RAQM),
     # The reference of scaled throughput: no drop at all.
@@ -93,13 +105,13 @@ def fixed(bps: float) -> Bandwidth:
 
 
 def square(low: float, high: float, period_s: float) -> Bandwidth:
-    """Hold ``high`` for the period, then ``low``, repeating (the spec: high first)."""
+    """Hold ``high`` for the period, then ``low``, repeating (our choice: high first)."""
     return Bandwidth(f"{_rate(low)}-{_rate(high)}/{period_s:g}s", f"{_rate(low)}↔{_rate(high)}, {period_s:g} s",
                      {"rate": _rate(high), "low_rate": _rate(low), "period": f"{period_s:g}s"}, (low + high) / 2)
 
 
 def realistic(speed: float) -> Bandwidth:
-    """The realistic radio network at ``speed`` m/s; HARQ block errors 10% (the spec's choice)."""
+    """The realistic radio network at ``speed`` m/s; HARQ block errors 10% (our choice)."""
     return Bandwidth(f"realistic-{speed:g}", f"realistic, {speed:g} m/s",
                      {"channel": {"speed": f"{speed:g}m/s"}, "harq": {"bler": 0.1}}, 6e6, random=True)
 
@@ -156,11 +168,12 @@ def fairness_files(n: int, big_mb: float) -> Workload:
 
 def scenario(bw: Bandwidth, scheme: str, work: Workload, *, bler: float = 0.0, bsr_period: str = "20ms",
              receiver: Optional[dict[str, Any]] = None, buffer: Optional[str] = "",
-             tcp: Optional[dict[str, Any]] = None) -> dict[str, Any]:
+             tcp: Optional[dict[str, Any]] = None, bsr_table: str = BSR_TABLE) -> dict[str, Any]:
     """One case as a scenario mapping (the structure of a TOML file)."""
     s = SCHEMES[scheme]
     lte = {k: (dict(v) if isinstance(v, dict) else v) for k, v in bw.lte.items()}
     lte["bsr_period"] = bsr_period
+    lte["bsr_table"] = bsr_table
     if bler:
         lte["harq"] = {**lte.get("harq", {}), "bler": bler}
     rx = receiver if receiver is not None else s.receiver
@@ -184,6 +197,13 @@ def scenario(bw: Bandwidth, scheme: str, work: Workload, *, bler: float = 0.0, b
 # --------------------------------------------------------------------------- runs and their measures
 
 
+def drain_time(queue: Any, after_s: float, drained_bytes: float) -> float:
+    """Seconds from ``after_s`` until the UE buffer (the ``queue`` trace) first holds at most
+    ``drained_bytes``; NaN if it never does."""
+    later = queue[(queue["time_s"] >= after_s) & (queue["bytes"] <= drained_bytes)]
+    return float(later["time_s"].iloc[0] - after_s) if len(later) else math.nan
+
+
 def measure(run: Run) -> Run:
     """Simulates ``run`` and keeps the study's measures (and its series when asked)."""
     from cellaqm import run as simulate
@@ -195,6 +215,8 @@ def measure(run: Run) -> Run:
     up = d[d["kind"] == "upload"]
     done = up[up["completion_s"].notna()]
     out: dict[str, Any] = {"files": len(up), "files_done": len(done), "rtos": float(s["rtos"]),
+                           "rtos_undone": float(s["rtos_undone"]), "fast_retransmits": float(s["fast_retransmits"]),
+                           "aqm_drops": float(sum(s["uplink"]["drops"].values())),
                            "stalled_flows": float(s["stalled_flows"])}
     if run.options.get("small"):
         # Workloads with idle times: the mean over files of size / transfer time;
@@ -221,7 +243,9 @@ def measure(run: Run) -> Run:
     out["error_p95_ms"] = float(err.get("p95_abs") or math.nan)
     if run.options.get("trace"):
         t = res.trace
-        out["trace"] = {name: t[name] for name in ("bsr", "queue", "cwnd", "drops")}
+        out["trace"] = {name: t[name] for name in ("bsr", "queue", "cwnd", "drops", "rtt")}
+    if "drain_after" in run.options:
+        out["drain_s"] = drain_time(res.trace["queue"], run.options["drain_after"], run.options["drained_bytes"])
     if run.options.get("occupancy"):
         occ = res.occupancy
         out["occupancy"] = occ[(occ["buffer"] == "uplink") & (occ["unit"] == "bytes")][["value", "time_s"]]
@@ -243,6 +267,10 @@ MEASURE_LABELS = {
     "error_abs_ms": "|estimate − true|, mean [ms]",
     "error_p95_ms": "|estimate − true|, p95 [ms]",
     "files_done": "files done",
+    "rtos_undone": "RTOs undone",
+    "fast_retransmits": "fast retransmits",
+    "aqm_drops": "AQM drops",
+    "drain_s": "drain time [s]",
 }
 
 
@@ -265,7 +293,7 @@ def _pick(quick: bool, full: list[Any], short: list[Any]) -> list[Any]:
 
 
 def estimator_runs(quick: bool, reps: int) -> list[Run]:
-    """§7.1 / Fig. 7.1: no AQM, DFF 375 kB, one 20 MB upload at 5 Mb/s (the spec's choice), HARQ errors 0–50%."""
+    """§7.1 / Fig. 7.1: no AQM, DFF 375 kB, one 20 MB upload at 5 Mb/s (our choice), HARQ errors 0–50%."""
     work = files(1, 5 if quick else 20)
     cases = [({"HARQ BLER": bler}, fixed(5e6), "dff", work, {"bler": bler, "buffer": "375kB"})
              for bler in (0.0, 0.1, 0.3, 0.5)]
@@ -290,7 +318,7 @@ def min_age_runs(quick: bool, reps: int) -> list[Run]:
 
 
 def min_inter_drop_runs(quick: bool, reps: int) -> list[Run]:
-    """§7.2.2: minInterDropTime with minAgeThreshold 0.2 s, no lowerDropThreshold, 10 × 10 MB (the spec's choice)."""
+    """§7.2.2: minInterDropTime with minAgeThreshold 0.2 s, no lowerDropThreshold, 10 × 10 MB (our choice)."""
     gaps = _pick(quick, [0, 0.2, 0.4, 0.6, 0.7, 0.8, 1, 1.5, 2], [0, 0.6, 2])
     bws = [fixed(30e6), fixed(5e6), fixed(1e6), square(1e6, 20e6, 20), square(512e3, 5e6, 5), realistic(0.83)]
     work = files(3, 0.5) if quick else files(10, 10)
@@ -321,14 +349,16 @@ FIXED_RATES = [50e6, 30e6, 10e6, 3e6, 1e6, 640e3, 384e3, 128e3]
 
 
 def schemes_fixed_runs(quick: bool, reps: int) -> list[Run]:
-    """§7.3.1 / Table 7.5: one 100 MB upload at eight fixed rates, four schemes and the unlimited reference."""
+    """§7.3.1 / Table 7.5: one 100 MB upload at eight fixed rates, four schemes and the unlimited reference,
+    with each of the three BSR tables (the study's is extended)."""
     rates = _pick(quick, FIXED_RATES, [30e6, 3e6, 384e3])
     cases = []
     for bps in rates:
         work = files(1, (0.5 if bps < 1e6 else 5) if quick else 100)
         for scheme in (*FOUR, "none"):
-            cases.append(({"bandwidth": fixed(bps).label, "scheme": SCHEMES[scheme].label}, fixed(bps), scheme,
-                          work, {}))
+            for table in BSR_TABLES:
+                cases.append(({"bandwidth": fixed(bps).label, "scheme": SCHEMES[scheme].label, "BSR table": table},
+                              fixed(bps), scheme, work, {"bsr_table": table}))
     return _grid(cases, reps)
 
 
@@ -347,15 +377,20 @@ def pdcp_trace_runs(quick: bool, reps: int) -> list[Run]:
     return [Run({"scheme": "PDCP discard"}, scenario(fixed(3e6), "pdcp", work), 1, {"small": True, "trace": True})]
 
 
+#: The down-switch figure's "drained": the UE buffer back to 0.2 s (the AQMs' delay target) at 500 kb/s.
+DRAINED_BYTES = 0.2 * 500e3 / 8
+
+
 def down_switch_runs(quick: bool, reps: int) -> list[Run]:
-    """Figs. 7.15–7.17: the UE buffer after a 10 → 0.5 Mb/s switch at 20 s; one 100 MB upload (the spec's choice)."""
+    """Figs. 7.15–7.17: the UE buffer after a 10 → 0.5 Mb/s switch at 20 s; one 100 MB upload (our choice)."""
     bw = down_switch()
     work = files(1, 30 if quick else 100)
     runs = []
     for s in ("taqm", "raqm", "combined", "dff"):
         doc = scenario(bw, s, work)
         doc["duration"] = "40s" if quick else "60s"
-        runs.append(Run({"scheme": SCHEMES[s].label}, doc, 1, {"trace": True}))
+        runs.append(Run({"scheme": SCHEMES[s].label}, doc, 1,
+                        {"trace": True, "drain_after": 20.0, "drained_bytes": DRAINED_BYTES}))
     return runs
 
 
@@ -371,7 +406,7 @@ def square_wave_runs(quick: bool, reps: int) -> list[Run]:
 
 
 def realistic_runs(quick: bool, reps: int) -> list[Run]:
-    """§7.3.3 / Table 7.7: the realistic network at 0.83 and 30 m/s, four schemes, 10 × 10 MB (the spec's choice)."""
+    """§7.3.3 / Table 7.7: the realistic network at 0.83 and 30 m/s, four schemes, 10 × 10 MB (our choice)."""
     work = files(3, 0.5) if quick else files(10, 10)
     cases = [({"bandwidth": realistic(v).label, "scheme": SCHEMES[s].label}, realistic(v), s, work, {})
              for v in (0.83, 30.0) for s in FOUR]
@@ -391,12 +426,13 @@ def fairness_runs(quick: bool, reps: int) -> list[Run]:
 
 
 def bsr_period_runs(quick: bool, reps: int) -> list[Run]:
-    """§7.3.5 / Tables 7.8–7.9: periodicBSR-Timer 10–100 ms at 20 and 3 Mb/s, four schemes, one 100 MB upload."""
+    """§7.3.5 / Tables 7.8–7.9: periodicBSR-Timer 10–100 ms at 20 and 3 Mb/s, four schemes, one 100 MB upload,
+    with each of the three BSR tables."""
     periods = _pick(quick, [10, 20, 40, 80, 100], [10, 100])
     work = files(1, 5 if quick else 100)
-    cases = [({"bandwidth": fixed(bps).label, "BSR period [ms]": p, "scheme": SCHEMES[s].label}, fixed(bps), s,
-              work, {"bsr_period": f"{p}ms"})
-             for bps in (20e6, 3e6) for p in periods for s in FOUR]
+    cases = [({"bandwidth": fixed(bps).label, "BSR period [ms]": p, "scheme": SCHEMES[s].label, "BSR table": table},
+              fixed(bps), s, work, {"bsr_period": f"{p}ms", "bsr_table": table})
+             for bps in (20e6, 3e6) for p in periods for s in FOUR for table in BSR_TABLES]
     return _grid(cases, reps)
 
 
@@ -410,14 +446,19 @@ def taqm_raqm_runs(quick: bool, reps: int) -> list[Run]:
     return _grid(cases, reps)
 
 
-#: TCP settings the thesis does not give, and the values tried beside our choice.
+#: TCP settings the thesis does not give: our profile and, one change at a time, the others.
 TCP_VARIANTS: list[tuple[str, dict[str, Any]]] = [
-    ("baseline", {}),
+    ("profile", {}),
+    ("no F-RTO", {"spurious_rto": "none"}),
+    ("RFC 6298 RTO", {"rto_formula": "rfc"}),
+    ("per-RTT samples, RFC 6298 RTO", {"timestamps": False, "rto_formula": "rfc"}),
+    ("earlier timer", EARLIER_TIMER),
     ("min RTO 1 s", {"rto_min": "1s"}),
     ("delayed ACKs", {"delayed_ack": True}),
+    ("initial window 3", {"initial_window": 3}),
     ("initial window 10", {"initial_window": 10}),
     ("MSS 1400 B", {"mss": "1400B"}),
-    ("timestamps", {"timestamps": True}),
+    ("CUBIC", {"congestion": "cubic"}),
 ]
 
 
@@ -427,6 +468,37 @@ def tcp_sensitivity_runs(quick: bool, reps: int) -> list[Run]:
               files(1, 5 if quick else 100), {"tcp": tcp})
              for bps in (30e6, 3e6) for s in ("raqm", "taqm") for name, tcp in TCP_VARIANTS]
     return _grid(cases, reps)
+
+
+#: The slow-start timeout's three timers: the earlier one, per-ACK samples under RFC 6298's rule, the profile.
+SLOW_START_TIMERS: list[tuple[str, dict[str, Any]]] = [
+    ("earlier timer", EARLIER_TIMER),
+    ("per-ACK samples, RFC 6298 RTO", {"rto_formula": "rfc", "spurious_rto": "none"}),
+    ("profile", {}),
+]
+
+
+def slow_start_runs(quick: bool, reps: int) -> list[Run]:
+    """The end of slow start under R-AQM at 50 and 10 Mb/s (one 100 MB upload; 20 MB with --quick, enough
+    to end slow start at 50 Mb/s), traced, with each timer."""
+    work = files(1, 20 if quick else 100)
+    return [Run({"bandwidth": fixed(bps).label, "TCP": name}, scenario(fixed(bps), "raqm", work, tcp=tcp), 1,
+                 {"trace": True, "rate_bps": bps})
+            for bps in (50e6, 10e6) for name, tcp in SLOW_START_TIMERS]
+
+
+def low_rate_runs(quick: bool, reps: int) -> list[Run]:
+    """Table 7.1's jumps: R-AQM at 128 kb/s, minInterDropTime 0.3 s, no lowerDropThreshold, one 10 MB upload
+    (2 MB with --quick), minAgeThreshold 0.12 and 0.15 s, on the earlier model (legacy BSR table, earlier
+    timer) and with the study's settings."""
+    work = files(1, 2 if quick else 10)
+    runs = []
+    for setting, table, tcp in (("earlier model", "legacy", EARLIER_TIMER), ("study", BSR_TABLE, {})):
+        for age in ("0.12", "0.15"):
+            rx = {**RAQM, "min_age": f"{float(age) * 1000:g}ms", "min_inter_drop": "300ms", "lower_drop_threshold": "0B"}
+            doc = scenario(fixed(128e3), "raqm", work, receiver=rx, tcp=tcp, bsr_table=table)
+            runs.append(Run({"setting": setting, "minAgeThreshold [s]": age}, doc, 1, {"trace": True}))
+    return runs
 
 
 # --------------------------------------------------------------------------- figures
@@ -498,9 +570,120 @@ def realistic_figure(runs: list[Run], rows: list[dict[str, Any]], path: Path) ->
 
 
 def scaled(rows: list[dict[str, Any]]) -> None:
-    """Scaled throughput (the spec): ÷ the throughput of the unlimited buffer at the same bandwidth."""
-    scale(rows, "bandwidth", "throughput_mbps", lambda r: r.get("scheme") == SCHEMES["none"].label
-          or r.get("lowerDropThreshold [kbit]") == "reference")
+    """Scaled throughput (the thesis): ÷ the throughput of the unlimited buffer at the same bandwidth
+    (and BSR table, where the experiment has several)."""
+    by_table: dict[Any, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_table.setdefault(r.get("BSR table"), []).append(r)
+    for subset in by_table.values():
+        scale(subset, "bandwidth", "throughput_mbps", lambda r: r.get("scheme") == SCHEMES["none"].label
+              or r.get("lowerDropThreshold [kbit]") == "reference")
+
+
+def grid(nrows: int, ncols: int, width: float = 4.4, height: float = 3.0) -> tuple[Any, Any]:
+    """``nrows`` × ``ncols`` panels (matplotlib, Agg)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False)
+    return fig, axes
+
+
+def by_table_figure(x: str, series: str, measures: tuple[str, ...], curve: bool = False,
+                    split: Optional[str] = None) -> Any:
+    """One column of panels per BSR table, one row per measure (and per ``split`` level):
+    bars of ``x`` by ``series``, or lines against ``x`` if ``curve``."""
+
+    def draw(runs: list[Run], rows: list[dict[str, Any]], path: Path) -> None:
+        splits = list(dict.fromkeys(r[split] for r in rows)) if split else [None]
+        fig, axes = grid(len(measures) * len(splits), len(BSR_TABLES))
+        for j, table in enumerate(BSR_TABLES):
+            for k, level in enumerate(splits):
+                sub = [r for r in rows if r["BSR table"] == table and (split is None or r[split] == level)]
+                for i, m in enumerate(measures):
+                    ax = axes[k * len(measures) + i][j]
+                    if curve:
+                        for name in dict.fromkeys(r[series] for r in sub):
+                            pts = [r for r in sub if r[series] == name]
+                            ax.errorbar([r[x] for r in pts], [r[m] for r in pts], marker="o", capsize=2,
+                                        yerr=[0 if math.isnan(r[m + "_ci"]) else r[m + "_ci"] for r in pts],
+                                        label=str(name))
+                        ax.set_xlabel(x)
+                        ax.grid(alpha=0.3)
+                    else:
+                        draw_bars(ax, sub, x, series, m)
+                    ax.set_ylabel(MEASURE_LABELS.get(m, m), fontsize=8)
+                    ax.set_title(f"BSR table {table}" + (f", {level}" if split else ""), fontsize=9)
+        axes[0][0].legend(fontsize=6)
+        save(fig, path)
+
+    return draw
+
+
+def timeouts(rtt: Any) -> Any:
+    """The rows of an ``rtt`` trace where the RTO doubled: the retransmission timer expired."""
+    return rtt[(rtt["rto_s"] / rtt["rto_s"].shift()).round(6) == 2.0]
+
+
+def slow_start_figure(runs: list[Run], rows: list[dict[str, Any]], path: Path) -> None:
+    """The end of slow start (first 4 s), a row per rate and a panel per timer: the RTT samples,
+    SRTT and RTO, and the round trip a segment sent then would take (the path's 124 ms plus the UE
+    buffer's drain time); timeouts as red lines."""
+    rates = list(dict.fromkeys(r.labels["bandwidth"] for r in runs))
+    timers = list(dict.fromkeys(r.labels["TCP"] for r in runs))
+    fig, axes = grid(len(rates), len(timers), width=4.6, height=3.2)
+    for r in runs:
+        ax = axes[rates.index(r.labels["bandwidth"])][timers.index(r.labels["TCP"])]
+        t = r.out["trace"]
+        rtt = t["rtt"][(t["rtt"]["dir"] == "up") & (t["rtt"]["time_s"] <= 4)]
+        q = t["queue"][t["queue"]["time_s"] <= 4]
+        ax.step(q["time_s"], (0.124 + q["bytes"] * 8 / r.options["rate_bps"]) * 1e3, where="post", lw=0.8,
+                color="0.6", label="124 ms + UE buffer drain")
+        ax.plot(rtt["time_s"], rtt["sample_s"] * 1e3, ".", ms=2, label="RTT sample")
+        ax.step(rtt["time_s"], rtt["srtt_s"] * 1e3, where="post", lw=1, label="SRTT")
+        ax.step(rtt["time_s"], rtt["rto_s"] * 1e3, where="post", lw=1, label="RTO")
+        for k, when in enumerate(timeouts(rtt)["time_s"]):
+            ax.axvline(when, color="red", lw=0.8, label="timeout" if k == 0 else None)
+        ax.set_title(f"{r.labels['bandwidth']}, {r.labels['TCP']}: {r.out['rtos']:.0f} RTO, "
+                     f"{r.out['throughput_mbps']:.1f} Mb/s", fontsize=8)
+        ax.set_xlabel("time [s]")
+        ax.set_ylabel("ms")
+        ax.set_xlim(0, 4)
+        ax.set_ylim(0, 800)
+        ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=6, loc="upper left")
+    save(fig, path)
+
+
+def low_rate_figure(runs: list[Run], rows: list[dict[str, Any]], path: Path) -> None:
+    """Table 7.1's jumps: 4 s of each run at 128 kb/s: cwnd (segments), R-AQM's drops, and what
+    recovered each (a timeout, red; fast retransmit, blue); the RTO on the right axis."""
+    fig, axes = grid(1, len(runs), width=4.2, height=3.2)
+    for ax, r in zip(axes[0], runs):
+        t = r.out["trace"]
+        lo, hi = 20.0, 24.0
+        c = t["cwnd"][(t["cwnd"]["dir"] == "up") & t["cwnd"]["time_s"].between(lo, hi)]
+        rtt = t["rtt"][(t["rtt"]["dir"] == "up") & t["rtt"]["time_s"].between(lo, hi)]
+        drops = t["drops"][t["drops"]["time_s"].between(lo, hi)]
+        ax.step(c["time_s"], c["cwnd_bytes"] / 1460, where="post", lw=0.9, label="cwnd [segments]")
+        ax.plot(drops["time_s"], [0.3] * len(drops), "kx", ms=6, label="R-AQM drop")
+        halved = c[(c["cwnd_bytes"] < c["cwnd_bytes"].shift()) & (c["cwnd_bytes"] > 1460)]
+        ax.plot(halved["time_s"], halved["cwnd_bytes"] / 1460, "b^", ms=6, label="fast retransmit")
+        out = timeouts(rtt)
+        ax.plot(out["time_s"], [1.0] * len(out), "rv", ms=7, label="timeout")
+        ax.set_ylim(0, 6)
+        ax.set_xlabel("time [s]")
+        ax.set_title(f"{r.labels['setting']}, minAge {r.labels['minAgeThreshold [s]']} s: "
+                     f"{r.out['rtos']:.0f} RTOs", fontsize=8)
+        ax.grid(alpha=0.3)
+        twin = ax.twinx()
+        twin.step(rtt["time_s"], rtt["rto_s"] * 1e3, where="post", color="0.5", lw=0.8)
+        twin.set_ylim(0, 1000)
+        twin.set_ylabel("RTO [ms]", fontsize=8)
+    axes[0][0].legend(fontsize=6, loc="upper left")
+    save(fig, path)
 
 
 THROUGHPUT_RTOS = ("throughput_mbps", "rtos")
@@ -523,9 +706,11 @@ EXPERIMENTS: list[Experiment] = [
                lines_figure("lowerDropThreshold [kbit]", "bandwidth", ("scaled", "rtos", "delay_mean_ms"), MEASURE_LABELS),
                "minAge 0.2 s, minInterDrop 0.6 s, 5 × 2 MB; scaled = ÷ the unlimited buffer's throughput", scaled),
     Experiment("schemes-fixed", "Schemes at fixed rates, one 100 MB upload (§7.3.1, Fig. 7.12, Table 7.5)",
-               schemes_fixed_runs, ("bandwidth", "scheme"), ("throughput_mbps", "scaled", *THROUGHPUT_DELAY[1:], "rtos"),
-               bars_figure("bandwidth", "scheme", ("scaled", "delay_mean_ms", "delay_max_ms"), MEASURE_LABELS),
-               "scaled = ÷ the unlimited buffer's throughput", scaled),
+               schemes_fixed_runs, ("bandwidth", "scheme", "BSR table"),
+               ("throughput_mbps", "scaled", *THROUGHPUT_DELAY[1:], "rtos"),
+               by_table_figure("bandwidth", "scheme", ("scaled", "delay_mean_ms")),
+               "scaled = ÷ the unlimited buffer's throughput with the same BSR table; the study's table is "
+               "extended", scaled),
     Experiment("schemes-small", "Schemes at fixed rates, 50 small files (Fig. 7.13, Table 7.6)", schemes_small_runs,
                ("bandwidth", "scheme"), ("throughput_mbps", "scaled", *THROUGHPUT_DELAY[1:], "rtos"),
                bars_figure("bandwidth", "scheme", ("scaled", "delay_mean_ms", "delay_max_ms"), MEASURE_LABELS),
@@ -533,8 +718,8 @@ EXPERIMENTS: list[Experiment] = [
     Experiment("pdcp-trace", "PDCP discard at 3 Mb/s with small files (Fig. 7.14)", pdcp_trace_runs, ("scheme",),
                (*THROUGHPUT_DELAY, "rtos"), occupancy_over_time, "cwnd, UE buffer and drops over the first 20 s"),
     Experiment("down-switch", "UE buffer after a 10 → 0.5 Mb/s down-switch at 20 s (Figs. 7.15–7.17)",
-               down_switch_runs, ("scheme",), (*THROUGHPUT_DELAY, "rtos"), occupancy_over_time,
-               "one 100 MB upload; the figure shows the UE buffer over time"),
+               down_switch_runs, ("scheme",), (*THROUGHPUT_DELAY, "rtos", "drain_s"), occupancy_over_time,
+               "one 100 MB upload; drain time: from 20 s until the UE buffer holds ≤ 12.5 kB (0.2 s at 0.5 Mb/s)"),
     Experiment("square-waves", "Schemes on square-wave rates, 10 × 10 MB (§7.3.2, Figs. 7.18–7.20)",
                square_wave_runs, ("bandwidth", "scheme"), (*THROUGHPUT_DELAY, "rtos"),
                bars_figure("bandwidth", "scheme", THROUGHPUT_DELAY, MEASURE_LABELS)),
@@ -546,17 +731,29 @@ EXPERIMENTS: list[Experiment] = [
                bars_figure("bandwidth", "scheme", ("throughput_mbps",), MEASURE_LABELS),
                "throughput = the small files' mean (size ÷ transfer time)"),
     Experiment("bsr-period", "BSR period (§7.3.5, Figs. 7.25–7.26, Tables 7.8–7.9)", bsr_period_runs,
-               ("bandwidth", "BSR period [ms]", "scheme"), ("throughput_mbps", "delay_mean_ms", "rtos"),
-               lines_figure("BSR period [ms]", "scheme", ("throughput_mbps", "delay_mean_ms"), MEASURE_LABELS),
-               "one 100 MB upload; the figure pools both rates (see the table)"),
+               ("bandwidth", "BSR period [ms]", "scheme", "BSR table"), ("throughput_mbps", "delay_mean_ms", "rtos"),
+               by_table_figure("BSR period [ms]", "scheme", ("throughput_mbps", "delay_mean_ms"), curve=True,
+                               split="bandwidth"),
+               "one 100 MB upload; the study's table is extended"),
     Experiment("taqm-raqm", "T-AQM, R-AQM and both (§7.3.6, Table 7.10, Figs. 7.27–7.28)", taqm_raqm_runs,
                ("bandwidth", "scheme"), (*THROUGHPUT_DELAY, "rtos"),
                bars_figure("bandwidth", "scheme", THROUGHPUT_DELAY, MEASURE_LABELS), "one 100 MB upload"),
     Experiment("tcp-sensitivity", "TCP settings the thesis leaves open (one 100 MB upload)", tcp_sensitivity_runs,
-               ("bandwidth", "scheme", "TCP"), (*THROUGHPUT_DELAY, "rtos"),
+               ("bandwidth", "scheme", "TCP"), (*THROUGHPUT_DELAY, "rtos", "rtos_undone"),
                bars_figure("TCP", "scheme", ("throughput_mbps", "delay_mean_ms"), MEASURE_LABELS),
-               "baseline = our choices: IW 2, MSS 1460 B, an ACK per segment, min RTO 200 ms; each other row "
-               "changes one of them; the figure pools both rates (see the table)"),
+               "profile = our choices: IW 2, MSS 1460 B, an ACK per segment, Reno with SACK, an RTT sample per ACK "
+               "(timestamps), RTO = SRTT + max(4·RTTVAR, 200 ms), F-RTO; each other row changes one of them (the "
+               "earlier timer: per-RTT samples, RFC 6298 RTO, no F-RTO); the figure pools both rates (see the table)"),
+    Experiment("slow-start-rto", "The timeout at the end of slow start: RTT samples, SRTT and RTO (R-AQM)",
+               slow_start_runs, ("bandwidth", "TCP"), (*THROUGHPUT_DELAY, "rtos", "rtos_undone", "fast_retransmits"),
+               slow_start_figure, "one 100 MB upload; the figure shows the first 4 s"),
+    Experiment("low-rate-rto", "Timeouts or fast retransmits at 128 kb/s (Table 7.1's jumps)", low_rate_runs,
+               ("setting", "minAgeThreshold [s]"), ("throughput_mbps", "rtos", "fast_retransmits", "aqm_drops"),
+               low_rate_figure, "R-AQM, minInterDropTime 0.3 s, no lowerDropThreshold, one 10 MB upload; earlier "
+               "model = legacy BSR table and the earlier timer; the figure shows 20–24 s"),
 ]
 
-STUDY = Study("lte-uplink-raqm", "LTE uplink AQM (Tan 2009)", DOC, EXPERIMENTS, measure, MEASURE_LABELS)
+from cellaqm.lte_uplink_findings import FINDINGS  # noqa: E402  (the judges read the tables above at run time)
+
+STUDY = Study("lte-uplink-raqm", "LTE uplink AQM (Tan 2009)", DOC, EXPERIMENTS, measure, MEASURE_LABELS,
+              findings=FINDINGS)

@@ -51,8 +51,9 @@ STUDIES = (
            "counts, occupancy, PDU errors; its 16 findings judged (docs/rlc-tcp.md)"),
     Target("umts-dsch-rrm", "dsch",
            "the DSCH study: 37 UMTS cells whose resource managers serve 250 calls first and web users on the "
-           "DSCH up to a load factor phi; Table 3 and Fig. 2 per phi x {400, 600} web users, a TCP user's "
-           "throughput with SACK+FACK on/off, an Eb/N0 sensitivity, a time-sequence trace (docs/dsch.md)"),
+           "DSCH up to a load factor phi; Table 3 and Fig. 2 per phi x {400, 600} web users, the users under "
+           "test's TCP throughput with SACK+FACK on/off, three readings of the calls' load, a time-sequence "
+           "trace, the study's 20 findings judged (docs/dsch.md)"),
 )
 EXPERIMENTS = tuple(s.name for s in STUDIES)
 
@@ -174,9 +175,10 @@ Eifel response, RLC window x RAN RTT and x channel, maxDAT and discard bursts,
 in-order delivery, drop-tail/RED/ACK delay, what the buffer counts, occupancy,
 PDU errors; its 16 findings judged; 20 replications (--quick: 2, fewer levels).
 umts-dsch-rrm: the DSCH study's 37-cell system, phi 60-100% x {400, 600} web users
-(+ no web users); the TCP user's throughput with SACK+FACK on/off; 660 s runs,
-5 replications; the conversational Eb/N0 sensitivity; one transfer's
-time-sequence trace (--quick: 20 s, phi 60 and 100%, 1 replication).
+(+ no web users): the central cell's load factor, acceptance, SDU errors, delay and
+the web users' demand; the users under test's TCP throughput with SACK+FACK on/off;
+660 s runs, 10 replications; three readings of the calls' load; one transfer's
+time-sequence trace; the 20 findings judged (--quick: 60 s, phi 60 and 100%, 1).
 
 Exit status: 0 when every run finished; 1 when some runs failed (their
 experiments have no table; --resume reruns them) or OUT cannot be written; 2
@@ -186,7 +188,7 @@ finished so far are kept: finish with --resume)."""
 _EPILOG = """\
 examples:
   cellaqm reproduce wcdma-rnc-aqm --quick
-  cellaqm reproduce umts-dsch-rrm --out results/dsch            # about 20 min on 2 cores
+  cellaqm reproduce umts-dsch-rrm --out results/dsch            # about 930 CPU-s, 8 min on 2 free cores
   cellaqm reproduce umts-dsch-rrm --out results/dsch --resume   # after an interruption
   cellaqm reproduce umts-rlc-tcp --only in-order,status-prohibit --set radio.dch.fading.mean=0.05
   cellaqm reproduce hsdsch-buffer-mgmt --quick --backend ray --jobs 2

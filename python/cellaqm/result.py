@@ -41,8 +41,8 @@ TRACE_COLUMNS = {
     # dir "down" = the server's data, "up" = the client's
     "cwnd": ("time_s", "flow", "dir", "cwnd_bytes", "ssthresh_bytes", "w_max_bytes", "k_s"),
     # every RTT sample (sample_s; NaN on a row for an RTO change alone, such as a back-off) with the
-    # smoothed RTT and the retransmission timeout then in force, per TCP sender
-    "rtt": ("time_s", "flow", "dir", "sample_s", "srtt_s", "rto_s"),
+    # smoothed RTT, RTTVAR and the retransmission timeout then in force, per TCP sender
+    "rtt": ("time_s", "flow", "dir", "sample_s", "srtt_s", "rttvar_s", "rto_s"),
     # the downlink managed buffer (bottleneck queue, or the users' PDCP buffers together with [radio]) at every change
     "queue": ("time_s", "bytes", "packets"),
     # every packet lost in the access network: downlink at the managed buffer or on its link, uplink

@@ -290,23 +290,28 @@ def bars_figure(x: str, series: str, measures: tuple[str, ...], labels: dict[str
 
     def draw(runs: list[Run], rows: list[dict[str, Any]], path: Path) -> None:
         fig, axes = figure(len(measures), width=max(5.0, 0.9 * len({r[x] for r in rows}) + 2))
-        xs = list(dict.fromkeys(r[x] for r in rows))
-        names = list(dict.fromkeys(r[series] for r in rows))
-        w = 0.8 / max(1, len(names))
         for ax, m in zip(axes, measures):
-            for i, name in enumerate(names):
-                pts = {r[x]: r for r in rows if r[series] == name}
-                ys = [pts[v][m] if v in pts else math.nan for v in xs]
-                es = [0 if v not in pts or math.isnan(pts[v][m + "_ci"]) else pts[v][m + "_ci"] for v in xs]
-                ax.bar([j + i * w for j in range(len(xs))], ys, w, yerr=es, capsize=2, label=str(name))
-            ax.set_xticks([j + w * (len(names) - 1) / 2 for j in range(len(xs))])
-            ax.set_xticklabels([str(v) for v in xs], rotation=30, ha="right", fontsize=7)
+            draw_bars(ax, rows, x, series, m)
             ax.set_ylabel(labels.get(m, m))
-            ax.grid(alpha=0.3, axis="y")
         axes[0].legend(fontsize=7)
         save(fig, path)
 
     return draw
+
+
+def draw_bars(ax: Any, rows: list[dict[str, Any]], x: str, series: str, m: str) -> None:
+    """Grouped bars of measure ``m`` on ``ax``: ``x`` groups, one bar per ``series`` value, with CI bars."""
+    xs = list(dict.fromkeys(r[x] for r in rows))
+    names = list(dict.fromkeys(r[series] for r in rows))
+    w = 0.8 / max(1, len(names))
+    for i, name in enumerate(names):
+        pts = {r[x]: r for r in rows if r[series] == name}
+        ys = [pts[v][m] if v in pts else math.nan for v in xs]
+        es = [0 if v not in pts or math.isnan(pts[v][m + "_ci"]) else pts[v][m + "_ci"] for v in xs]
+        ax.bar([j + i * w for j in range(len(xs))], ys, w, yerr=es, capsize=2, label=str(name))
+    ax.set_xticks([j + w * (len(names) - 1) / 2 for j in range(len(xs))])
+    ax.set_xticklabels([str(v) for v in xs], rotation=30, ha="right", fontsize=7)
+    ax.grid(alpha=0.3, axis="y")
 
 
 # --------------------------------------------------------------------------- command line

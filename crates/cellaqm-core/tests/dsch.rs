@@ -1,4 +1,4 @@
-//! The DSCH system (`bearer = "dsch"`, umts-dsch-rrm.md) end to end: the
+//! The DSCH system (`bearer = "dsch"`, Ferrús et al.) end to end: the
 //! scenario file runs a TCP user under test on the DSCH granted by the
 //! resource manager, reports the central cell's measures, repeats bit for
 //! bit, and its errors name the key.
@@ -29,10 +29,23 @@ fn the_tcp_user_downloads_over_the_granted_dsch() {
     // The user's goodput is at most the top TF's 256 kb/s (less RLC headers), and it got data.
     assert!(sum.delivered_bytes > 20_000, "{}", sum.delivered_bytes);
     assert!(sum.goodput_bps < 256e3, "{}", sum.goodput_bps);
+    // summary.cells: the 37 DSCH cells, each with its users at the end; the
+    // central one's mean load factor is summary.dsch's (no warm-up here), its
+    // DSCH payload rate that of its blocks; the user's goodput is its last cell's.
+    assert_eq!(sum.cells.len(), 37);
+    assert!(sum.cells.iter().all(|c| c.downlink == "dsch" && c.scheduler == Some("service_credit")));
+    assert_eq!(sum.cells.iter().map(|c| c.users).sum::<u32>(), 1 + 100 + 100);
+    let centre = &sum.cells[0];
+    assert!((centre.mean_eta.unwrap() - d.mean_eta).abs() < 1e-9, "{centre:?} {d:?}");
+    assert!((centre.air_bps.unwrap() / d.dsch_bps - 1.0).abs() < 0.01, "{centre:?} {d:?}");
+    assert!(centre.tti_utilisation.unwrap() > 0.0 && centre.users_per_tti.unwrap() >= 1.0, "{centre:?}");
+    let mine = r.users[0].cell as usize;
+    assert!(sum.cells.iter().enumerate().all(|(c, row)| (row.goodput_bps > 0.0) == (c == mine)), "{mine}");
     // Same seed, same run.
     let again = run_seed(&s, 2);
     assert_eq!(again.summary.dsch, sum.dsch);
     assert_eq!(again.summary.delivered_bytes, sum.delivered_bytes);
+    assert_eq!(again.summary.cells, sum.cells);
 }
 
 #[test]

@@ -86,6 +86,7 @@ fn flow_columns<'py>(py: Python<'py>, flows: &[cellaqm_core::metrics::FlowSummar
     out.set_item("completion_s", optional_floats(py, flows, |f| f.completion_s)?)?;
     out.set_item("rtos", ints(py, flows, |f| f.rtos))?;
     out.set_item("spurious_rtos", ints(py, flows, |f| f.spurious_rtos))?;
+    out.set_item("rtos_undone", ints(py, flows, |f| f.rtos_undone))?;
     out.set_item("fast_retransmits", ints(py, flows, |f| f.fast_retransmits))?;
     out.set_item("retransmitted_bytes", ints(py, flows, |f| f.retransmitted_bytes))?;
     out.set_item("ecn_reductions", ints(py, flows, |f| f.ecn_reductions))?;
@@ -142,6 +143,7 @@ fn trace_tables<'py>(py: Python<'py>, t: &cellaqm_core::metrics::Trace) -> PyRes
     rtt.set_item("dir", strings(py, &t.rtt.dir)?)?;
     rtt.set_item("sample_s", f64s(&nan(&t.rtt.sample_s)))?;
     rtt.set_item("srtt_s", f64s(&nan(&t.rtt.srtt_s)))?;
+    rtt.set_item("rttvar_s", f64s(&nan(&t.rtt.rttvar_s)))?;
     rtt.set_item("rto_s", f64s(&t.rtt.rto_s))?;
     out.set_item("rtt", rtt)?;
 
@@ -182,6 +184,7 @@ fn trace_tables<'py>(py: Python<'py>, t: &cellaqm_core::metrics::Trace) -> PyRes
     bsr.set_item("estimate_s", f64s(&t.bsr.estimate_s))?;
     bsr.set_item("true_s", f64s(&t.bsr.true_s))?;
     out.set_item("bsr", bsr)?;
+
     Ok(out)
 }
 

@@ -134,6 +134,8 @@ pub struct FlowSummary {
     pub completion_s: Option<f64>,
     pub rtos: u64,
     pub spurious_rtos: u64,
+    /// Timeouts the sender found spurious and undid (`tcp.spurious_rto`).
+    pub rtos_undone: u64,
     pub fast_retransmits: u64,
     pub retransmitted_bytes: u64,
     pub ecn_reductions: u64,
@@ -148,6 +150,7 @@ impl FlowSummary {
     pub fn add_tcp(&mut self, s: &TcpStats) {
         self.rtos += s.rtos;
         self.spurious_rtos += s.spurious_rtos;
+        self.rtos_undone += s.rtos_undone;
         self.fast_retransmits += s.fast_retransmits;
         self.retransmitted_bytes += s.bytes_retransmitted;
         self.ecn_reductions += s.ecn_reductions;
@@ -219,6 +222,8 @@ pub struct Summary {
     pub datagrams: DatagramSummary,
     pub rtos: u64,
     pub spurious_rtos: u64,
+    /// Timeouts the senders found spurious and undid (`tcp.spurious_rto`).
+    pub rtos_undone: u64,
     pub fast_retransmits: u64,
     pub retransmitted_bytes: u64,
     /// TCP flows stalled at the end of the run (see `FlowSummary::stalled`).

@@ -7,8 +7,9 @@
 //! - [`CwndTrace`]: the congestion controller's state of every TCP sender
 //!   that has sent data (window, slow-start threshold, and CUBIC's W_max and
 //!   K), sampled whenever any of it changes.
-//! - [`RttTrace`]: every TCP sender's RTT samples and retransmission timeout
-//!   (the RLC study's Fig. 3), one row per sample and per change of the RTO
+//! - [`RttTrace`]: every TCP sender's RTT samples, SRTT, RTTVAR and
+//!   retransmission timeout (the RLC study's Fig. 3, the LTE study's timeout
+//!   at the end of slow start), one row per sample and per change of the RTO
 //!   (a new sample, a back-off).
 //! - [`QueueTrace`]: the downlink managed buffer's occupancy (the bottleneck
 //!   link's queue, or with `[radio]` the PDCP buffer) at every change.
@@ -60,6 +61,8 @@ pub struct RttTrace {
     pub sample_s: Vec<Option<f64>>,
     /// The smoothed RTT (RFC 6298), once measured.
     pub srtt_s: Vec<Option<f64>>,
+    /// RTTVAR (RFC 6298), once measured.
+    pub rttvar_s: Vec<Option<f64>>,
     /// The retransmission timeout now in force, back-off included.
     pub rto_s: Vec<f64>,
 }
@@ -192,6 +195,7 @@ impl Trace {
                 let new_sample = r.samples != last.map_or(0, |l| l.samples);
                 t.sample_s.push(r.last_sample.filter(|_| new_sample).map(|d| d.as_secs_f64()));
                 t.srtt_s.push(r.srtt.map(|d| d.as_secs_f64()));
+                t.rttvar_s.push(r.srtt.map(|_| r.rttvar.as_secs_f64()));
                 t.rto_s.push(r.rto.as_secs_f64());
             }
             let m = end.cc_metrics();

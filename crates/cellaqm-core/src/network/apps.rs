@@ -21,8 +21,13 @@ impl Network {
         call(&mut self.apps[source as usize], &mut ctx);
     }
 
-    /// Every source's start hook, at time zero.
+    /// The radio's start (a system that runs on its own, the DSCH's, asks for
+    /// its first frame), then every source's start hook, at time zero.
     pub(super) fn start(&mut self) {
+        if let Some(radio) = &mut self.radio {
+            radio.start(Time::ZERO, &mut self.radio_out);
+            self.after_radio(Time::ZERO);
+        }
         for source in 0..self.apps.len() as u16 {
             self.hook(Time::ZERO, source, |app, ctx| app.start(ctx));
         }

@@ -128,6 +128,7 @@ pub(super) struct FlowTotals {
     pub(super) udp_bytes: u64,
     pub(super) rtos: u64,
     pub(super) spurious_rtos: u64,
+    pub(super) rtos_undone: u64,
     pub(super) fast_retransmits: u64,
     pub(super) retransmitted_bytes: u64,
     pub(super) stalled_flows: u64,
@@ -157,6 +158,7 @@ impl FlowTotals {
         }
         self.rtos += row.rtos;
         self.spurious_rtos += row.spurious_rtos;
+        self.rtos_undone += row.rtos_undone;
         self.fast_retransmits += row.fast_retransmits;
         self.retransmitted_bytes += row.retransmitted_bytes;
         self.stalled_flows += row.stalled as u64;

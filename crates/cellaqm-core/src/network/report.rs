@@ -129,6 +129,7 @@ impl Network {
             ),
             rtos: totals.rtos,
             spurious_rtos: totals.spurious_rtos,
+            rtos_undone: totals.rtos_undone,
             fast_retransmits: totals.fast_retransmits,
             retransmitted_bytes: totals.retransmitted_bytes,
             stalled_flows: totals.stalled_flows,

@@ -226,6 +226,14 @@ impl RadioAccess {
         self.on_bearer(now, ue as usize, out, |b, _, out| b.arrive_up(now, pkt, out));
     }
 
+    /// The start of the run: the DSCH system's cells run their frames from
+    /// the first one on, whether or not the users under test have data.
+    pub fn start(&mut self, now: Time, out: &mut RadioOut) {
+        if self.dsch.is_some() {
+            self.want_dsch_frame(now, out);
+        }
+    }
+
     /// A scheduled event fires.
     pub fn handle(&mut self, now: Time, ev: RadioEvent, out: &mut RadioOut) {
         match ev {
@@ -514,6 +522,9 @@ impl RadioAccess {
         }
         if let Some(h) = &self.hsdsch {
             return (0..super::hsdsch::layout::CELLS).map(|c| h.cell_summary(c, end)).collect();
+        }
+        if let Some(d) = &self.dsch {
+            return (0..d.cells()).map(|c| d.cell_summary(c, end)).collect();
         }
         self.cells.iter().map(|c| c.summary(end)).collect()
     }

@@ -35,8 +35,10 @@ pub struct CellSummary {
     pub cell: u32,
     /// Users attached to the cell.
     pub users: u32,
-    /// `"dch"` (dedicated channels), `"hsdpa"`, `"lte_uplink"` (the LTE uplink
-    /// of Tan, MSc thesis, 2009) or `"wired"` (the run's shared bottleneck link).
+    /// `"dch"` (dedicated channels), `"hsdpa"`, `"hsdsch"` (the HS-DSCH
+    /// system), `"dsch"` (the DSCH system of Ferrús et al.), `"lte_uplink"`
+    /// (the LTE uplink of Tan, MSc thesis, 2009) or `"wired"` (the run's shared
+    /// bottleneck link).
     pub downlink: &'static str,
     /// The shared channel's scheduler (`null` without one).
     pub scheduler: Option<&'static str>,
@@ -62,6 +64,9 @@ pub struct CellSummary {
     pub handovers_in: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub air_bps: Option<f64>,
+    /// DSCH system: the cell's mean load factor η over the run's frames (umts-dsch-rrm.md, eq. 2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mean_eta: Option<f64>,
 }
 
 pub struct Cell {

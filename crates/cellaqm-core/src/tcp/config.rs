@@ -163,8 +163,9 @@ pub const KEYS: &[(&str, &str, &str)] = &[
     ("limited_transmit", "bool", "limited transmit (RFC 3042): a new segment on each of the first two duplicate ACKs"),
     (
         "spurious_rto",
-        "none | eifel",
-        "undo a spurious timeout: Eifel detection by timestamps (RFC 3522) and response (RFC 4015); needs timestamps",
+        "none | eifel | frto",
+        "undo a spurious timeout with the Eifel response (RFC 4015), found by Eifel detection (RFC 3522; needs \
+         timestamps) or by F-RTO (RFC 5682: new data after the timeout, then see what is acknowledged)",
     ),
     ("delayed_ack", "bool", "delayed ACKs (RFC 5681 §4.2): every second full segment or after delack_timeout"),
     ("delack_timeout", "time", "the delayed-ACK timer"),
@@ -253,8 +254,9 @@ pub struct TcpConfig {
     pub cwnd_validation: bool,
     /// Limited transmit (RFC 3042): a new segment on each of the first two duplicate ACKs.
     pub limited_transmit: bool,
-    /// The response to a spurious retransmission timeout: `"none"` or `"eifel"`
-    /// (RFC 3522 detection with timestamps, RFC 4015 response).
+    /// The response to a spurious retransmission timeout: `"none"`, `"eifel"`
+    /// (RFC 3522 detection with timestamps) or `"frto"` (RFC 5682 detection),
+    /// both with the RFC 4015 response.
     pub spurious_rto: SpuriousRto,
 }
 
@@ -267,6 +269,9 @@ pub enum SpuriousRto {
     None,
     /// Eifel: detect by the echoed timestamp, resume with new data and restore cwnd and ssthresh.
     Eifel,
+    /// F-RTO: send new data after the timeout; if the next ACKs acknowledge data that was never
+    /// retransmitted, resume with new data and restore cwnd and ssthresh (as Eifel).
+    Frto,
 }
 
 impl Default for TcpConfig {

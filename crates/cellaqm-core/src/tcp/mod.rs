@@ -14,8 +14,9 @@
 //! Files: `endpoint` (handshake, dispatch), `sender` (send half: segments,
 //! window, retransmission timer), `recovery` (fast retransmit/recovery for
 //! Reno, NewReno and SACK; ECN-Echo), `fack` (Forward Acknowledgement on SACK), `prr` (Proportional Rate Reduction:
-//! how much recovery sends per ACK), `limited_transmit` (RFC 3042), `eifel` (undoing a spurious
-//! timeout, RFC 3522/4015), `scoreboard` (SACK scoreboard), `rtt`
+//! how much recovery sends per ACK), `limited_transmit` (RFC 3042), spurious timeouts found by
+//! `eifel` (timestamps, RFC 3522) or `frto` (F-RTO, RFC 5682) and undone by `eifel_response`
+//! (RFC 4015), `scoreboard` (SACK scoreboard), `rtt`
 //! (RTO estimator), `congestion` (controller interface) with `reno` and `cubic`,
 //! `receiver` (receive half: reassembly, ACKs, SACK blocks) and `ranges`.
 
@@ -23,8 +24,10 @@ pub mod config;
 mod congestion;
 mod cubic;
 mod eifel;
+mod eifel_response;
 mod endpoint;
 mod fack;
+mod frto;
 mod limited_transmit;
 mod prr;
 mod ranges;
@@ -69,7 +72,7 @@ pub struct TcpStats {
     /// counters it is kept by the RECEIVING endpoint, counting its peer's spurious timeouts: sum
     /// both endpoints' stats to get a flow's total.
     pub spurious_rtos: u64,
-    /// Timeouts this sender found spurious and undid (`tcp.spurious_rto = "eifel"`).
+    /// Timeouts this sender found spurious and undid (`tcp.spurious_rto = "eifel"` or `"frto"`).
     pub rtos_undone: u64,
     /// Fast retransmits (entries into fast recovery).
     pub fast_retransmits: u64,

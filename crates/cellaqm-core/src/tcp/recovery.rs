@@ -54,6 +54,16 @@ impl LossRecovery {
     pub fn after_timeout(&mut self, snd_max: u64) {
         *self = LossRecovery { recover: snd_max, ..LossRecovery::default() };
     }
+
+    /// `recover` (exclusive end): loss recovery, or a timeout's, covers the data below it.
+    pub fn recover(&self) -> u64 {
+        self.recover
+    }
+
+    /// RFC 5682 §2.1 step 3b: a timeout found spurious leaves no recovery behind: `recover` ← SND.UNA.
+    pub fn forget_timeout(&mut self, snd_una: u64) {
+        self.recover = snd_una;
+    }
 }
 
 /// Which RFC 6675 NextSeg rule chose a segment.

@@ -76,9 +76,15 @@ impl RttEstimator {
         self.srtt
     }
 
-    /// The estimator's state for traces: samples so far, the last one, SRTT and the RTO.
+    /// The estimator's state for traces: samples so far, the last one, SRTT, RTTVAR and the RTO.
     pub fn metrics(&self) -> RttMetrics {
-        RttMetrics { samples: self.samples, last_sample: self.last, srtt: self.srtt, rto: self.rto }
+        RttMetrics {
+            samples: self.samples,
+            last_sample: self.last,
+            srtt: self.srtt,
+            rttvar: self.rttvar,
+            rto: self.rto,
+        }
     }
 }
 
@@ -89,6 +95,8 @@ pub struct RttMetrics {
     pub samples: u64,
     pub last_sample: Option<Dur>,
     pub srtt: Option<Dur>,
+    /// RTTVAR (0 before the first sample).
+    pub rttvar: Dur,
     /// The retransmission timeout, back-off included.
     pub rto: Dur,
 }

@@ -50,6 +50,11 @@ impl Scoreboard {
         self.sacked.covered()
     }
 
+    /// SACKed bytes below `seq` (F-RTO's "SACKed data below RecoveryPoint", RFC 5682 §3).
+    pub fn sacked_below(&self, seq: u64) -> u64 {
+        self.sacked.iter().take_while(|&(s, _)| s < seq).map(|(s, e)| e.min(seq) - s).sum()
+    }
+
     /// End of the highest SACKed range.
     pub fn highest(&self) -> Option<u64> {
         self.sacked.last().map(|(_, end)| end)
@@ -129,6 +134,7 @@ mod tests {
         let mut sb = board(1, &[(301, 401), (101, 201), (201, 301)]);
         assert_eq!(sb.sacked.iter().collect::<Vec<_>>(), vec![(101, 401)]);
         assert_eq!(sb.sacked_bytes(), 300);
+        assert_eq!((sb.sacked_below(101), sb.sacked_below(151), sb.sacked_below(1000)), (0, 50, 300));
         sb.update(151, std::iter::empty());
         assert_eq!(sb.sacked.iter().collect::<Vec<_>>(), vec![(151, 401)]);
         assert_eq!(sb.sacked_bytes(), 250);

@@ -9,6 +9,8 @@
 
 use super::congestion::{self, Controller};
 use super::eifel::Eifel;
+use super::eifel_response::Undo;
+use super::frto::{self, Frto};
 use super::recovery::LossRecovery;
 use super::rtt::{RttEstimator, RttMetrics};
 use super::rtt_timing::RttTiming;
@@ -61,9 +63,10 @@ pub(super) struct Sender {
     timeouts_without_progress: u32,
     /// Mark the next retransmission as the first one after a timeout.
     mark_rto: bool,
-    /// `tcp.spurious_rto = "eifel"`, and what the last first timeout left to judge.
-    eifel_on: bool,
+    /// `tcp.spurious_rto`, and what the last timeout left to judge (Eifel's, or F-RTO's steps).
+    spurious_rto: SpuriousRto,
     eifel: Option<Eifel>,
+    frto: Option<Frto>,
     /// Set CWR on the next new data segment (RFC 3168 §6.1.2).
     pub cwr_pending: bool,
     pub scoreboard: Scoreboard,
@@ -106,8 +109,9 @@ impl Sender {
             last_rto_una: None,
             timeouts_without_progress: 0,
             mark_rto: false,
-            eifel_on: cfg.spurious_rto == SpuriousRto::Eifel,
+            spurious_rto: cfg.spurious_rto,
             eifel: None,
+            frto: None,
             cwr_pending: false,
             scoreboard: Scoreboard::new(cfg.fack),
             recovery: LossRecovery::default(),
@@ -266,6 +270,8 @@ impl Sender {
         }
         self.peer_wnd = h.wnd as u64;
         let known_delivered = self.snd_una + self.sackd();
+        let sacked_below_rp = self.frto.and_then(|f| f.recovery_point()).map(|rp| self.scoreboard.sacked_below(rp));
+        let snd_max = self.snd_max;
         self.scoreboard.update(self.snd_una.max(h.ack), h.sack_blocks());
         let new_ack = h.ack > self.snd_una;
         // RFC 5681 §2: duplicate acknowledgment.
@@ -299,6 +305,18 @@ impl Sender {
         } else if self.prr_active() {
             self.prr_on_ack(delivered); // RFC 6937 §3: every ACK during recovery
         }
+        if self.frto.is_some() && (new_ack || dupack) {
+            let rp = self.frto.and_then(|f| f.recovery_point());
+            let ack = frto::Ack {
+                ack: h.ack,
+                advances: new_ack,
+                duplicate: dupack,
+                snd_max,
+                sacks_beyond: rp.is_some_and(|rp| h.sack_blocks().any(|(_, end)| end > rp)),
+                sacks_new_below: rp.is_some_and(|rp| self.scoreboard.sacked_below(rp) > sacked_below_rp.unwrap_or(0)),
+            };
+            self.frto_step(now, &ack, h.has(flags::ECE), acked, out);
+        }
         if self.ecn && h.has(flags::ECE) {
             self.on_ece(now);
         }
@@ -308,12 +326,63 @@ impl Sender {
     fn judge_timeout(&mut self, h: &TcpHeader, acked: u64) {
         let Some(e) = self.eifel.take() else { return };
         let flight = self.snd_max - h.ack;
-        if let Some(undo) = e.judge(h.ts_ecr, h.has(flags::ECE), acked, flight, self.initial_window) {
-            self.snd_nxt = self.snd_max; // RFC 4015 step 4: resume with new data
-            self.cc.set_window(undo.cwnd);
-            self.cc.set_ssthresh(undo.ssthresh);
-            self.stats.rtos_undone += 1;
+        let undo = e.judge(h.ts_ecr).and_then(|r| r.undo(h.has(flags::ECE), acked, flight, self.initial_window));
+        if let Some(undo) = undo {
+            self.undo_timeout(undo);
         }
+    }
+
+    /// F-RTO's steps 2 and 3 ([`Frto`]) on an ACK that acknowledged `acked` new bytes (processed already).
+    fn frto_step(&mut self, now: Time, ack: &frto::Ack, ece: bool, acked: u64, out: &mut Vec<Packet>) {
+        let Some(f) = self.frto.as_mut() else { return };
+        match f.on_ack(ack) {
+            frto::Decision::Wait => {}
+            frto::Decision::SendNew => {
+                // Step 2b: up to two new segments instead of retransmissions, as the receive window allows.
+                let back = self.snd_nxt;
+                self.snd_nxt = self.snd_max;
+                let mut sent = 0;
+                while sent < 2 {
+                    match self.segment(self.snd_nxt) {
+                        Some(h) if h.len > 0 && self.snd_nxt + h.len as u64 <= self.snd_una + self.peer_wnd => {
+                            self.emit(now, h, out);
+                            sent += 1;
+                        }
+                        _ => break,
+                    }
+                }
+                if sent == 0 {
+                    self.snd_nxt = back; // none could go: conventional recovery
+                    self.frto = None;
+                }
+            }
+            frto::Decision::Conventional { cap_segments } => {
+                self.frto = None;
+                if let Some(n) = cap_segments {
+                    // Step 3a: cwnd at most 3 SMSS; retransmit the unacknowledged segments.
+                    self.cc.set_window(self.cc.window().min(n * self.mss));
+                    self.snd_nxt = self.snd_una;
+                }
+            }
+            frto::Decision::Spurious(response) => {
+                self.frto = None;
+                self.recovery.forget_timeout(self.snd_una);
+                let flight = self.snd_max - self.snd_una;
+                match response.undo(ece, acked, flight, self.initial_window) {
+                    Some(undo) => self.undo_timeout(undo),
+                    None => self.snd_nxt = self.snd_max, // RFC 4015 step 4 even with an ECN-Echo
+                }
+            }
+        }
+    }
+
+    /// The Eifel response (RFC 4015) to a timeout found spurious: resume with new data
+    /// (step 4) and restore the congestion state (step 5).
+    fn undo_timeout(&mut self, undo: Undo) {
+        self.snd_nxt = self.snd_max;
+        self.cc.set_window(undo.cwnd);
+        self.cc.set_ssthresh(undo.ssthresh);
+        self.stats.rtos_undone += 1;
     }
 
     /// RFC 7323 §4.1: with timestamps, every ACK of new data gives a sample from its
@@ -356,12 +425,23 @@ impl Sender {
         if self.snd_una == 0 {
             self.cc.set_window(self.mss); // RFC 5681 §3.1: after a lost SYN the initial window is one segment
         } else if self.last_rto_una != Some(self.snd_una) {
-            if self.eifel_on {
-                let flight = self.snd_max - self.snd_una;
-                self.eifel = Some(Eifel::at_timeout(ts_clock(now), flight, self.cc.ssthresh()));
+            let (flight, ssthresh) = (self.snd_max - self.snd_una, self.cc.ssthresh());
+            match self.spurious_rto {
+                SpuriousRto::None => {}
+                SpuriousRto::Eifel => self.eifel = Some(Eifel::at_timeout(ts_clock(now), flight, ssthresh)),
+                SpuriousRto::Frto => {
+                    // RFC 5682 step 1: only outside loss recovery; the timeout resends the first segment.
+                    let resent = self.segment(self.snd_una).map_or(self.snd_una, |h| h.seq + h.seq_len());
+                    self.frto = frto::may_start(self.recovery.recover(), self.snd_una)
+                        .then(|| Frto::at_timeout(self.kind == Recovery::Sack, resent, flight, ssthresh));
+                }
             }
             self.cc.on_rto(now, self.reduction_base()); // RFC 5681 (4) and the loss window
-        } // RFC 5681 §3.1: a repeated timeout of the same segment holds ssthresh (cwnd is 1 SMSS already)
+        } else if !self.frto.is_some_and(|f| f.waits_for_first_ack()) {
+            // RFC 5681 §3.1: a repeated timeout of the same segment holds ssthresh (cwnd is 1 SMSS
+            // already); RFC 5682: F-RTO goes on only from step 2 (step 1 over).
+            self.frto = None;
+        }
         self.last_rto_una = Some(self.snd_una);
         self.recovery.after_timeout(self.snd_max);
         self.scoreboard.clear(); // RFC 6675 §5.1

@@ -547,6 +547,126 @@ fn the_eifel_response_restores_the_window_after_a_delay_spike() {
     assert!(bad.validate().unwrap_err().starts_with("tcp.spurious_rto:"));
 }
 
+/// The data path stalls from 1.0 s to 1.4 s (segments sent then are held until 1.4 s, in
+/// order), longer than the RTO, with nothing lost: a delay spike.
+fn held_from_1_to_1_4_s(now: Time, server: bool, _: &Packet) -> Fate {
+    match server && now >= secs(1.0) && now < secs(1.4) {
+        true => Fate::Delay(secs(1.4).since(now)),
+        false => Fate::Deliver,
+    }
+}
+
+/// F-RTO (RFC 5682) on the delay spike above, with SACK (§3) and without (§2.1), hand-worked:
+/// the timeout resends the first unacknowledged segment (step 1); the originals then arrive and
+/// the first ACK of new data acknowledges the first of them, below RecoveryPoint (SND.MAX): the
+/// sender sends the next two *new* segments (step 2b); the next ACK acknowledges an original
+/// that was never retransmitted: spurious (step 3b). The Eifel response (RFC 4015) restores the
+/// window, as timestamps would with Eifel; only the one segment was ever sent twice. Without
+/// F-RTO the sender halves ssthresh and resends the window (go-back-N).
+#[test]
+fn frto_finds_a_delay_spike_spurious_and_undoes_the_timeout() {
+    for recovery in [Recovery::Sack, Recovery::NewReno] {
+        let spike = |on: bool| {
+            let mut c = cfg(recovery);
+            c.rwnd = Window::Packets(20);
+            c.spurious_rto = if on { SpuriousRto::Frto } else { SpuriousRto::None };
+            let mut p = Pair::download(&c, u64::MAX);
+            p.fate = Box::new(held_from_1_to_1_4_s);
+            p.run_until(secs(1.0), |_| false);
+            assert!(p.run_until(secs(3.0), |p| p.server.stats().rtos == 1));
+            let timeout = p.log.len();
+            p.run_until(secs(1.55), |_| false);
+            (p, timeout)
+        };
+        let (mut p, timeout) = spike(true);
+        let s = *p.server.stats();
+        assert_eq!((s.rtos, s.rtos_undone), (1, 1), "{recovery:?}");
+        // What the server sent from the timeout on: the retransmission of SND.UNA, then (on the
+        // first ACK of an original) two segments above everything sent before, then new data.
+        let sent: Vec<(u64, bool)> = p.log[timeout - 1..]
+            .iter()
+            .filter(|(_, srv, pkt)| *srv && pkt.tcp.len > 0)
+            .map(|(_, _, pkt)| (pkt.tcp.seq, pkt.retransmission))
+            .collect();
+        let (first, rp) = (sent[0].0, sent[1].0);
+        assert!(sent[0].1, "step 1 resends the first unacknowledged segment: {sent:?}");
+        assert_eq!((sent[1], sent[2]), ((rp, false), (rp + MSS, false)), "step 2b: two new segments");
+        assert_eq!(rp, first + 20 * MSS, "RecoveryPoint: the 20-segment window sent before the timeout");
+        assert!(sent.iter().skip(1).all(|&(seq, rx)| !rx && seq >= rp), "nothing else resent: {sent:?}");
+        assert!(p.server.cwnd() >= 18 * MSS && p.server.ssthresh() == u64::MAX, "restored: {}", p.server.cwnd());
+        p.run_for(Dur::from_secs(2));
+        assert_eq!(p.server.stats().bytes_retransmitted, MSS, "{recovery:?}");
+        let (off, _) = spike(false);
+        let s = *off.server.stats();
+        assert_eq!(s.rtos_undone, 0);
+        assert!(off.server.ssthresh() == 10 * MSS && s.bytes_retransmitted > 5 * MSS, "{recovery:?}: {s:?}");
+    }
+}
+
+/// A real loss: everything the server sends from 1.0 s to 1.4 s is lost (the first
+/// retransmission too). The backed-off retransmission gets through and its ACK passes step 2b;
+/// the two new segments then come back SACKed (or duplicate-ACKed) above RecoveryPoint: step 3a,
+/// conventional recovery with cwnd at most 3 segments. Nothing is undone and every lost byte is
+/// delivered, with SACK and without.
+#[test]
+fn frto_recovers_a_real_loss_conventionally() {
+    for recovery in [Recovery::Sack, Recovery::NewReno] {
+        let mut c = cfg(recovery);
+        c.rwnd = Window::Packets(1000);
+        c.spurious_rto = SpuriousRto::Frto;
+        let mut p = Pair::download(&c, u64::MAX);
+        p.fate = Box::new(|now, server, _| match server && now >= secs(1.0) && now < secs(1.4) {
+            true => Fate::Drop,
+            false => Fate::Deliver,
+        });
+        p.run_until(secs(1.4), |_| false);
+        let lost_up_to = p.server_snd_max();
+        assert!(p.run_until(secs(10.0), |p| p.client.delivered() >= lost_up_to), "{recovery:?}");
+        let s = *p.server.stats();
+        assert_eq!(s.rtos_undone, 0, "{recovery:?}: {s:?}");
+        assert!(s.rtos >= 1 && s.bytes_retransmitted >= 10 * MSS, "{recovery:?}: {s:?}");
+        // After the lost period the server sent: the surviving (backed-off) retransmission, two new
+        // segments (step 2b), then retransmissions again (step 3a: go-back-N).
+        let after: Vec<bool> = p
+            .log
+            .iter()
+            .filter(|(t, srv, pkt)| *srv && *t >= secs(1.4) && pkt.tcp.len > 0)
+            .map(|(_, _, pkt)| pkt.retransmission)
+            .take(5)
+            .collect();
+        assert_eq!(after, [true, false, false, true, true], "{recovery:?}");
+    }
+}
+
+/// A timeout during fast recovery (the fast retransmission delayed beyond the RTO): F-RTO does
+/// not start (RFC 5682 step 1: RecoveryPoint at or above SND.UNA), so the sender does exactly
+/// what it does without it.
+#[test]
+fn frto_does_not_start_in_fast_recovery() {
+    let run = |spurious_rto: SpuriousRto| {
+        let mut c = cfg(Recovery::Sack);
+        c.rwnd = Window::Packets(20);
+        c.spurious_rto = spurious_rto;
+        let mut p = Pair::download(&c, 300 * MSS);
+        let lost = 1 + 40 * MSS;
+        let mut dropped = false;
+        p.fate = Box::new(move |_, server, pkt| match (server, pkt.tcp.seq == lost, pkt.retransmission) {
+            (true, true, false) if !dropped => {
+                dropped = true;
+                Fate::Drop
+            }
+            (true, true, true) => Fate::Delay(Dur::from_millis(400)), // the fast retransmission
+            _ => Fate::Deliver,
+        });
+        assert!(p.run_until(secs(20.0), |p| p.client.delivered() == 300 * MSS));
+        (*p.server.stats(), p.log.len())
+    };
+    let (frto, n) = run(SpuriousRto::Frto);
+    assert!(frto.rtos >= 1 && frto.fast_retransmits >= 1, "{frto:?}");
+    assert_eq!(frto.rtos_undone, 0);
+    assert_eq!((frto, n), run(SpuriousRto::None));
+}
+
 #[test]
 fn a_ce_mark_reduces_the_window_once_without_retransmission() {
     let mut c = cfg(Recovery::Sack);

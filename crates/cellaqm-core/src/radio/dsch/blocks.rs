@@ -1,6 +1,6 @@
-//! A block-level model of an open-loop interactive user's RLC AM (the issue
+//! A block-level model of an emulated interactive user's RLC AM (the issue
 //! allows it for the users not under test): SDUs wait in a tail-drop buffer
-//! (spec's choice: 32 KB); each SDU is cut into 320-bit (40 B) transport
+//! (our choice: 32 KB); each SDU is cut into 320-bit (40 B) transport
 //! block payloads (*simplification*: an SDU starts a new block, no
 //! concatenation, no RLC header); a TTI sends blocks lost before first
 //! (retransmissions have priority, TS 25.322 §11.3.2), then new ones in

@@ -1,9 +1,9 @@
-//! The availability checks of umts-dsch-rrm.md's resource manager, each on
+//! The availability checks of the DSCH study's resource manager, each on
 //! the links a cell would carry in the frame (its conversational DCH users
 //! and the interactive transmissions admitted so far, plus the candidate):
 //!
 //! - codes: Kraft's inequality over the DSCH sub-tree, Σ 1/SF_i ≤ 1/4, and
-//!   (the spec's correction, *choice*) at most 16 simultaneous DSCH users;
+//!   (our reading, *choice*) at most 16 simultaneous DSCH users;
 //! - load: η = Σ_i [(1 − α) + f_DL] / [SF_i · (Eb/N0)_i⁻¹ + (1 − α)] ≤ φ;
 //! - power: P_T = P_N / (1 − η) · Σ_i L_i / [SF_i · (Eb/N0)_i⁻¹ + (1 − α)] ≤ δ · P_max,
 //!   with L_i the path loss (linear, ≥ 1) from the base station to user i.
@@ -17,7 +17,7 @@ pub const ALPHA: f64 = 0.4;
 pub const F_DL: f64 = 0.6;
 /// The DSCH's share of the code tree (the paper: one quarter).
 pub const DSCH_CODES: f64 = 0.25;
-/// Most simultaneous DSCH users (the spec's correction, *choice*).
+/// Most simultaneous DSCH users (our reading, *choice*).
 pub const MAX_DSCH_USERS: usize = 16;
 
 /// One downlink a cell carries in a frame.

@@ -1,10 +1,10 @@
-//! `[radio.dsch]`: the 37-cell UMTS system of umts-dsch-rrm.md whose every
+//! `[radio.dsch]`: the 37-cell UMTS system of the DSCH study (Ferrús et al.) whose every
 //! cell runs the prioritised resource manager each 10 ms frame over its
 //! conversational DCH users and its interactive DSCH users. The scenario's
 //! own users (the users under test, with real TCP) are interactive DSCH
 //! users of the system, each on its bearer; the system's other users are
-//! open-loop sources inside it. Each key's default is the paper's value or,
-//! where it leaves one open, the spec's *choice* (docs/dsch.md lists which).
+//! emulated sources inside it (no TCP). Each key's default is the paper's value or,
+//! where it leaves one open, our *choice* (docs/dsch.md lists which).
 //!
 //! ```toml
 //! [radio]
@@ -19,13 +19,15 @@ use crate::traffic::{Count, Dist, Secs, Size};
 use crate::units::{Bytes, Meters, Speed};
 use serde::{Deserialize, Serialize};
 
-/// The ETSI UMTS 30.03 web model of the open-loop interactive users.
+/// The ETSI UMTS 30.03 web model of the emulated interactive users.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct WebModel {
-    /// Reading time between packet calls (the paper leaves it open; *choice*:
-    /// exponential, mean 0.4 s, so that the central cell's DSCH demand exceeds
-    /// its codes at φ = 100 % with 400 users).
+    /// Reading time, from the moment the user's RLC holds none of its packet
+    /// call's SDUs to the next call (the study leaves it open; our choice:
+    /// exponential, mean 4.22 s, so that 400 web users offer 82 % of the
+    /// central cell's DSCH capacity at φ = 100 % and 600 users 122 %:
+    /// validation/dsch_calibration.py).
     pub reading_time: Dist<Secs>,
     /// Packets per packet call (30.03: geometric, mean 25).
     pub packets: Dist<Count>,
@@ -39,7 +41,7 @@ pub struct WebModel {
 impl Default for WebModel {
     fn default() -> Self {
         WebModel {
-            reading_time: Dist::new(Family::Exponential { mean: 0.4 }),
+            reading_time: Dist::new(Family::Exponential { mean: 4.22 }),
             packets: Dist::new(Family::Geometric { mean: 25.0 }),
             packet_interval: Dist::new(Family::Exponential { mean: 0.0625 }),
             packet_size: Dist::new(Family::Pareto { k: 81.5, alpha: 1.1, cap: Some(66_666.0) }),
@@ -63,53 +65,58 @@ pub struct DschConfig {
     pub web_users: u32,
     /// Conversational users, always in a call (paper: 250).
     pub conversational_users: u32,
-    /// Rings of cells around the central one (spec's choice: 3, 37 cells).
+    /// Rings of cells around the central one (our choice: 3, 37 cells).
     pub rings: u32,
     /// Cell radius, centre to corner (paper: 500 m).
     pub radius: Meters,
-    /// Path loss at 1 km, dB, and its exponent (spec's choice: 128.1 + 37.6 log10(d/km)).
+    /// Path loss at 1 km, dB, and its exponent (our choice: 128.1 + 37.6 log10(d/km)).
     pub path_loss_1km: f64,
     pub path_loss_exponent: f64,
     /// Distances below this count as this (our choice: 10 m).
     pub min_distance: Meters,
-    /// Shadowing σ, dB (spec's choice: 8), its decorrelation distance (50 m),
+    /// Shadowing σ, dB (our choice: 8), its decorrelation distance (50 m),
     /// and its correlation between base stations (our choice: 0.5, as the HS-DSCH study's).
     pub shadowing_sigma: f64,
     pub shadowing_decorrelation: Meters,
     pub shadowing_site_correlation: f64,
     /// The channel (position, shadowing) is recomputed after this much travel (our choice: 1 m).
     pub channel_step: Meters,
-    /// Users' speed, random direction (spec's choice: 3 km/h).
+    /// Users' speed, random direction (our choice: 3 km/h).
     pub speed: Speed,
-    /// Thermal noise P_N, dBm (spec's choice: −99).
+    /// Thermal noise P_N, dBm (our choice: −99).
     pub noise_dbm: f64,
-    /// Maximum base station power, dBm (paper: 43), and the common channels' share, W (spec's choice: 2).
+    /// Maximum base station power, dBm (paper: 43), and the common channels' share, W (our choice: 2).
     pub max_power_dbm: f64,
     pub common_power_w: f64,
-    /// Eb/N0 targets, dB (spec's placeholders: conversational 5, interactive 3).
+    /// Eb/N0 targets, dB. Not published; conversational 4.02: calibrated so
+    /// that the calls alone give the study's mean load factor of the central
+    /// cell, 0.61 (Table 3, "No WEB Users"; validation/dsch_calibration.py);
+    /// interactive 2 dB below it (BLER 10 % against 1 %: our choice).
     pub conversational_eb_n0_db: f64,
     pub interactive_eb_n0_db: f64,
     /// Block error targets met at the Eb/N0 target (paper: 1 % and 10 %).
     pub conversational_bler: f64,
     pub interactive_bler: f64,
-    /// How much faster than the target BLER grows per dB short of the Eb/N0 target (spec's choice: ×10 per dB).
+    /// How much faster than the target BLER grows per dB short of the Eb/N0 target (our choice: ×10 per dB).
     pub bler_slope_db: f64,
     /// Handover: every `handover_period` to the best cell if it is `hysteresis_db` better (paper: 100 ms, 1 dB).
     pub handover_period: crate::time::Dur,
     pub hysteresis_db: f64,
     /// Mean call duration, exponential; a finished call is replaced at once by
-    /// a new caller somewhere else (paper: 120 s; spec's choice: replaced).
+    /// a new caller somewhere else (paper: 120 s; our choice: replaced).
     pub call_duration: Dist<Secs>,
-    /// Each open-loop interactive user's RLC buffer, tail drop (spec's choice: 32 KB).
+    /// Each emulated interactive user's RLC buffer, tail drop (our choice: 32 KB).
     pub web_buffer: Bytes,
     /// RLC AM retransmissions of a block at most (paper: 4), then its SDU is lost.
     pub max_retransmissions: u32,
     /// Largest SDU, bytes: web packets are cut into SDUs of at most this (paper: 570 B).
     pub max_sdu: Bytes,
     pub web: WebModel,
-    /// The scenario's users start in the central cell (spec's choice).
-    pub test_users_central: bool,
-    /// The central cell's measures start after this (default none; the study runs 60 s, spec's choice).
+    /// The cells where the scenario's users (the users under test) start:
+    /// user u in `test_cells[u mod len]`, at a uniform position in it; empty:
+    /// uniform over the area (default: the central cell, our choice).
+    pub test_cells: Vec<u32>,
+    /// The central cell's measures start after this (default none; the reproduction uses 60 s: our choice).
     pub warmup: crate::time::Dur,
 }
 
@@ -133,8 +140,8 @@ impl Default for DschConfig {
             noise_dbm: -99.0,
             max_power_dbm: 43.0,
             common_power_w: 2.0,
-            conversational_eb_n0_db: 5.0,
-            interactive_eb_n0_db: 3.0,
+            conversational_eb_n0_db: 4.02,
+            interactive_eb_n0_db: 2.02,
             conversational_bler: 0.01,
             interactive_bler: 0.1,
             bler_slope_db: 1.0,
@@ -145,7 +152,7 @@ impl Default for DschConfig {
             max_retransmissions: 4,
             max_sdu: Bytes(570),
             web: WebModel::default(),
-            test_users_central: true,
+            test_cells: vec![0],
             warmup: crate::time::Dur::ZERO,
         }
     }
@@ -171,6 +178,9 @@ impl DschConfig {
         ];
         if let Some((name, v)) = positive.iter().find(|(_, v)| !(*v > 0.0 && v.is_finite())) {
             return Err(format!("{key}.{name}: must be positive, got {v}"));
+        }
+        if self.phi > 1.0 {
+            return Err(format!("{key}.phi: a load factor, at most 1 (100 %), got {}", self.phi));
         }
         let unit = [
             ("shadowing_site_correlation", self.shadowing_site_correlation),
@@ -218,6 +228,10 @@ impl DschConfig {
         if self.web_buffer.0 == 0 {
             return Err(format!("{key}.web_buffer: must be positive"));
         }
+        let cells = 3 * self.rings * (self.rings + 1) + 1;
+        if let Some(c) = self.test_cells.iter().find(|&&c| c >= cells) {
+            return Err(format!("{key}.test_cells: cell {c} is not one of the {cells} cells (0 … {})", cells - 1));
+        }
         if self.max_sdu.0 == 0 || self.max_sdu.0 > 65_535 {
             return Err(format!("{key}.max_sdu: expected 1 B … 64 KB, got {} B", self.max_sdu.0));
         }
@@ -239,8 +253,12 @@ mod tests {
         assert_eq!(DschConfig::default().validate("radio.dsch"), Ok(()));
         let bad = DschConfig { phi: 0.0, ..DschConfig::default() };
         assert!(bad.validate("radio.dsch").unwrap_err().starts_with("radio.dsch.phi:"));
+        let bad = DschConfig { phi: 1.2, ..DschConfig::default() };
+        assert!(bad.validate("radio.dsch").unwrap_err().starts_with("radio.dsch.phi:"));
         let bad = DschConfig { common_power_w: 25.0, ..DschConfig::default() };
         assert!(bad.validate("radio.dsch").unwrap_err().starts_with("radio.dsch.common_power_w:"));
+        let bad = DschConfig { test_cells: vec![0, 37], ..DschConfig::default() };
+        assert!(bad.validate("radio.dsch").unwrap_err().starts_with("radio.dsch.test_cells: cell 37"));
         let bad = DschConfig { web_users: 4_000_000_000, ..DschConfig::default() };
         assert_eq!(bad.validate("radio.dsch").unwrap_err(), "radio.dsch.web_users: at most 20000, got 4000000000");
         let bad = DschConfig { interactive_bler: 1.5, ..DschConfig::default() };

@@ -1,4 +1,4 @@
-//! Handover of umts-dsch-rrm.md: every 100 ms a user moves to the best cell
+//! Handover of the DSCH study (Ferrús et al.): every 100 ms a user moves to the best cell
 //! (the strongest pilot: every cell's pilot has the same power, so the best
 //! cell has the highest path gain) if it beats the serving cell by the
 //! hysteresis (the paper: 1 dB).

@@ -1,5 +1,5 @@
 //! The UMTS DSCH with prioritised radio resource management of
-//! umts-dsch-rrm.md (Ferrús et al.; issue 23): each 10 ms frame a cell's
+//! the DSCH study (Ferrús et al.; issue 23): each 10 ms frame a cell's
 //! manager serves its conversational DCH users first and fits interactive
 //! users' DSCH transmissions into what is left of the codes, the load factor
 //! and the transmit power, halving a user's rate until it fits.
@@ -10,7 +10,8 @@
 //! - [`rrm`]: the frame's three steps (service credit → TF, priority, availability with halving);
 //! - [`power`]: interference, power control (eq. 1) and block errors;
 //! - [`handover`]: the best cell with hysteresis;
-//! - [`web`]: the open-loop ETSI 30.03 web users; [`blocks`]: their block-level RLC AM;
+//! - [`web`]: the emulated ETSI 30.03 web users (the reading time follows each packet call);
+//!   [`blocks`]: their block-level RLC AM;
 //! - [`stats`]: the central cell's measures; [`config`]: `[radio.dsch]`;
 //! - [`system`]: the 37 cells and their users, frame by frame.
 //!

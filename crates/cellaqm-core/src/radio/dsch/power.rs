@@ -1,4 +1,4 @@
-//! Link power and block errors of umts-dsch-rrm.md (the spec's choices for
+//! Link power and block errors of the DSCH study (Ferrús et al.; our choices for
 //! the physical layer the paper emulates with unpublished link-level data).
 //!
 //! - Interference at a user of cell k, from cell powers P_c (W) and path

@@ -1,6 +1,6 @@
-//! The DSCH system of umts-dsch-rrm.md: 37 wrapped hexagonal cells, each
+//! The DSCH system of the DSCH study (Ferrús et al.): 37 wrapped hexagonal cells, each
 //! running the prioritised resource manager every 10 ms frame over its
-//! conversational DCH users and its interactive DSCH users (the open-loop web
+//! conversational DCH users and its interactive DSCH users (the emulated web
 //! users and the scenario's users under test, whose bearers give the PDUs).
 //!
 //! Each frame, in this order:
@@ -24,8 +24,10 @@
 //!    frame's BLER ([`power::bler`]); at a TTI's end each of its blocks is
 //!    lost with the mean BLER of its two frames (*choice*), i.i.d.: a
 //!    conversational SDU is lost if either block is; a web user's blocks go
-//!    to its block-level RLC ([`BlockRlc`]); a user under test's PDUs reach
-//!    its UE at the TTI's end (a lost block's PDU is lost: RLC AM recovers).
+//!    to its block-level RLC ([`BlockRlc`]), and once its RLC holds none of
+//!    its packet call's SDUs its reading time starts ([`WebSource::settled`]);
+//!    a user under test's PDUs reach its UE at the TTI's end (a lost block's
+//!    PDU is lost: RLC AM recovers).
 //!
 //! Work per frame is O(users + cells) plus the interference sums, O(cells) for
 //! each link on air; nothing is allocated once the scratch lists have grown.
@@ -36,10 +38,11 @@ use super::config::DschConfig;
 use super::handover::best_cell;
 use super::power;
 use super::rrm::{FrameStats, Limits, Request, Rrm};
-use super::stats::{Counters, DschSummary};
+use super::stats::{CellCounters, Counters, DschSummary};
 use super::transport_format::{Tf, PAYLOAD_BITS};
 use super::web::{split, WebSource};
 use crate::radio::bearer::{stream_name, Bearer};
+use crate::radio::cell::CellSummary;
 use crate::radio::hsdsch::channel::{dbm_to_w, PathLoss};
 use crate::radio::hsdsch::layout::Layout;
 use crate::radio::hsdsch::shadowing::Shadowing;
@@ -68,13 +71,11 @@ enum Kind {
     Web,
 }
 
+/// What every frame reads and writes of a user, kept small: the frame's
+/// loops stream over every user (where it is and how it moves, its path
+/// gains and its traffic are held apart, read only when needed).
 struct User {
     kind: Kind,
-    track: Track,
-    shadow: Shadowing,
-    /// Path gain to each base station, linear.
-    gain: Vec<f64>,
-    moved: f64,
     cell: usize,
     /// Its TTIs start on frames of this parity.
     phase: u64,
@@ -87,12 +88,21 @@ struct User {
     bler_sum: f64,
     /// Bits sent in the previous frame (the credit's measure).
     sent_last_frame: u64,
+}
+
+/// Where a user is and how it moves (read every handover period), and when its call ends.
+struct Mobile {
+    track: Track,
+    shadow: Shadowing,
+    moved: f64,
     call_end: Time,
-    web: Option<WebSource>,
-    rlc: BlockRlc,
-    /// A user under test: the PDUs of its TTI.
-    pdus: Vec<Pdu>,
     rng: Rng,
+}
+
+/// An emulated web user's source and block-level RLC.
+struct Emulated {
+    source: WebSource,
+    rlc: BlockRlc,
 }
 
 impl User {
@@ -135,6 +145,14 @@ pub struct DschSystem {
     blers: [f64; 2],
     hysteresis: f64,
     users: Vec<User>,
+    mobiles: Vec<Mobile>,
+    /// Path gains, linear: user u's to cell c at `u · cells + c`.
+    gains: Vec<f64>,
+    /// The web users (user `first_web + w` is `web[w]`).
+    web: Vec<Emulated>,
+    first_web: usize,
+    /// Each user under test's PDUs of its TTI.
+    pdus: Vec<Vec<Pdu>>,
     rrm: Rrm,
     /// Cell powers of the previous frame and this one, W.
     prev_powers: Vec<f64>,
@@ -145,6 +163,9 @@ pub struct DschSystem {
     codes: Vec<Codes>,
     scale: Vec<f64>,
     counters: Counters,
+    /// Every cell's DSCH, and the frames run.
+    cell_counters: Vec<CellCounters>,
+    frames: u64,
     /// Block errors.
     rng: Rng,
     /// Each user under test's PDUs on their way to the UE.
@@ -155,7 +176,8 @@ pub struct DschSystem {
 impl DschSystem {
     /// The system of `cfg` with `tests` users under test (the scenario's users,
     /// indices 0 … tests − 1), then the conversational and the web users; run
-    /// seed `seed` (streams `radio.dsch` and each user's `radio[.ue<u>].move`).
+    /// seed `seed` (streams `radio.dsch`, each user's `radio[.ue<u>].move` and
+    /// each web user's `radio.ue<u>.web`).
     pub fn new(cfg: &DschConfig, tests: usize, seed: u64) -> DschSystem {
         let layout = Layout::rings(cfg.rings, cfg.radius.0, true);
         let n = tests + cfg.conversational_users as usize + cfg.web_users as usize;
@@ -173,6 +195,11 @@ impl DschSystem {
             blers: [cfg.conversational_bler, cfg.interactive_bler],
             hysteresis: db(cfg.hysteresis_db),
             users: Vec::with_capacity(n),
+            mobiles: Vec::with_capacity(n),
+            gains: vec![0.0; n * cells],
+            web: Vec::with_capacity(cfg.web_users as usize),
+            first_web: tests + cfg.conversational_users as usize,
+            pdus: vec![Vec::new(); tests],
             rrm: Rrm::new(n),
             prev_powers: vec![cfg.common_power_w; cells],
             powers: vec![cfg.common_power_w; cells],
@@ -181,6 +208,8 @@ impl DschSystem {
             codes: vec![Codes::default(); cells],
             scale: vec![1.0; cells],
             counters: Counters::default(),
+            cell_counters: vec![CellCounters::default(); cells],
+            frames: 0,
             rng: rng::stream(seed, "radio.dsch"),
             air: vec![VecDeque::new(); tests],
             pending: Pending::default(),
@@ -202,9 +231,9 @@ impl DschSystem {
                 &mut rng,
             );
             let pos = match kind {
-                Kind::Test if cfg.test_users_central => loop {
+                Kind::Test if !cfg.test_cells.is_empty() => loop {
                     let p = s.layout.place_uniform(&mut rng);
-                    if s.layout.nearest(p) == CENTRE {
+                    if s.layout.nearest(p) == cfg.test_cells[u % cfg.test_cells.len()] as usize {
                         break p;
                     }
                 },
@@ -215,13 +244,13 @@ impl DschSystem {
                 Kind::Conversational => Time::ZERO + cfg.call_duration.dur(&mut rng),
                 _ => Time::MAX,
             };
-            let web = (kind == Kind::Web).then(|| WebSource::new(&cfg.web, Time::ZERO, &mut rng));
+            if kind == Kind::Web {
+                let source = WebSource::new(&cfg.web, Time::ZERO, rng::stream(seed, &stream_name(u as u32, "web")));
+                s.web.push(Emulated { source, rlc: BlockRlc::default() });
+            }
+            s.mobiles.push(Mobile { track, shadow, moved: 0.0, call_end, rng });
             s.users.push(User {
                 kind,
-                track,
-                shadow,
-                gain: vec![0.0; cells],
-                moved: 0.0,
                 cell: 0,
                 phase: u as u64 % 2,
                 sf: 0,
@@ -230,54 +259,57 @@ impl DschSystem {
                 weighted: None,
                 bler_sum: 0.0,
                 sent_last_frame: 0,
-                call_end,
-                web,
-                rlc: BlockRlc::default(),
-                pdus: Vec::new(),
-                rng,
             });
             s.update_channel(u);
-            let gains = &s.users[u].gain;
-            s.users[u].cell = best_cell(gains, 0, 1.0);
+            s.users[u].cell = best_cell(s.gain(u), 0, 1.0);
         }
         s
     }
 
+    /// User `u`'s path gain to each cell, linear.
+    fn gain(&self, u: usize) -> &[f64] {
+        let cells = self.layout.cells();
+        &self.gains[u * cells..(u + 1) * cells]
+    }
+
     /// Recomputes user `u`'s path gains at its position and shadowing.
     fn update_channel(&mut self, u: usize) {
-        let ue = &mut self.users[u];
-        let p = ue.track.position();
-        for (c, g) in ue.gain.iter_mut().enumerate() {
-            *g = self.path.gain(self.layout.distance(p, c), ue.shadow.db(c));
+        let cells = self.layout.cells();
+        let m = &self.mobiles[u];
+        let p = m.track.position();
+        for (c, g) in self.gains[u * cells..(u + 1) * cells].iter_mut().enumerate() {
+            *g = self.path.gain(self.layout.distance(p, c), m.shadow.db(c));
         }
     }
 
     /// Moves every user on to `now` and hands over where the best cell is `hysteresis` better.
     fn move_users(&mut self, now: Time) {
         for u in 0..self.users.len() {
-            let ue = &mut self.users[u];
-            ue.moved += ue.track.advance(&self.layout, now);
-            if ue.moved >= self.cfg.channel_step.0 {
-                let d = std::mem::take(&mut ue.moved);
-                ue.shadow.advance(d, &mut ue.rng);
+            let m = &mut self.mobiles[u];
+            m.moved += m.track.advance(&self.layout, now);
+            if m.moved >= self.cfg.channel_step.0 {
+                let d = std::mem::take(&mut m.moved);
+                m.shadow.advance(d, &mut m.rng);
                 self.update_channel(u);
             }
-            let ue = &mut self.users[u];
-            ue.cell = best_cell(&ue.gain, ue.cell, self.hysteresis);
+            let cell = best_cell(self.gain(u), self.users[u].cell, self.hysteresis);
+            if cell != self.users[u].cell {
+                self.users[u].cell = cell;
+                self.cell_counters[cell].handovers_in += 1;
+            }
         }
     }
 
     /// A conversational user's call ended at `now`: a new caller at a uniform position.
     fn replace_call(&mut self, u: usize, now: Time) {
-        let ue = &mut self.users[u];
-        let pos = self.layout.place_uniform(&mut ue.rng);
-        ue.track = Track::heading(pos, now, self.cfg.speed.0, &mut ue.rng);
-        ue.shadow.redraw(&mut ue.rng);
-        ue.moved = 0.0;
-        ue.call_end = now + self.cfg.call_duration.dur(&mut ue.rng);
+        let m = &mut self.mobiles[u];
+        let pos = self.layout.place_uniform(&mut m.rng);
+        m.track = Track::heading(pos, now, self.cfg.speed.0, &mut m.rng);
+        m.shadow.redraw(&mut m.rng);
+        m.moved = 0.0;
+        m.call_end = now + self.cfg.call_duration.dur(&mut m.rng);
         self.update_channel(u);
-        let ue = &mut self.users[u];
-        ue.cell = best_cell(&ue.gain, 0, 1.0);
+        self.users[u].cell = best_cell(self.gain(u), 0, 1.0);
     }
 
     /// The frame at `now`, then the next one asked for.
@@ -316,6 +348,7 @@ impl DschSystem {
         served: &mut Vec<(usize, Option<Time>)>,
     ) {
         served.clear();
+        self.frames += 1;
         let f = now.0 / FRAME.0;
         if f == self.cfg.warmup.0 / FRAME.0 {
             self.counters = Counters::default(); // the warm-up ends
@@ -325,25 +358,28 @@ impl DschSystem {
         }
         // 2. Traffic.
         let (limit, max_sdu) = (self.cfg.web_buffer.0, self.cfg.max_sdu.0 as u32);
-        for u in 0..self.users.len() {
-            if self.users[u].kind == Kind::Conversational && now >= self.users[u].call_end {
+        // The conversational users follow the users under test (one PDU list each).
+        for u in self.pdus.len()..self.first_web {
+            if now >= self.mobiles[u].call_end {
                 self.replace_call(u, now);
             }
-            let ue = &mut self.users[u];
-            let central = ue.cell == CENTRE;
-            if let Some(web) = &mut ue.web {
-                while web.next() <= now {
-                    let at = web.next();
-                    let bytes = web.pop(&self.cfg.web, &mut ue.rng);
-                    let (rlc, c) = (&mut ue.rlc, &mut self.counters);
-                    split(bytes, max_sdu, |n| {
-                        if !rlc.arrive(at, n, limit) && central {
-                            c.web_sdus += 1;
-                            c.web_lost += 1;
-                            c.web_overflow += 1;
-                        }
-                    });
+        }
+        for (w, e) in self.web.iter_mut().enumerate() {
+            let central = self.users[self.first_web + w].cell == CENTRE;
+            while e.source.next() <= now {
+                let at = e.source.next();
+                let bytes = e.source.pop(&self.cfg.web);
+                let (rlc, c) = (&mut e.rlc, &mut self.counters);
+                if central {
+                    c.web_offered_bytes += bytes as u64;
                 }
+                split(bytes, max_sdu, |n| {
+                    if !rlc.arrive(at, n, limit) && central {
+                        c.web_sdus += 1;
+                        c.web_lost += 1;
+                        c.web_overflow += 1;
+                    }
+                });
             }
         }
         // 3. Each cell's manager.
@@ -352,9 +388,13 @@ impl DschSystem {
             self.load[c] = Load::default();
             self.codes[c] = Codes::default();
         }
+        let cells = self.layout.cells();
         for (u, ue) in self.users.iter_mut().enumerate() {
+            if ue.cell == CENTRE {
+                self.counters.present(ue.kind == Kind::Conversational, ue.kind == Kind::Web);
+            }
             let starts = f % 2 == ue.phase;
-            let (eb_n0, loss) = (ue.eb_n0(&self.targets), 1.0 / ue.gain[ue.cell]);
+            let (eb_n0, loss) = (ue.eb_n0(&self.targets), 1.0 / self.gains[u * cells + ue.cell]);
             let link = |sf| Link { sf, eb_n0, loss };
             match ue.kind {
                 Kind::Conversational => {
@@ -370,7 +410,7 @@ impl DschSystem {
                         self.codes[ue.cell] = self.codes[ue.cell].with(ue.sf);
                     }
                     let has_data = match ue.kind {
-                        Kind::Web => ue.rlc.pending_bits() > 0,
+                        Kind::Web => self.web[u - self.first_web].rlc.pending_bits() > 0,
                         _ => bearers[u].rnc_has_work(now),
                     };
                     if has_data {
@@ -380,7 +420,7 @@ impl DschSystem {
                 _ => {
                     ue.sf = 0;
                     let buffer_bits = match ue.kind {
-                        Kind::Web => ue.rlc.pending_bits(),
+                        Kind::Web => self.web[u - self.first_web].rlc.pending_bits(),
                         _ => Self::test_backlog_bits(&mut bearers[u], now, pdu_bytes),
                     };
                     if buffer_bits > 0 {
@@ -407,36 +447,47 @@ impl DschSystem {
             for &(u, tf) in granted {
                 let ue = &mut self.users[u];
                 let sent = match ue.kind {
-                    Kind::Web => ue.rlc.send(tf.blocks()),
+                    Kind::Web => self.web[u - self.first_web].rlc.send(tf.blocks()),
                     _ => {
-                        ue.pdus.clear();
-                        while (ue.pdus.len() as u32) < tf.blocks() {
+                        let pdus = &mut self.pdus[u];
+                        pdus.clear();
+                        while (pdus.len() as u32) < tf.blocks() {
                             match bearers[u].next_down_pdu(now) {
-                                Some(p) => ue.pdus.push(p),
+                                Some(p) => pdus.push(p),
                                 None => break,
                             }
                         }
                         served.push((u, None));
                         self.counters.test_grants += 1;
-                        ue.pdus.len() as u32
+                        pdus.len() as u32
                     }
                 };
                 if sent > 0 {
                     ue.sf = tf.sf().expect("granted TFs send");
                     ue.blocks = sent;
                 }
+                if c == CENTRE {
+                    self.counters.dsch_blocks += sent as u64;
+                }
+                self.cell_counters[c].blocks += sent as u64;
             }
+        }
+        for ((cell, load), codes) in self.cell_counters.iter_mut().zip(&self.load).zip(&self.codes) {
+            cell.eta_sum += load.eta;
+            cell.frames_on_air += (codes.users > 0) as u64;
+            cell.users_on_air += codes.users as u64;
         }
         let eta = self.load[CENTRE].eta;
         // 4. Power control with the previous frame's interference.
         self.powers.fill(self.cfg.common_power_w);
-        for ue in &mut self.users {
+        for (u, ue) in self.users.iter_mut().enumerate() {
             if ue.sf == 0 {
                 ue.weighted = None;
                 continue;
             }
-            let w = ue.weighted.unwrap_or_else(|| power::weighted(&self.prev_powers, &ue.gain));
-            let g = ue.gain[ue.cell];
+            let gain = &self.gains[u * cells..(u + 1) * cells];
+            let w = ue.weighted.unwrap_or_else(|| power::weighted(&self.prev_powers, gain));
+            let g = gain[ue.cell];
             let i = power::interference(w, self.prev_powers[ue.cell], g, ue.power);
             ue.power = power::power(ue.eb_n0(&self.targets), ue.sf, g, i, self.noise_w);
             self.powers[ue.cell] += ue.power;
@@ -449,16 +500,16 @@ impl DschSystem {
         self.counters_frame(eta);
         // 5. Achieved Eb/N0 against this frame's interference; TTIs end.
         let end = now + FRAME;
-        for u in 0..self.users.len() {
-            let ue = &mut self.users[u];
+        for (u, ue) in self.users.iter_mut().enumerate() {
             if ue.sf == 0 {
                 ue.power = 0.0;
                 ue.sent_last_frame = 0;
                 continue;
             }
             ue.power *= self.scale[ue.cell];
-            let w = power::weighted(&self.powers, &ue.gain);
-            let g = ue.gain[ue.cell];
+            let gain = &self.gains[u * cells..(u + 1) * cells];
+            let w = power::weighted(&self.powers, gain);
+            let g = gain[ue.cell];
             let i = power::interference(w, self.powers[ue.cell], g, ue.power);
             let achieved = power::achieved(ue.power, ue.sf, g, i, self.noise_w);
             let k = ue.interactive() as usize;
@@ -471,6 +522,7 @@ impl DschSystem {
             let bler = std::mem::take(&mut ue.bler_sum) / 2.0;
             let central = ue.cell == CENTRE;
             let rng = &mut self.rng;
+            let lost_blocks = &mut self.cell_counters[ue.cell].blocks_lost;
             match ue.kind {
                 Kind::Conversational => {
                     let lost = (0..ue.blocks).fold(false, |l, _| (rng.random::<f64>() < bler) | l);
@@ -482,12 +534,23 @@ impl DschSystem {
                 Kind::Web => {
                     let max_tx = 1 + self.cfg.max_retransmissions;
                     let mut fates = SduFates { counters: central.then_some(&mut self.counters), now: end };
-                    ue.rlc.receive(max_tx, |_| rng.random::<f64>() < bler, &mut fates);
+                    let mut lose = || {
+                        let lost = rng.random::<f64>() < bler;
+                        *lost_blocks += lost as u64;
+                        lost
+                    };
+                    let e = &mut self.web[u - self.first_web];
+                    e.rlc.receive(max_tx, |_| lose(), &mut fates);
+                    if e.rlc.bytes() == 0 {
+                        e.source.settled(&self.cfg.web, end);
+                    }
                 }
                 Kind::Test => {
                     let air = &mut self.air[u];
-                    for pdu in ue.pdus.drain(..) {
-                        if rng.random::<f64>() >= bler {
+                    for pdu in self.pdus[u].drain(..) {
+                        if rng.random::<f64>() < bler {
+                            *lost_blocks += 1;
+                        } else {
                             if air.is_empty() {
                                 served.push((u, Some(end)));
                             }
@@ -524,6 +587,29 @@ impl DschSystem {
     /// User `u`'s cell now.
     pub fn cell_of(&self, u: usize) -> usize {
         self.users[u].cell
+    }
+
+    /// Cell `c`'s row of `summary.cells` over the whole run to `end` (its
+    /// users at the end, of every kind; `goodput_bps` is the caller's: its
+    /// users under test's): the DSCH's frames on air, users per frame on
+    /// air, blocks lost, handovers in, payload rate, mean load factor η.
+    pub fn cell_summary(&self, c: usize, end: Time) -> CellSummary {
+        let s = &self.cell_counters[c];
+        let frames = self.frames.max(1) as f64;
+        CellSummary {
+            cell: c as u32,
+            users: self.users.iter().filter(|u| u.cell == c).count() as u32,
+            downlink: "dsch",
+            scheduler: Some("service_credit"),
+            goodput_bps: 0.0,
+            tti_utilisation: Some(s.frames_on_air as f64 / frames),
+            users_per_tti: Some(s.users_on_air as f64 / s.frames_on_air.max(1) as f64),
+            blocks_lost: Some(s.blocks_lost),
+            handovers_in: Some(s.handovers_in),
+            air_bps: Some((s.blocks * PAYLOAD_BITS as u64) as f64 / end.as_secs_f64().max(1e-9)),
+            mean_eta: Some(s.eta_sum / frames),
+            ..CellSummary::default()
+        }
     }
 
     /// The number of cells.

@@ -1,5 +1,5 @@
-//! The DSCH system end to end (umts-dsch-rrm.md), run on its own (no users
-//! under test): the model checks of the spec and determinism.
+//! The DSCH system end to end (Ferrús et al.), run on its own (no users
+//! under test): the model checks and determinism.
 
 use super::config::DschConfig;
 use super::stats::DschSummary;

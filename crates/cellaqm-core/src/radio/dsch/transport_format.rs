@@ -1,4 +1,4 @@
-//! The DSCH transport formats of umts-dsch-rrm.md: 336-bit transport blocks
+//! The DSCH transport formats of the DSCH study (Ferrús et al.): 336-bit transport blocks
 //! (320 bits of payload) in a 20 ms TTI; TF0 sends nothing, TF1–TF6 send 1,
 //! 2, 4, 8, 12 or 16 blocks (16 … 256 kb/s) at spreading factor 128, 64, 32,
 //! 16, 8, 8.
@@ -70,7 +70,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_spec_s_table() {
+    fn the_study_s_table() {
         let rates: Vec<f64> = (0..=6).map(|k| Tf::new(k).rate_bps() / 1e3).collect();
         assert_eq!(rates, [0.0, 16.0, 32.0, 64.0, 128.0, 192.0, 256.0]);
         let sfs: Vec<Option<u32>> = (0..=6).map(|k| Tf::new(k).sf()).collect();

@@ -493,6 +493,7 @@ impl HsDsch {
             blocks_lost: Some(s.blocks_lost),
             handovers_in: Some(s.handovers_in),
             air_bps: Some(s.bytes as f64 * 8.0 / secs),
+            mean_eta: None,
         }
     }
 }

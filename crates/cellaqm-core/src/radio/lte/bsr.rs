@@ -31,7 +31,7 @@
 //! channels; with one channel per group the order is the groups'). A
 //! bearer of this simulator has one logical channel, in group 0.
 
-use super::buffer_size;
+use super::buffer_size::BsrTable;
 use crate::time::{Dur, Time};
 
 /// Logical channel groups a Long BSR reports (TS 36.321 §6.1.3.1).
@@ -42,19 +42,24 @@ pub const SHORT_BYTES: u64 = 2;
 /// Bytes of a Long BSR with its MAC subheader.
 pub const LONG_BYTES: u64 = 4;
 
-/// The BSR timers (`[radio.lte]` `bsr_period`, `retx_bsr_timer`).
+/// The UE's BSR configuration, as RRC gives it in MAC-MainConfig (TS 36.331):
+/// the timers (`[radio.lte]` `bsr_period`, `retx_bsr_timer`) and the Buffer
+/// Size levels (`bsr_table`: extendedBSR-Sizes or not).
 #[derive(Clone, Debug, PartialEq)]
-pub struct BsrTimers {
+pub struct BsrConfig {
     /// periodicBSR-Timer; `None`: infinity (no periodic BSR).
     pub periodic: Option<Dur>,
     /// retxBSR-Timer.
     pub retx: Dur,
+    /// The Buffer Size levels the reports use.
+    pub table: BsrTable,
 }
 
-impl Default for BsrTimers {
-    /// The study's periodic BSR (20 ms) and TS 36.331's default retxBSR-Timer (sf2560: 2.56 s).
-    fn default() -> BsrTimers {
-        BsrTimers { periodic: Some(Dur::from_millis(20)), retx: Dur::from_millis(2560) }
+impl Default for BsrConfig {
+    /// The study's periodic BSR (20 ms), TS 36.331's default retxBSR-Timer (sf2560: 2.56 s)
+    /// and the extended Buffer Size levels.
+    fn default() -> BsrConfig {
+        BsrConfig { periodic: Some(Dur::from_millis(20)), retx: Dur::from_millis(2560), table: BsrTable::Extended }
     }
 }
 
@@ -96,7 +101,7 @@ pub struct BsrCe {
 /// The BSR procedure of one UE.
 #[derive(Clone, Debug)]
 pub struct BsrProcedure {
-    timers: BsrTimers,
+    config: BsrConfig,
     triggered: Option<Trigger>,
     sr_pending: bool,
     periodic_at: Option<Time>,
@@ -104,8 +109,8 @@ pub struct BsrProcedure {
 }
 
 impl BsrProcedure {
-    pub fn new(timers: &BsrTimers) -> BsrProcedure {
-        BsrProcedure { timers: timers.clone(), triggered: None, sr_pending: false, periodic_at: None, retx_at: None }
+    pub fn new(config: &BsrConfig) -> BsrProcedure {
+        BsrProcedure { config: config.clone(), triggered: None, sr_pending: false, periodic_at: None, retx_at: None }
     }
 
     fn trigger(&mut self, t: Trigger) {
@@ -162,7 +167,7 @@ impl BsrProcedure {
     /// format; its levels are filled by [`BsrProcedure::fill`] once the PDU's
     /// data is chosen (the Buffer Size counts what is left after the TTI).
     pub fn on_grant(&mut self, now: Time, grant: u64, need: u64, groups: &[u64; LCGS]) -> Option<Format> {
-        self.retx_at = Some(now + self.timers.retx);
+        self.retx_at = Some(now + self.config.retx);
         let with_data = groups.iter().filter(|&&b| b > 0).count();
         let format = match self.triggered {
             Some(_) => {
@@ -197,7 +202,7 @@ impl BsrProcedure {
             }
         };
         if format != Format::Truncated {
-            self.periodic_at = self.timers.periodic.map(|p| now + p);
+            self.periodic_at = self.config.periodic.map(|p| now + p);
         }
         self.triggered = None;
         self.sr_pending = false;
@@ -206,19 +211,20 @@ impl BsrProcedure {
 
     /// The BSR of `format` for the groups' bytes `left` once the TTI's MAC
     /// PDU is built (`trigger`: what [`BsrProcedure::triggered`] was before
-    /// the grant; `None`: padding).
-    pub fn fill(format: Format, trigger: Option<Trigger>, left: &[u64; LCGS]) -> BsrCe {
+    /// the grant; `None`: padding), in the configured Buffer Size levels.
+    pub fn fill(&self, format: Format, trigger: Option<Trigger>, left: &[u64; LCGS]) -> BsrCe {
+        let table = self.config.table;
         let mut levels = [None; LCGS];
         match format {
             Format::Long => {
                 for (l, &b) in levels.iter_mut().zip(left) {
-                    *l = Some(buffer_size::index(b));
+                    *l = Some(table.index(b));
                 }
             }
             Format::Short | Format::Truncated => {
                 // The group with data (the highest-priority one if several; group 0 if none).
                 let g = left.iter().position(|&b| b > 0).unwrap_or(0);
-                levels[g] = Some(buffer_size::index(left[g]));
+                levels[g] = Some(table.index(left[g]));
             }
         }
         BsrCe { format, trigger: trigger.unwrap_or(Trigger::Padding), levels }
@@ -239,7 +245,7 @@ mod tests {
 
     #[test]
     fn new_data_into_an_empty_buffer_triggers_a_regular_bsr_and_an_sr() {
-        let mut b = BsrProcedure::new(&BsrTimers::default());
+        let mut b = BsrProcedure::new(&BsrConfig::default());
         b.data_arrived(0, &one(0));
         assert_eq!((b.triggered(), b.sr_pending()), (Some(Trigger::Regular), true));
         // A 100-byte grant, 1502 B pending: a Short BSR goes out, the SR and the trigger end,
@@ -259,7 +265,7 @@ mod tests {
 
     #[test]
     fn higher_priority_data_triggers_lower_does_not() {
-        let mut b = BsrProcedure::new(&BsrTimers::default());
+        let mut b = BsrProcedure::new(&BsrConfig::default());
         b.data_arrived(2, &[0, 0, 500, 0]);
         assert_eq!(b.triggered(), None, "group 2 already had data");
         b.data_arrived(3, &[0, 0, 500, 0]);
@@ -272,20 +278,20 @@ mod tests {
 
     #[test]
     fn a_grant_that_fits_the_data_but_not_the_bsr_cancels_it() {
-        let mut b = BsrProcedure::new(&BsrTimers::default());
+        let mut b = BsrProcedure::new(&BsrConfig::default());
         b.data_arrived(0, &one(0));
         // 105 B of MAC PDU carry everything; a 106-byte grant has no room for the 2-byte BSR.
         assert_eq!(b.on_grant(ms(4), 106, 105, &one(98)), None);
         assert_eq!((b.triggered(), b.sr_pending()), (None, false));
         // A 107-byte grant would have carried it.
-        let mut b = BsrProcedure::new(&BsrTimers::default());
+        let mut b = BsrProcedure::new(&BsrConfig::default());
         b.data_arrived(0, &one(0));
         assert_eq!(b.on_grant(ms(4), 107, 105, &one(98)), Some(Format::Short));
     }
 
     #[test]
     fn padding_bsr_formats_by_the_padding_left() {
-        let mut b = BsrProcedure::new(&BsrTimers { periodic: None, ..BsrTimers::default() });
+        let mut b = BsrProcedure::new(&BsrConfig { periodic: None, ..BsrConfig::default() });
         // Nothing triggered: padding < 2 B, no BSR.
         assert_eq!(b.on_grant(ms(0), 101, 100, &one(90)), None);
         // Padding 2 or 3 B: Short with one group with data, Truncated with two.
@@ -297,16 +303,21 @@ mod tests {
         // No periodic timer: nothing but retxBSR-Timer runs.
         assert_eq!(b.next_timer(), Some(ms(4) + Dur::from_millis(2560)));
         // A Truncated BSR of the highest-priority group with data.
-        let ce = BsrProcedure::fill(Format::Truncated, None, &[0, 40, 50, 0]);
-        assert_eq!(ce.levels, [None, Some(buffer_size::index(40)), None, None]);
+        let ce = b.fill(Format::Truncated, None, &[0, 40, 50, 0]);
+        assert_eq!(ce.levels, [None, Some(BsrTable::Extended.index(40)), None, None]);
         assert_eq!(ce.trigger, Trigger::Padding);
-        let ce = BsrProcedure::fill(Format::Long, Some(Trigger::Regular), &[0, 40, 50, 200_000]);
-        assert_eq!(ce.levels, [Some(0), Some(10), Some(12), Some(63)]); // 40 B: 36 < BS ≤ 42; 50 B: 49 < BS ≤ 57
+        let ce = b.fill(Format::Long, Some(Trigger::Regular), &[0, 40, 50, 200_000]);
+        // Extended levels: 40 B: 35 < BS ≤ 43; 50 B: 43 < BS ≤ 53; 200 000 B: 165 989 < BS ≤ 204 111.
+        assert_eq!(ce.levels, [Some(0), Some(8), Some(9), Some(49)]);
+        // The legacy levels of the same buffers: 36 < BS ≤ 42, 49 < BS ≤ 57, BS > 150 000.
+        let legacy = BsrProcedure::new(&BsrConfig { table: BsrTable::Legacy, ..BsrConfig::default() });
+        let ce = legacy.fill(Format::Long, Some(Trigger::Regular), &[0, 40, 50, 200_000]);
+        assert_eq!(ce.levels, [Some(0), Some(10), Some(12), Some(63)]);
     }
 
     #[test]
     fn a_truncated_bsr_does_not_restart_the_periodic_timer() {
-        let mut b = BsrProcedure::new(&BsrTimers::default());
+        let mut b = BsrProcedure::new(&BsrConfig::default());
         b.data_arrived(0, &one(0));
         assert_eq!(b.on_grant(ms(0), 100, 1000, &one(900)), Some(Format::Short));
         assert_eq!(b.next_timer(), Some(ms(20)));
@@ -318,7 +329,7 @@ mod tests {
 
     #[test]
     fn retx_bsr_timer_expiry_with_data_is_a_regular_bsr() {
-        let t = BsrTimers { periodic: None, retx: Dur::from_millis(320) };
+        let t = BsrConfig { periodic: None, retx: Dur::from_millis(320), ..BsrConfig::default() };
         let mut b = BsrProcedure::new(&t);
         b.data_arrived(0, &one(0));
         assert_eq!(b.on_grant(ms(0), 100, 5000, &one(5000)), Some(Format::Short));

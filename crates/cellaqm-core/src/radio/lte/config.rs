@@ -18,7 +18,8 @@
 //!
 //! or, instead of `rate`, the realistic radio: `[radio.lte.channel] speed = "30m/s"`.
 
-use super::bsr::BsrTimers;
+use super::bsr::BsrConfig;
+use super::buffer_size::BsrTable;
 use super::capacity::{Blocks, Capacity};
 use super::channel::{Channel, ChannelConfig};
 use super::harq::HarqConfig;
@@ -71,10 +72,16 @@ pub struct LteConfig {
     /// retxBSR-Timer (TS 36.331 default sf2560).
     #[serde(default = "defaults::retx_bsr_timer")]
     pub retx_bsr_timer: Dur,
-    /// The eNodeB reads BSRs as the standard's 64 levels (the spec's choice);
-    /// `false`: exact bytes (the spec's sensitivity).
-    #[serde(default = "defaults::yes")]
-    pub quantised_bsr: bool,
+    /// The Buffer Size levels of the BSRs and what the eNodeB reads:
+    /// `"extended"` (TS 36.321 Table 6.1.3.1-2, Rel-10: the study's results
+    /// need the eNodeB to see backlogs above 150 kB, see docs/lte-uplink.md),
+    /// `"legacy"` (Table 6.1.3.1-1, Rel-8, at most 150 000 B) or `"exact"` bytes.
+    #[serde(default)]
+    pub bsr_table: BsrTable,
+    /// Retired: `quantised_bsr = true` was `bsr_table = "legacy"`, `false` was `"exact"`;
+    /// given, [`LteConfig::validate`] says so.
+    #[serde(default, skip_serializing)]
+    pub quantised_bsr: Option<bool>,
     /// An SR tells the delay estimator that the data reported next arrived
     /// within an SR period before it (*our choice*; `false`: the spec's rule,
     /// arrivals uniform since the previous, empty report).
@@ -159,7 +166,8 @@ impl LteConfig {
             min_grant: defaults::min_grant(),
             bsr_period: defaults::bsr_period(),
             retx_bsr_timer: defaults::retx_bsr_timer(),
-            quantised_bsr: true,
+            bsr_table: BsrTable::default(),
+            quantised_bsr: None,
             sr_bounds_estimate: true,
             status_delay: defaults::status_delay(),
             ues_per_tti: defaults::ues_per_tti(),
@@ -199,13 +207,20 @@ impl LteConfig {
         })
     }
 
-    /// The BSR timers.
-    pub fn bsr_timers(&self) -> BsrTimers {
-        BsrTimers { periodic: Some(self.bsr_period), retx: self.retx_bsr_timer }
+    /// The UEs' BSR configuration.
+    pub fn bsr(&self) -> BsrConfig {
+        BsrConfig { periodic: Some(self.bsr_period), retx: self.retx_bsr_timer, table: self.bsr_table }
     }
 
     /// Checks ranges; errors name the key under `key` (normally `radio.lte`).
     pub fn validate(&self, key: &str) -> Result<(), String> {
+        if let Some(q) = self.quantised_bsr {
+            let was = if q { "legacy" } else { "exact" };
+            return Err(format!(
+                "{key}.quantised_bsr: replaced by {key}.bsr_table = \"legacy\" | \"extended\" | \"exact\" \
+                 (quantised_bsr = {q} was bsr_table = \"{was}\")"
+            ));
+        }
         let rate_ok = |r: Rate| r.bps().is_finite() && r.bps() > 0.0;
         match (self.rate, &self.channel) {
             (None, None) => return Err(format!("{key}.rate: missing (or give {key}.channel, the realistic radio)")),
@@ -323,6 +338,13 @@ mod tests {
         );
         assert_eq!(read("[harq]\nmax_tx = 0").unwrap_err(), "radio.lte.harq.max_tx: must be at least 1");
         assert!(read("bsr = 1").unwrap_err().starts_with("unknown field `bsr`"));
+        assert_eq!(
+            read("quantised_bsr = true").unwrap_err(),
+            "radio.lte.quantised_bsr: replaced by radio.lte.bsr_table = \"legacy\" | \"extended\" | \"exact\" \
+             (quantised_bsr = true was bsr_table = \"legacy\")"
+        );
+        assert!(read("bsr_table = \"rel8\"").unwrap_err().starts_with("unknown variant `rel8`"));
+        assert_eq!(read("bsr_table = \"exact\"").unwrap().bsr().table, BsrTable::Exact);
         assert_eq!(
             read("[channel]\nspeed = \"1m/s\"").unwrap_err(),
             "radio.lte.channel: gives the rate itself; remove radio.lte.rate"

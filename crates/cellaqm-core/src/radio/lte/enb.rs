@@ -23,7 +23,7 @@
 //! §5.4.5), so once the reported bytes are granted, a UE with more data could
 //! only wait for retxBSR-Timer (2.56 s); the small grant carries its pending
 //! periodic BSR (or a padding BSR of 0 B when it has nothing left). The BSR's Buffer Size is read as its level's upper edge
-//! ([`super::buffer_size::reported_bytes`]) or, as an option, exactly.
+//! ([`super::buffer_size::BsrTable::read`]: legacy or extended levels) or, as an option, exactly.
 //!
 //! A BSR in a block that needed HARQ retransmissions can arrive after a BSR
 //! the UE built later; the eNodeB knows the TTI each block was first sent in

@@ -4,7 +4,7 @@
 //! that may vary (square wave, down-switch, a UE's fading channel).
 //!
 //! One concept per file:
-//! - [`buffer_size`]: the BSR Buffer Size levels (TS 36.321 Table 6.1.3.1-1);
+//! - [`buffer_size`]: the BSR Buffer Size levels (TS 36.321 Tables 6.1.3.1-1 and -2);
 //! - [`bsr`]: the UE's BSR procedure: triggers, timers, formats, SR (§5.4.5);
 //! - [`harq`]: uplink HARQ: 8 ms round trip, block errors, maximum transmissions;
 //! - [`rlc_tx`]: the UE's RLC AM sending side and the MAC/RLC/PDCP header bytes;

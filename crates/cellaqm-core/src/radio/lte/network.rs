@@ -12,7 +12,8 @@
 //! 1. blocks the eNodeB finished by T are handled: a decoded block's byte
 //!    ranges go to the UE's reassembly, the SDUs it completes are delivered
 //!    in sequence through R-AQM (counted in the estimator's L), then its BSR
-//!    is read (quantised or exact) by the scheduler and the estimator;
+//!    is read (as its level's upper edge, or exactly: `bsr_table`) by the
+//!    scheduler and the estimator;
 //! 2. SRs signalled in the TTI before reach the scheduler;
 //! 3. the scheduler makes the grants of TTI T + grant_delay;
 //! 4. UEs with a grant for TTI T transmit (a block, its HARQ retransmissions
@@ -23,7 +24,7 @@
 //! TTI events run while anything is under way and stop when the cell is
 //! idle; a packet arriving at an idle UE restarts them at the next boundary.
 
-use super::buffer_size;
+use super::buffer_size::BsrTable;
 use super::config::LteConfig;
 use super::downlink::DownPath;
 use super::enb::EnbScheduler;
@@ -76,7 +77,7 @@ pub struct LteUplink {
     tti: Dur,
     grant_delay: Dur,
     sr_period: u64,
-    quantised: bool,
+    bsr_table: BsrTable,
     /// An SR bounds the delay estimate's arrivals after an empty report.
     sr_bounds_estimate: bool,
     rtt: Dur,
@@ -110,12 +111,12 @@ impl LteUplink {
     /// (queue discipline with its limits) and HARQ stream.
     pub fn new(cfg: &LteConfig, queues: Vec<AnyQueue>, harq_rngs: Vec<Rng>, channel_rng: Rng) -> LteUplink {
         let n = queues.len();
-        let timers = cfg.bsr_timers();
+        let bsr = cfg.bsr();
         let rate = cfg.nominal_bps();
         let ues = queues
             .into_iter()
             .zip(harq_rngs)
-            .map(|(q, rng)| Ue::new(q, rate, &timers, &cfg.harq, rng, cfg.tti, cfg.status_delay))
+            .map(|(q, rng)| Ue::new(q, rate, &bsr, &cfg.harq, rng, cfg.tti, cfg.status_delay))
             .collect();
         let enb = EnbScheduler::new(
             cfg.scheduler.build(),
@@ -130,7 +131,7 @@ impl LteUplink {
             tti: cfg.tti,
             grant_delay: cfg.grant_delay,
             sr_period: cfg.sr_period.0 / cfg.tti.0,
-            quantised: cfg.quantised_bsr,
+            bsr_table: cfg.bsr_table,
             sr_bounds_estimate: cfg.sr_bounds_estimate,
             rtt: cfg.harq.rtt,
             ues,
@@ -299,7 +300,7 @@ impl LteUplink {
         }
         if let Some(b) = block.bsr {
             let level = b.ce.levels[0].expect("the UE's one logical channel is in group 0");
-            let read = if self.quantised { buffer_size::reported_bytes(level) } else { b.exact };
+            let read = self.bsr_table.read(level, b.exact);
             if self.enb.on_bsr(u, read, block.first) {
                 self.far[u].observe(now, read, b.true_delay);
             }
@@ -441,19 +442,56 @@ mod tests {
     /// - TTI 10: the first SR opportunity (UE 0: TTIs 0, 10, …): SR;
     /// - TTI 11: the eNodeB has it: a 64-byte grant for TTI 15;
     /// - TTI 15: MAC subheader 3 B + Short BSR 2 B + RLC header 2 B leave 57 B
-    ///   of data; 945 B left: index 30 (826 < BS ≤ 967), read as 967 B;
-    /// - TTI 16: the eNodeB has the BSR: a 967-byte grant for TTI 20;
-    /// - TTI 20: 945 B of data (950 B with headers), padding 17 B: a Long padding BSR of 0 B;
-    /// - TTI 21: the eNodeB has the whole SDU: delivered at 21 ms.
+    ///   of data; 945 B are left. Legacy table: index 30 (826 < BS ≤ 967),
+    ///   read as 967 B; extended table: index 23 (769 < BS ≤ 945), read as 945 B;
+    /// - TTI 16: the eNodeB has the BSR: a grant of what it read for TTI 20;
+    /// - legacy, TTI 20: 945 B of data (950 B with headers), padding 17 B: a
+    ///   Long padding BSR of 0 B; TTI 21: the eNodeB has the whole SDU;
+    /// - extended, TTI 20: the 945-byte grant leaves 940 B of data after the
+    ///   MAC and RLC headers (the Buffer Size counts no headers), no padding,
+    ///   no BSR; TTI 21: all that was reported is granted, so the UE gets the
+    ///   small grant (64 B) for TTI 25, where the last 5 B go with a Long
+    ///   padding BSR of 0 B; TTI 26: the eNodeB has the whole SDU.
     #[test]
     fn sr_grant_transmission_timeline_of_one_packet() {
-        let mut lte = uplink(&LteConfig::fixed(Rate(10e6)), 1);
-        let got = run(&mut lte, vec![(ms(2.5), 0, up(1, 1000))], ms(100.0));
-        assert_eq!(got.iter().map(|(t, p)| (*t, p.uid)).collect::<Vec<_>>(), [(ms(21.0), 1)]);
-        let s = lte.stats();
-        assert_eq!((s.ue.srs, s.ue.grants, s.ue.granted_bytes, s.ue.bsrs, s.ue.data_bytes), (1, 2, 64 + 967, 2, 1002));
-        let b = lte.bsr_summary();
-        assert_eq!((b.reports, b.mean_reported_bytes), (2, 967.0 / 2.0));
+        let timeline = |table: BsrTable| {
+            let mut lte = uplink(&LteConfig { bsr_table: table, ..LteConfig::fixed(Rate(10e6)) }, 1);
+            let got = run(&mut lte, vec![(ms(2.5), 0, up(1, 1000))], ms(100.0));
+            let s = lte.stats();
+            let b = lte.bsr_summary();
+            (
+                got.iter().map(|(t, p)| (*t, p.uid)).collect::<Vec<_>>(),
+                (s.ue.srs, s.ue.grants, s.ue.granted_bytes, s.ue.bsrs, s.ue.data_bytes),
+                (b.reports, b.mean_reported_bytes),
+            )
+        };
+        assert_eq!(timeline(BsrTable::Legacy), (vec![(ms(21.0), 1)], (1, 2, 64 + 967, 2, 1002), (2, 967.0 / 2.0)));
+        assert_eq!(
+            timeline(BsrTable::Extended),
+            (vec![(ms(26.0), 1)], (1, 3, 64 + 945 + 64, 2, 1002), (2, 945.0 / 2.0))
+        );
+        // Exact bytes: the same 945 B as the extended table's edge.
+        assert_eq!(timeline(BsrTable::Exact), timeline(BsrTable::Extended));
+    }
+
+    /// A 1 MB backlog: 700 packets of 1500 B (1 050 000 B) reach an idle UE at
+    /// 2.5 ms; the SR grant at TTI 15 carries 57 B of the first 1502-byte PDCP
+    /// PDU, so the first BSR counts 699 × 1500 B of queued IP packets and the
+    /// PDU's 1445 B left: 1 049 945 B. The eNodeB has it at TTI 16. It reads 150 000 B from the
+    /// legacy table (index 63), 1 067 031 B from the extended one (index 57:
+    /// 867 737 < BS ≤ 1 067 031) and the bytes themselves when exact.
+    #[test]
+    fn a_1_mb_backlog_is_read_as_its_level() {
+        let first_report = |table: BsrTable| {
+            let mut lte = uplink(&LteConfig { bsr_table: table, ..LteConfig::fixed(Rate(10e6)) }, 1);
+            let arrivals = (0..700).map(|k| (ms(2.5), 0, up(k, 1500))).collect();
+            run(&mut lte, arrivals, ms(16.5));
+            let b = lte.bsr_summary();
+            (b.reports, b.mean_reported_bytes)
+        };
+        assert_eq!(first_report(BsrTable::Legacy), (1, 150_000.0));
+        assert_eq!(first_report(BsrTable::Extended), (1, 1_067_031.0));
+        assert_eq!(first_report(BsrTable::Exact), (1, 1_049_945.0));
     }
 
     /// A saturated UE at 10 Mb/s: every TTI from 10 ms on carries a 1250-byte

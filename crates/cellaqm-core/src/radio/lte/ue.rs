@@ -12,7 +12,7 @@
 //! the block's fate at once ([`super::harq`]); a block given up has its data
 //! sent again by RLC AM after `status_delay`.
 
-use super::bsr::{BsrCe, BsrProcedure, BsrTimers, LCGS};
+use super::bsr::{BsrCe, BsrConfig, BsrProcedure, LCGS};
 use super::harq::{Harq, HarqConfig, HarqStats, Outcome};
 use super::rlc_tx::{mac_pdu_bytes, RlcPdu, RlcTx, MAC_SUBHEADER, PDCP_HEADER};
 use crate::bsr::HeadOfLine;
@@ -69,12 +69,12 @@ pub struct Ue {
 
 impl Ue {
     /// A UE whose buffer is `queue` (its discipline told `rate_bps`), with
-    /// BSR `timers`, HARQ `harq` drawing from `rng`, TTI `tti`, and RLC
+    /// BSR configuration `bsr`, HARQ `harq` drawing from `rng`, TTI `tti`, and RLC
     /// recovery `status_delay` after HARQ gives a block up.
     pub fn new(
         queue: AnyQueue,
         rate_bps: f64,
-        timers: &BsrTimers,
+        bsr: &BsrConfig,
         harq: &HarqConfig,
         rng: Rng,
         tti: Dur,
@@ -84,7 +84,7 @@ impl Ue {
             queue,
             rate_bps,
             rlc: RlcTx::default(),
-            bsr: BsrProcedure::new(timers),
+            bsr: BsrProcedure::new(bsr),
             harq: Harq::new(harq, rng),
             tti,
             status_delay,
@@ -186,7 +186,7 @@ impl Ue {
             self.head.left(uid);
         }
         let bsr = format.map(|f| SentBsr {
-            ce: BsrProcedure::fill(f, trigger, &self.groups(now)),
+            ce: self.bsr.fill(f, trigger, &self.groups(now)),
             exact: self.buffered(now),
             true_delay: self.head.delay(now),
         });
