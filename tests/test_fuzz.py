@@ -28,8 +28,6 @@ MODELS: dict[str, dict[str, Any]] = {
     "cbr": {"users": 2},
 }
 SCHEMES = [s.name for s in queues.catalogue() if s.acts_at == "buffer"]
-#: Schemes that decide at departure, which a PDCP buffer refuses (radio.queue.scheme): wired only.
-AT_DEPARTURE = {"codel", "dff", "fq_codel", "pdcp_discard", "taqm"}
 
 
 def scenario(rng: random.Random, scheme: str, model: str) -> dict[str, Any]:
@@ -48,7 +46,7 @@ def scenario(rng: random.Random, scheme: str, model: str) -> dict[str, Any]:
         "core": {"delay": rng.choice(["5ms", "70ms", "200ms"])},
     }
     queue = {"scheme": scheme}
-    if scheme not in AT_DEPARTURE and rng.random() < 0.5:
+    if rng.random() < 0.5:
         bearer = rng.choice(["dch", "hsdpa"])
         doc["radio"] = {"bearer": bearer, "buffer": buffer, "queue": queue,
                         "uplink": {"rate": rng.choice(["64kbps", "384kbps"]), "tti": "20ms", "delay": "15ms"}}

@@ -87,3 +87,15 @@ def test_cubic_rows_name_cubic_in_both_simulators() -> None:
     assert all("congestion" not in r for r in plain)
     assert compare.scenario(plain[0], 1)["tcp"]["congestion"] == "reno"
     assert "--congestion=newreno" in compare.ns3_args(plain[0], 1)
+
+
+def test_the_many_flow_rows_join_the_fq_codel_matrix() -> None:
+    """Issue 41: FQ-CoDel at 2 Mb/s with 32 flows and 66 packets, with and without SACK, in
+    both simulators; they run with the FQ-CoDel queue and render in a table of their own."""
+    rows = compare.many_flow_rows(full=False)
+    assert [r["sack"] for r in rows] == [True, False] and all(compare.is_many_flows(r) for r in rows)
+    spec = compare.scenario(rows[0], 1)
+    assert spec["bottleneck"]["buffer_packets"] == 66 and spec["traffic"]["flows"] == 32
+    assert {"--flows=32", "--rate=2000000bps", "--queue=fq_codel"} <= set(compare.ns3_args(rows[0], 1))
+    assert [r for r in compare.matrix(False, ["fq_codel"]) if compare.is_many_flows(r)] == rows
+    assert not [r for r in compare.matrix(False, ["codel"]) if compare.is_many_flows(r)]

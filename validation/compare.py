@@ -63,6 +63,11 @@ SACK = [True, False]
 #: bulk flow, tail drop, SACK, at two BDPs (3.6 Mb/s: 45 kB, 50 Mb/s: 625 kB at the 100-ms base
 #: RTT), each with a buffer below its BDP, so that the window's growth after a loss sets the goodput.
 CUBIC_ROWS = [(3_600_000, 30_000), (50_000_000, 100_000)]
+#: The many-flow row (issue 41): FQ-CoDel at 2 Mb/s with 32 bulk flows and a 100-kB buffer
+#: (66 packets), where a flow's share is about five packets a second: with and without SACK.
+MANY_FLOWS = {"rate_bps": 2_000_000, "queue": "fq_codel", "buffer_bytes": 100_000, "flows": 32}
+#: Its simulated seconds (default, FULL=1).
+MANY_FLOWS_DURATION_S = (300, 600)
 #: Simulated seconds per rate: long enough for thousands of packets at the slowest
 #: rate, short enough for ns-3 at the fastest (default, FULL=1).
 DURATION_S = {64_000: (600, 1200), 384_000: (300, 600), 3_600_000: (120, 240), 50_000_000: (60, 120)}
@@ -86,6 +91,11 @@ def seeds_for(row: dict[str, Any], n: int) -> list[int]:
 def is_cubic(row: dict[str, Any]) -> bool:
     """A CUBIC row (the others, without the key, run Reno / ns-3's NewReno)."""
     return row.get("congestion") == "cubic"
+
+
+def is_many_flows(row: dict[str, Any]) -> bool:
+    """The many-flow row (its flow count is none of the matrix's)."""
+    return row["flows"] == MANY_FLOWS["flows"]
 
 
 def red_thresholds(buffer: int) -> tuple[int, int]:
@@ -361,6 +371,10 @@ def cubic_rows(full: bool) -> list[dict[str, Any]]:
     ]
 
 
+def many_flow_rows(full: bool) -> list[dict[str, Any]]:
+    return [{**MANY_FLOWS, "sack": sack, "duration_s": MANY_FLOWS_DURATION_S[1 if full else 0]} for sack in SACK]
+
+
 def matrix(full: bool, queues: list[str]) -> list[dict[str, Any]]:
     rows = []
     for rate in RATES:
@@ -378,7 +392,11 @@ def matrix(full: bool, queues: list[str]) -> list[dict[str, Any]]:
                                 "duration_s": DURATION_S[rate][1 if full else 0],
                             }
                         )
-    return rows + (cubic_rows(full) if "tail_drop" in queues else [])
+    return (
+        rows
+        + (cubic_rows(full) if "tail_drop" in queues else [])
+        + (many_flow_rows(full) if MANY_FLOWS["queue"] in queues else [])
+    )
 
 
 def run_matrix(args: argparse.Namespace) -> dict[str, Any]:
@@ -390,7 +408,12 @@ def run_matrix(args: argparse.Namespace) -> dict[str, Any]:
         else:
             missing[q] = why
             print(f"skipping {q}: cellaqm does not accept it yet ({why})", file=sys.stderr)
-    rows = cubic_rows(args.full) if args.cubic_only else matrix(args.full, queues)
+    if args.cubic_only:
+        rows = cubic_rows(args.full)
+    elif args.many_flows_only:
+        rows = many_flow_rows(args.full)
+    else:
+        rows = matrix(args.full, queues)
     records: list[dict[str, Any]] = []
     total = sum(len(seeds_for(r, args.seeds)) for r in rows)
     done = 0
@@ -491,7 +514,7 @@ def render_page(data: dict[str, Any], theory_md: Optional[str]) -> str:
         f"the target (goodput ±{agreement.GOODPUT_TOL:.0%}, p95 delay ±{agreement.P95_TOL:.0%}, "
         f"speed-up ≥ {agreement.SPEED_TARGET:.0f}×).",
         "",
-        agreement.render_table([r for r in results if not is_cubic(r.row)]),
+        agreement.render_table([r for r in results if not is_cubic(r.row) and not is_many_flows(r.row)]),
         "",
     ]
     if cubic := [r for r in results if is_cubic(r.row)]:
@@ -503,6 +526,18 @@ def render_page(data: dict[str, Any], theory_md: Optional[str]) -> str:
             "other settings as in every row. Same cells as above.",
             "",
             agreement.render_table(cubic),
+            "",
+        ]
+    if many := [r for r in results if is_many_flows(r.row)]:
+        parts += [
+            "### Many flows at a low rate",
+            "",
+            f"FQ-CoDel at {agreement.fmt_rate(MANY_FLOWS['rate_bps'])}b/s with {MANY_FLOWS['flows']} bulk flows "
+            f"and a {MANY_FLOWS['buffer_bytes'] // 1000}-kB buffer ({buffer_packets(MANY_FLOWS['buffer_bytes'])} "
+            "packets), with and without SACK, the other settings as in every row; "
+            f"{MANY_FLOWS_DURATION_S[1 if data['full'] else 0]} s. Same cells as above; §7 below traces the gap.",
+            "",
+            agreement.render_table(many),
             "",
         ]
     if (lte := lte_compare.load()) is not None:
@@ -527,6 +562,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--render-only", action="store_true", help="re-render the page from --results")
     p.add_argument("--append", action="store_true", help="keep --results' runs of the queues not in --queues")
     p.add_argument("--cubic-only", action="store_true", help="run the CUBIC rows only (with --append: keep the others)")
+    p.add_argument(
+        "--many-flows-only", action="store_true", help="run the many-flow rows only (with --append: keep the others)"
+    )
     args = p.parse_args(argv)
     if args.seeds is None:
         args.seeds = 5 if args.full else 3
@@ -540,12 +578,16 @@ def main(argv: Optional[list[str]] = None) -> int:
             rerun = set(args.queues)
 
             def kept(r: dict[str, Any]) -> bool:
-                return not is_cubic(r["row"]) if args.cubic_only else r["row"]["queue"] not in rerun
+                if args.cubic_only:
+                    return not is_cubic(r["row"])
+                if args.many_flows_only:
+                    return not is_many_flows(r["row"])
+                return r["row"]["queue"] not in rerun
 
             data["records"] = [r for r in old["records"] if kept(r)] + data["records"]
             data["missing_queues"] = {
                 q: why for q, why in {**old.get("missing_queues", {}), **data["missing_queues"]}.items()
-                if args.cubic_only or q not in rerun or q in data["missing_queues"]
+                if args.cubic_only or args.many_flows_only or q not in rerun or q in data["missing_queues"]
             }
             data["elapsed_s"] += old.get("elapsed_s", 0.0)
         args.results.parent.mkdir(parents=True, exist_ok=True)

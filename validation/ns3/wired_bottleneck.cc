@@ -109,6 +109,103 @@ using CountingCubic = Counting<TcpCubic>;
 NS_OBJECT_ENSURE_REGISTERED(CountingNewReno);
 NS_OBJECT_ENSURE_REGISTERED(CountingCubic);
 
+// ---------------------------------------------------------------- PRR, stated here (investigations only)
+// Proportional Rate Reduction (RFC 6937) written for this program, to test one rule of
+// ns-3's TcpPrrRecovery at decision level (docs/validation.md §7): with `dupAckSegment`
+// every duplicate ACK adds one SMSS to DeliveredData, as the wheel's TcpPrrRecovery does
+// even with SACK, where the bytes it is given already count the SACKed segment; without
+// it DeliveredData is those bytes alone (RFC 6937 §3: the SMSS estimate is for a
+// connection without SACK). Everything else follows the wheel's class as its header
+// and behaviour show: RecoverFS = bytes in flight at the start, the proportional part
+// while pipe > ssthresh, else the conservative bound (one SMSS more once a
+// retransmission is cumulatively acknowledged), and one segment forced on entry.
+// `--recovery=own_prr` must give the wheel's results bit for bit (the control).
+class StatedPrr : public TcpClassicRecovery
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::StatedPrr")
+                                .SetParent<TcpClassicRecovery>()
+                                .SetGroupName("Internet")
+                                .AddConstructor<StatedPrr>();
+        return tid;
+    }
+
+    /// Whether a duplicate ACK adds one SMSS to DeliveredData (set before the sockets exist).
+    static bool dupAckSegment;
+
+    std::string GetName() const override
+    {
+        return "StatedPrr";
+    }
+
+    void EnterRecovery(Ptr<TcpSocketState> tcb, uint32_t, uint32_t, uint32_t deliveredBytes) override
+    {
+        m_out = 0;
+        m_delivered = 0;
+        m_recoverFs = tcb->m_bytesInFlight;
+        DoRecovery(tcb, deliveredBytes, true);
+    }
+
+    void DoRecovery(Ptr<TcpSocketState> tcb, uint32_t deliveredBytes, bool isDupAck) override
+    {
+        if (dupAckSegment && isDupAck && m_delivered < m_recoverFs)
+        {
+            deliveredBytes += tcb->m_segmentSize;
+        }
+        if (deliveredBytes == 0)
+        {
+            return;
+        }
+        m_delivered += deliveredBytes;
+        const int64_t pipe = tcb->m_bytesInFlight;
+        const int64_t ssthresh = tcb->m_ssThresh;
+        int64_t sndcnt;
+        if (pipe > ssthresh)
+        {
+            // RFC 6937: sndcnt = CEIL(prr_delivered * ssthresh / RecoverFS) - prr_out
+            sndcnt = static_cast<int64_t>(std::ceil(static_cast<double>(m_delivered) * ssthresh / m_recoverFs)) -
+                     static_cast<int64_t>(m_out);
+        }
+        else
+        {
+            int64_t limit = std::max<int64_t>(static_cast<int64_t>(m_delivered) - m_out, deliveredBytes);
+            if (tcb->m_isRetransDataAcked)
+            {
+                limit += tcb->m_segmentSize;
+            }
+            sndcnt = std::min(limit, ssthresh - pipe);
+        }
+        sndcnt = std::max<int64_t>(sndcnt, m_out > 0 ? 0 : tcb->m_segmentSize);
+        tcb->m_cWnd = static_cast<uint32_t>(pipe + sndcnt);
+        tcb->m_cWndInfl = tcb->m_cWnd;
+    }
+
+    void ExitRecovery(Ptr<TcpSocketState> tcb) override
+    {
+        tcb->m_cWndInfl = tcb->m_cWnd;
+    }
+
+    void UpdateBytesSent(uint32_t bytesSent) override
+    {
+        m_out += bytesSent;
+    }
+
+    Ptr<TcpRecoveryOps> Fork() override
+    {
+        return CopyObject<StatedPrr>(this);
+    }
+
+  private:
+    uint32_t m_delivered{0}; // prr_delivered
+    uint32_t m_out{0};       // prr_out
+    uint32_t m_recoverFs{0}; // RecoverFS
+};
+
+bool StatedPrr::dupAckSegment = true;
+NS_OBJECT_ENSURE_REGISTERED(StatedPrr);
+
 // ---------------------------------------------------------------- send-time tag
 // Set at the server's IP layer (Ipv4L3Protocol "SendOutgoing"), read at the
 // client's IP layer ("LocalDeliver"): the one-way IP delay cellaqm reports.
@@ -377,6 +474,7 @@ main(int argc, char* argv[])
     std::string ns3Set = "";
     bool traceCwnd = false;
     std::string congestion = "newreno";
+    std::string recovery = "prr";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("congestion", "newreno | cubic (TcpCubic: HyStart off, RFC 9438 constants stated)", congestion);
@@ -415,6 +513,10 @@ main(int argc, char* argv[])
     cmd.AddValue("duration", "simulated seconds", durationS);
     cmd.AddValue("seed", "run number", seed);
     cmd.AddValue("ns3set", "extra Config::SetDefault overrides applied last, 'name=value;name=value' (investigations only)", ns3Set);
+    cmd.AddValue("recovery",
+                 "prr (the wheel's TcpPrrRecovery) | own_prr (StatedPrr, the same rules: the control) | "
+                 "own_prr_rfc (StatedPrr without the SMSS per duplicate ACK when SACK is on); investigations only",
+                 recovery);
     cmd.AddValue("trace_cwnd", "print each flow's cwnd/ssthresh/state changes and the bottleneck's drops to stderr (investigations only)", traceCwnd);
     cmd.Parse(argc, argv);
     if (upRate.empty())
@@ -446,7 +548,14 @@ main(int argc, char* argv[])
     Config::SetDefault("ns3::TcpCubic::TcpFriendliness", BooleanValue(true));
     // ns-3's default recovery, PRR (RFC 6937): its TcpClassicRecovery (RFC 5681 inflation) without
     // SACK over-sends during recovery (see docs/validation.md), so the default is kept.
-    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", TypeIdValue(TcpPrrRecovery::GetTypeId()));
+    if (recovery != "prr" && recovery != "own_prr" && recovery != "own_prr_rfc")
+    {
+        std::cerr << "--recovery: prr, own_prr or own_prr_rfc, got " << recovery << "\n";
+        return 2;
+    }
+    StatedPrr::dupAckSegment = !(recovery == "own_prr_rfc" && sack);
+    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
+                       TypeIdValue(recovery == "prr" ? TcpPrrRecovery::GetTypeId() : StatedPrr::GetTypeId()));
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(initialWindow));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delayedAck ? 2 : 1));

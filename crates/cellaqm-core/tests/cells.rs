@@ -140,7 +140,8 @@ fn groups_name_their_mistakes() {
         err("[[radio.groups]]\nusers = 1\ndch = { rate = \"64kbps\" }"),
         "radio.groups[0].dch: only with radio.bearer = \"dch\""
     );
-    assert!(err("[[radio.groups]]\nusers = 1\nqueue = { scheme = \"codel\" }").starts_with("radio.groups[0].queue"));
+    assert!(err("[[radio.groups]]\nusers = 1\nqueue = { scheme = \"ttlred2\", ecn = true }")
+        .starts_with("radio.groups[0].queue.ecn: not supported in the PDCP buffer"));
     assert!(err("[[radio.groups]]\nusers = 1\nbuffer = \"1kB\"").starts_with("radio.groups[0].buffer: 1kB cannot hold"));
     assert!(err("scheduler = \"fastest\"").starts_with("radio.hsdpa.scheduler: expected one of"));
 }

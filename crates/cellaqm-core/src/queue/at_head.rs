@@ -10,7 +10,7 @@
 //! oldest packets until it fits: DFF as the full buffer's fallback).
 
 use super::passive::make_room;
-use super::{DropCause, Fifo, Limits, QueueCtx, Scheme, Tally};
+use super::{Backlog, DropCause, Fifo, Limits, QueueCtx, Scheme, Tally};
 use crate::packet::Packet;
 use crate::time::Time;
 use serde::{Deserialize, Serialize};
@@ -26,17 +26,13 @@ pub enum Overflow {
     Front,
 }
 
-/// The queue as a head rule sees it, head packet included.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Backlog {
-    pub bytes: u64,
-    pub packets: usize,
-}
-
 /// A transmitter-side decision on the outgoing packet.
 pub trait HeadRule {
     /// `Some(cause)` to discard `head` (queued with `backlog`, head included) at `now`.
     fn discard(&mut self, head: &Packet, backlog: Backlog, now: Time) -> Option<DropCause>;
+
+    /// See [`Scheme::carry`]. Default: nothing.
+    fn carry(&mut self, _carried: Backlog) {}
 }
 
 /// A FIFO whose outgoing packets pass the head rule `R`.
@@ -70,6 +66,10 @@ impl<R: HeadRule> Scheme for AtHead<R> {
 
     fn enqueue(&mut self, pkt: Packet, _ctx: &QueueCtx, _tally: &mut Tally) {
         self.fifo.push_back(pkt);
+    }
+
+    fn carry(&mut self, carried: Backlog) {
+        self.rule.carry(carried)
     }
 
     fn dequeue(&mut self, ctx: &QueueCtx, tally: &mut Tally) -> Option<Packet> {

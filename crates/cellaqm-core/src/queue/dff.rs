@@ -5,24 +5,32 @@
 //! packet else transmit packet`, the queue size counting the outgoing packet
 //! (cause `overflow_front`). The limit is the link's buffer limit (bytes and/or
 //! packets); arrivals are never refused, so between two departures the
-//! buffer may hold more than the limit.
+//! buffer may hold more than the limit. Packets the owner carries outside
+//! the queue in the same buffer ([`super::QueueDisc::carry`]: a PDCP buffer's
+//! packets in the RLC until acknowledged) count in the queue size.
 
-use super::at_head::{AtHead, Backlog, HeadRule, Overflow};
-use super::{DropCause, Limits};
+use super::at_head::{AtHead, HeadRule, Overflow};
+use super::{Backlog, DropCause, Limits};
 use crate::packet::Packet;
 use crate::time::Time;
 
-/// DFF's head rule: discard while the queue exceeds `limit`.
+/// DFF's head rule: discard while the queue (and what is carried beside it) exceeds `limit`.
 #[derive(Clone, Copy, Debug)]
 pub struct DffRule {
     limit: Limits,
+    carried: Backlog,
 }
 
 impl HeadRule for DffRule {
     fn discard(&mut self, _head: &Packet, backlog: Backlog, _now: Time) -> Option<DropCause> {
-        let over = self.limit.bytes.is_some_and(|b| backlog.bytes > b)
-            || self.limit.packets.is_some_and(|p| backlog.packets > p as usize);
+        let (bytes, packets) = (backlog.bytes + self.carried.bytes, backlog.packets + self.carried.packets);
+        let over =
+            self.limit.bytes.is_some_and(|b| bytes > b) || self.limit.packets.is_some_and(|p| packets > p as usize);
         over.then_some(DropCause::OverflowFront)
+    }
+
+    fn carry(&mut self, carried: Backlog) {
+        self.carried = carried;
     }
 }
 
@@ -31,7 +39,7 @@ pub type Dff = AtHead<DffRule>;
 impl Dff {
     /// DFF with `bufferLimit` = `limits` (the wrapper's arrival limits are none).
     pub fn new(limits: Limits) -> Dff {
-        AtHead::with_rule(DffRule { limit: limits }, Overflow::Tail)
+        AtHead::with_rule(DffRule { limit: limits, carried: Backlog::default() }, Overflow::Tail)
     }
 }
 

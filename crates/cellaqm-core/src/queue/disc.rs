@@ -28,6 +28,12 @@
 //! Departures ([`Scheme::dequeue`]) and timers ([`Scheme::on_timer`]) are the
 //! scheme's; their drops and marks are counted as the arrival's are, in the
 //! wrapper's [`QueueStats`].
+//!
+//! The owner may carry packets that have left the discipline but still take
+//! room in the buffer (a PDCP buffer's packets the RLC carries until they are
+//! acknowledged, `radio/pdcp.rs`): told of them ([`QueueDisc::carry`]), the
+//! wrapper admits arrivals against the limits less that backlog and passes
+//! those reduced limits to [`Scheme::on_overflow`].
 
 use super::{DropCause, Dropped, QueueCtx, QueueDisc};
 use crate::packet::{Ecn, Packet};
@@ -45,6 +51,21 @@ impl Limits {
     pub fn fits(&self, bytes: u64, packets: usize, size: u32) -> bool {
         !(self.bytes.is_some_and(|b| bytes + size as u64 > b) || self.packets.is_some_and(|p| packets as u32 + 1 > p))
     }
+
+    /// The room these limits leave once `held` is in the buffer (none below zero).
+    pub fn less(&self, held: Backlog) -> Limits {
+        Limits {
+            bytes: self.bytes.map(|b| b.saturating_sub(held.bytes)),
+            packets: self.packets.map(|p| p.saturating_sub(u32::try_from(held.packets).unwrap_or(u32::MAX))),
+        }
+    }
+}
+
+/// Bytes and packets in a buffer (IP packet sizes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Backlog {
+    pub bytes: u64,
+    pub packets: usize,
 }
 
 /// Counters every queue discipline keeps (in its wrapper, [`Disc`]).
@@ -134,6 +155,11 @@ pub trait Scheme {
     /// See [`QueueDisc::mark_started`].
     fn mark_started(&mut self, _uid: u64) {}
 
+    /// See [`QueueDisc::carry`]: the wrapper already admits against the
+    /// limits less `carried`; a scheme that applies the buffer limits itself
+    /// (DFF, at departure) counts `carried` in them too. Default: nothing.
+    fn carry(&mut self, _carried: Backlog) {}
+
     /// Bytes queued (IP packet sizes).
     fn bytes(&self) -> u64;
 
@@ -145,13 +171,15 @@ pub trait Scheme {
 pub struct Disc<S> {
     scheme: S,
     limits: Limits,
+    /// What the owner carries outside the discipline in the same buffer ([`QueueDisc::carry`]).
+    carried: Backlog,
     stats: QueueStats,
 }
 
 impl<S: Scheme> Disc<S> {
     /// `scheme` managing a buffer with arrival `limits`.
     pub fn new(limits: Limits, scheme: S) -> Disc<S> {
-        Disc { scheme, limits, stats: QueueStats::default() }
+        Disc { scheme, limits, carried: Backlog::default(), stats: QueueStats::default() }
     }
 
     /// The scheme, to read its state.
@@ -171,10 +199,11 @@ impl<S: Scheme> QueueDisc for Disc<S> {
         let tally = &mut Tally::new(dropped, &mut self.stats);
         pkt.enqueued_at = ctx.now;
         let Some(pkt) = self.scheme.on_arrival(pkt, ctx, tally) else { return };
-        let pkt = if self.limits.fits(self.scheme.bytes(), self.scheme.packets(), pkt.size) {
+        let room = self.limits.less(self.carried);
+        let pkt = if room.fits(self.scheme.bytes(), self.scheme.packets(), pkt.size) {
             pkt
         } else {
-            let Some(pkt) = self.scheme.on_overflow(pkt, self.limits, ctx, tally) else { return };
+            let Some(pkt) = self.scheme.on_overflow(pkt, room, ctx, tally) else { return };
             pkt
         };
         self.scheme.enqueue(pkt, ctx, tally);
@@ -202,6 +231,11 @@ impl<S: Scheme> QueueDisc for Disc<S> {
 
     fn mark_started(&mut self, uid: u64) {
         self.scheme.mark_started(uid)
+    }
+
+    fn carry(&mut self, carried: Backlog) {
+        self.carried = carried;
+        self.scheme.carry(carried)
     }
 
     fn stats(&self) -> QueueStats {

@@ -80,7 +80,7 @@ mod registry;
 #[cfg(test)]
 mod rfc8033;
 #[cfg(test)]
-mod rfc8289;
+pub(crate) mod rfc8289;
 mod signal;
 mod taqm;
 #[cfg(test)]
@@ -89,10 +89,10 @@ mod thresholds;
 mod ttlred1;
 mod ttlred2;
 
-pub use at_head::{AtHead, Backlog, HeadRule};
+pub use at_head::{AtHead, HeadRule};
 pub use codel::{Codel, CodelParams};
 pub use dff::Dff;
-pub use disc::{Disc, Limits, QueueStats, Scheme, Tally};
+pub use disc::{Backlog, Disc, Limits, QueueStats, Scheme, Tally};
 pub use fifo::Fifo;
 pub use fq_codel::{FqCodel, FqCodelParams};
 pub use passive::{DropFront, Passive, TailDrop};
@@ -194,6 +194,13 @@ pub trait QueueDisc {
     /// ignored. In the wired model a sent packet has left the queue, so this is
     /// never called.
     fn mark_started(&mut self, _uid: u64) {}
+    /// The owner now carries `carried` outside the discipline, in the same buffer:
+    /// packets the discipline let go that still take room until the owner is done
+    /// with them (a PDCP buffer's packets the RLC carries until acknowledged, when
+    /// the discipline lets packets go as the RLC takes them). The buffer limits
+    /// count them: arrivals are admitted against the limits less `carried`. In the
+    /// wired model a sent packet has left the buffer, so this is never called.
+    fn carry(&mut self, _carried: Backlog) {}
     /// Drops by cause and ECN marks so far.
     fn stats(&self) -> QueueStats;
 }
@@ -329,6 +336,9 @@ impl QueueDisc for AnyQueue {
     }
     fn mark_started(&mut self, uid: u64) {
         dispatch!(self, q => q.mark_started(uid))
+    }
+    fn carry(&mut self, carried: Backlog) {
+        dispatch!(self, q => q.carry(carried))
     }
     fn stats(&self) -> QueueStats {
         dispatch!(self, q => q.stats())

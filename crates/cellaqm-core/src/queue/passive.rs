@@ -13,9 +13,11 @@ use super::{DropCause, DropPosition, Fifo, Limits, QueueCtx, Scheme, Tally};
 use crate::packet::Packet;
 
 /// Drops head packets until `pkt` fits within `limits`; returns it then, or
-/// drops it (dropping nothing else) if it cannot fit even in the empty buffer.
+/// drops it (dropping nothing else) if it cannot fit even in the empty buffer
+/// (larger than the byte limit, or no room left: the limits less what the
+/// owner carries, [`super::QueueDisc::carry`]).
 pub(super) fn make_room(fifo: &mut Fifo, pkt: Packet, limits: Limits, tally: &mut Tally) -> Option<Packet> {
-    if limits.bytes.is_some_and(|b| pkt.size as u64 > b) {
+    if !limits.fits(0, 0, pkt.size) {
         tally.drop(pkt, DropCause::Overflow);
         return None;
     }

@@ -8,8 +8,8 @@
 //! threshold, 0.8–1 s) is this scheme at the UE buffer together with
 //! [`crate::bsr::Raqm`] at the receiver; no extra code.
 
-use super::at_head::{AtHead, Backlog, HeadRule, Overflow};
-use super::DropCause;
+use super::at_head::{AtHead, HeadRule, Overflow};
+use super::{Backlog, DropCause};
 use crate::packet::Packet;
 use crate::time::{Dur, Time};
 use serde::{Deserialize, Serialize};

@@ -14,8 +14,8 @@
 //! with `overflow = "front"` from the front ([`Overflow`]; the study does not
 //! say, the tail is our choice).
 
-use super::at_head::{AtHead, Backlog, HeadRule, Overflow};
-use super::DropCause;
+use super::at_head::{AtHead, HeadRule, Overflow};
+use super::{Backlog, DropCause};
 use crate::packet::Packet;
 use crate::time::{Dur, Time};
 use serde::{Deserialize, Serialize};

@@ -267,8 +267,7 @@ impl RadioAccess {
                             let u = self.cells[c].members()[k];
                             self.settle(now, u, out);
                         }
-                        self.tally.bytes = self.bearers.iter().map(|b| backlog(b).0).sum();
-                        self.tally.packets = self.bearers.iter().map(|b| backlog(b).1).sum();
+                        self.retally();
                     }
                     CellEvent::DownTti => {
                         let mut served = std::mem::take(&mut self.served);
@@ -302,16 +301,24 @@ impl RadioAccess {
     }
 
     /// The bearers a shared channel served at `now`: each asks for the
-    /// arrival of its first PDUs at the UE, then is settled.
+    /// arrival of its first PDUs at the UE, then is settled. Their PDCP
+    /// buffers changed while the channel took packets (a packet handed to the
+    /// RLC leaves a buffer that counts it until sent; a hand-over discipline
+    /// drops there), so the tally is summed anew.
     fn settle_served(&mut self, now: Time, served: &[(usize, Option<Time>)], out: &mut RadioOut) {
         for &(u, at) in served {
             if let Some(at) = at {
                 self.bearers[u].want(UeEvent::DownArrive, at, out);
             }
-            let before = backlog(&self.bearers[u]);
             self.settle(now, u, out);
-            self.tally.change(before, backlog(&self.bearers[u]));
         }
+        self.retally();
+    }
+
+    /// Sums the tally's backlog over every bearer's PDCP buffer.
+    fn retally(&mut self) {
+        self.tally.bytes = self.bearers.iter().map(|b| backlog(b).0).sum();
+        self.tally.packets = self.bearers.iter().map(|b| backlog(b).1).sum();
     }
 
     /// A frame of the DSCH system at `now`, then the bearers it served are

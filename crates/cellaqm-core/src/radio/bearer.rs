@@ -390,6 +390,7 @@ impl Bearer {
 
     /// The RNC's next downlink PDU, for a frame to the cell's Node-B.
     pub fn next_down_pdu(&mut self, now: Time) -> Option<Pdu> {
+        self.account(now); // a hand-over discipline may drop, the buffer held until sent shrinks
         let mut feed = Feed { now, pdcp: &mut self.pdcp, store: &mut self.down_store };
         let pdu = self.rnc.next_pdu(now, &mut feed)?;
         self.stats.down_pdus += 1;
@@ -451,8 +452,11 @@ impl Bearer {
 
     /// Releases from the PDCP and UE buffers what the RLC senders let go (and,
     /// with `buffer_holds = "until_fully_sent"`, what went out: the buffers
-    /// ignore the RLC's later release of those).
+    /// ignore the RLC's later release of those), and reports what their
+    /// disciplines dropped at hand-overs.
     pub fn release(&mut self, now: Time, out: &mut RadioOut) {
+        self.pdcp.take_dropped(&mut out.dropped);
+        self.ue_buffer.take_dropped(&mut out.dropped);
         self.released.extend(self.handed_down.iter_mut().flat_map(|h| h.drain(..)).map(Release::Confirmed));
         self.released.extend(self.rnc.tx.drain_released());
         let down = self.released.len();

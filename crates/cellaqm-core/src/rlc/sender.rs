@@ -28,7 +28,8 @@ use std::collections::{BTreeSet, VecDeque};
 pub trait SduSource {
     /// The size in bytes (≥ 1) of the next SDU, which the sender names `id`; `None` if there is none.
     fn next_sdu(&mut self, id: SduId) -> Option<u32>;
-    /// Whether [`SduSource::next_sdu`] would give one.
+    /// Whether an SDU waits. [`SduSource::next_sdu`] may still give none: a
+    /// PDCP discipline that decides at the hand-over may drop what waits.
     fn has_sdu(&self) -> bool;
 }
 
@@ -277,23 +278,28 @@ impl AmSender {
             return Some(Pdu::Data(self.stamp(now, pdu, last)));
         }
         if self.window_open() && (self.seg.is_some() || src.has_sdu()) {
-            let (pdu, completed) = self.build(src);
-            self.tx.push_back(TxEntry { pdu, acked: false, dat: 1, queued: false });
-            self.vt_s += 1;
-            let poll = &self.cfg.poll;
-            let mut trigger = poll.last_pdu_in_buffer && self.seg.is_none() && !src.has_sdu();
-            self.sdus_since_poll += completed;
-            trigger |= poll.every_sdus.is_some_and(|n| completed > 0 && self.sdus_since_poll >= n);
-            if let Some(w) = poll.window {
-                // Poll_Window (§9.7.1): on the PDU that brings the window in use to w.
-                let limit = w * self.cfg.window as f64;
-                let used = (self.vt_s - self.vt_a) as f64;
-                trigger |= used >= limit && used - 1.0 < limit;
+            if let Some((pdu, completed)) = self.build(src) {
+                self.tx.push_back(TxEntry { pdu, acked: false, dat: 1, queued: false });
+                self.vt_s += 1;
+                let poll = &self.cfg.poll;
+                let mut trigger = poll.last_pdu_in_buffer && self.seg.is_none() && !src.has_sdu();
+                self.sdus_since_poll += completed;
+                trigger |= poll.every_sdus.is_some_and(|n| completed > 0 && self.sdus_since_poll >= n);
+                if let Some(w) = poll.window {
+                    // Poll_Window (§9.7.1): on the PDU that brings the window in use to w.
+                    let limit = w * self.cfg.window as f64;
+                    let used = (self.vt_s - self.vt_a) as f64;
+                    trigger |= used >= limit && used - 1.0 < limit;
+                }
+                if let (Some(p), None) = (poll.periodic, self.periodic_at) {
+                    self.periodic_at = Some(now + p);
+                }
+                return Some(Pdu::Data(self.stamp(now, pdu, trigger)));
             }
-            if let (Some(p), None) = (poll.periodic, self.periodic_at) {
-                self.periodic_at = Some(now + p);
-            }
-            return Some(Pdu::Data(self.stamp(now, pdu, trigger)));
+            // The SDUs that waited were dropped at their hand-over: the PDU sent last was the
+            // last in the buffer after all, and unless a poll awaits its STATUS (Timer_Poll
+            // running) one is due (TS 25.322 §9.7.1), riding on the highest unacknowledged PDU.
+            self.poll_due |= self.cfg.poll.last_pdu_in_buffer && self.vt_a < self.vt_s && self.poll_timer.is_none();
         }
         if self.poll_due && now >= self.poll_prohibit_until {
             // Nothing else to send: the poll rides on the highest unacknowledged PDU.
@@ -338,8 +344,8 @@ impl AmSender {
     }
 
     /// Builds the next new PDU (§11.3.2.1 segmentation and concatenation);
-    /// returns it and how many SDUs end in it.
-    fn build(&mut self, src: &mut impl SduSource) -> (DataPdu, u32) {
+    /// returns it and how many SDUs end in it, or `None` if the source gave no byte.
+    fn build(&mut self, src: &mut impl SduSource) -> Option<(DataPdu, u32)> {
         let sn = self.vt_s;
         let mut room = self.payload;
         let mut pdu =
@@ -357,6 +363,7 @@ impl AmSender {
                         self.seg = Some((self.next_id, size, 0));
                         self.next_id += 1;
                     }
+                    None if first => return None,
                     None => break,
                 }
             }
@@ -392,7 +399,7 @@ impl AmSender {
                 break;
             }
         }
-        (pdu, completed)
+        Some((pdu, completed))
     }
 
     /// A STATUS PDU arrives from the peer receiver (§11.5 / §9.2.2.11).

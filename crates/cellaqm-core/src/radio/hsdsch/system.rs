@@ -437,6 +437,11 @@ impl HsDsch {
             }
             ue.carry = if dry { 0.0 } else { allowed - used };
             if used == 0.0 {
+                if dry {
+                    // Its RLC had nothing after all (a PDCP discipline dropped the waiting
+                    // packets at their hand-over): settled as served, it is no longer busy.
+                    served.push((u, None));
+                }
                 continue;
             }
             share -= (used / full).min(share);
