@@ -183,10 +183,10 @@ impl Pdcp {
         let keep = match (discipline, holds) {
             (PdcpDiscipline::Arrival { marks }, BufferHolds::UntilAcknowledged | BufferHolds::UntilFullySent) => {
                 Keep::UntilReleased(UntilReleased {
-                marks,
-                waiting: VecDeque::new(),
-                in_rlc: VecDeque::new(),
-                spared: Vec::new(),
+                    marks,
+                    waiting: VecDeque::new(),
+                    in_rlc: VecDeque::new(),
+                    spared: Vec::new(),
                 })
             }
             _ => Keep::UntilHandOver(UntilHandOver {
