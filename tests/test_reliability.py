@@ -38,12 +38,16 @@ def _seconds_to_stop(scenario: Any, after: float, sets: tuple[str, ...] = ()) ->
         os.kill(os.getpid(), signal.SIGINT)
 
     timer = threading.Timer(after, interrupt)
+    # Python's own Ctrl-C handler, as in a terminal: a process started in the background by a
+    # non-interactive shell inherits SIGINT ignored, and the signal would never reach the run.
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with pytest.raises(KeyboardInterrupt):
             timer.start()
             cellaqm.run(scenario, sets=[ENDLESS, *sets])
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, inherited)
     return time.perf_counter() - sent[0]
 
 
