@@ -22,8 +22,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from cellaqm.findings import (NOT_RUN, Difference, Finding, Results, Verdict, combine, compare, fails, holds,
-                              inconclusive)
+from cellaqm.findings import (Difference, Finding, Results, Verdict, combine, compare, fails, holds, inconclusive,
+                              not_run_when_missing)
 from cellaqm.study import Experiment, Run, Study, figure, lines_figure, save
 
 #: The page that explains the model, the parameters and the experiments.
@@ -631,17 +631,8 @@ def d20(res: Results) -> Verdict:
     return verdict(parts)
 
 
-def needs_every_phi(judge: Callable[[Results], Verdict]) -> Callable[[Results], Verdict]:
-    """``judge``, or "not run" when a row it reads is missing (--quick runs φ 60 and 100 and 400 web users' TCP)."""
-
-    def judged(res: Results) -> Verdict:
-        try:
-            return judge(res)
-        except KeyError as missing:
-            return Verdict(NOT_RUN, f"needs the full run's rows ({missing.args[0]})")
-
-    judged.__doc__ = judge.__doc__
-    return judged
+needs_every_phi = not_run_when_missing(KeyError)
+"""A judge, or "not run" when a row it reads is missing (--quick runs φ 60 and 100 and 400 web users' TCP)."""
 
 
 FINDINGS = [

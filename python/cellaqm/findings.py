@@ -31,6 +31,7 @@ the study's docs page.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -258,6 +259,22 @@ def needs_levels(res: Results, exp: str, column: str, wanted: list[Any]) -> Opti
     missing = [w for w in wanted if w not in have]
     return inconclusive(f"{exp} lacks {column} {', '.join(map(str, missing))} (--quick runs fewer levels)") \
         if missing else None
+
+
+def not_run_when_missing(*errors: type[Exception]) -> Callable[[Callable[[Results], Verdict]], Callable[[Results], Verdict]]:
+    """A judge that reports a row it reads missing (one of ``errors``; ``--quick`` runs fewer levels) as not run."""
+
+    def wrap(judge: Callable[[Results], Verdict]) -> Callable[[Results], Verdict]:
+        @functools.wraps(judge)
+        def judged(res: Results) -> Verdict:
+            try:
+                return judge(res)
+            except errors as missing:
+                return Verdict(NOT_RUN, f"not in this run: {missing}")
+
+        return judged
+
+    return wrap
 
 
 def verdict(ok: bool, bad: bool, text: str) -> Verdict:

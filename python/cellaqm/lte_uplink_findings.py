@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import math
 import statistics
-from typing import Any, Callable
+from typing import Any
 
-from cellaqm.findings import NOT_RUN, Finding, Results, Verdict, compare, verdict
+from cellaqm.findings import Finding, Results, Verdict, compare, not_run_when_missing, verdict
 
 # --------------------------------------------------------------------------- reading the tables
 
@@ -68,17 +68,7 @@ def ci(res: Results, exp: str, measure: str, **match: Any) -> tuple[float, float
     return float(r[measure]), 0.0 if math.isnan(half) else half
 
 
-def judged(fn: Callable[[Results], Verdict]) -> Callable[[Results], Verdict]:
-    """``fn``, with a row it needs missing (``--quick`` levels) reported as not run."""
-
-    def judge(res: Results) -> Verdict:
-        try:
-            return fn(res)
-        except Missing as e:
-            return Verdict(NOT_RUN, f"{e} (not in this run)")
-
-    judge.__doc__ = fn.__doc__
-    return judge
+judged = not_run_when_missing(Missing)
 
 
 def decided(ok: bool, evidence: str) -> Verdict:
