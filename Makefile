@@ -26,7 +26,7 @@ BUILD_STAMP := $(VENV)/.cellaqm-build.stamp
 .DEFAULT_GOAL := help
 # One cargo build at a time: the targets share ./target.
 .NOTPARALLEL:
-.PHONY: help venv ray build run run-scenario reproduce reproduce-lte reproduce-hsdsch reproduce-dsch reproduce-rlc bench-wcdma test lint test-rust test-python stubtest bench bench-memory bench-interrupt bench-call bench-startup bench-many-flows bench-sweep bench-store clean
+.PHONY: help venv ray build run run-scenario reproduce reproduce-lte reproduce-hsdsch reproduce-dsch reproduce-rlc reproduce-modern bench-wcdma test lint test-rust test-python stubtest bench bench-memory bench-interrupt bench-call bench-startup bench-many-flows bench-sweep bench-store clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -70,6 +70,9 @@ reproduce-hsdsch: build ## The HS-DSCH study: scenarios 1-3, ANOVA and Tukey, th
 
 reproduce-rlc: build ## The RLC-TCP study's 18 experiments and its 16 findings judged (about 3.5 min on 2 cores, 400 CPU s; QUICK=1 for CI's)
 	$(BIN)/cellaqm reproduce umts-rlc-tcp $(if $(QUICK),--quick) --out results/umts-rlc-tcp
+
+reproduce-modern: build ## The studies' schemes beside CoDel, PIE and FQ-CoDel on every bearer and two traces (about 110 CPU-s; QUICK=1 for CI's)
+	$(BIN)/cellaqm reproduce modern-aqm $(if $(QUICK),--quick) --out results/modern-aqm
 
 reproduce-dsch: build ## The DSCH study's 5 experiments and its 20 findings judged (about 930 CPU s, 8 min on 2 free cores; QUICK=1 for CI's)
 	$(BIN)/cellaqm reproduce umts-dsch-rrm $(if $(QUICK),--quick) --out results/umts-dsch-rrm

@@ -1,4 +1,5 @@
-"""``make reproduce-all``: the five studies' reproductions, one after another, and each one's CPU-seconds.
+"""``make reproduce-all``: every ``reproduce`` target (the five studies and the modern-aqm comparison), one after
+another, and each one's CPU-seconds.
 
     .venv/bin/python bench/reproduce_all.py [--quick] [--jobs N] [--out results] [--only STUDY,...] [--resume]
 

@@ -205,12 +205,12 @@ def measure(run: Run) -> Run:
     return run
 
 
-def versus_td(rows: list[dict[str, Any]]) -> None:
-    """Each measure's change vs tail drop of the same case, in %."""
-    td = {r["case"]: r for r in rows if r["scheme"] == "TD"}
+def versus_td(rows: list[dict[str, Any]], case: str = "case") -> None:
+    """Each measure's change vs tail drop (the row with scheme "TD") of the same ``case`` column's value, in %."""
+    td = {r[case]: r for r in rows if r["scheme"] == "TD"}
     for r in rows:
         for m in ("p95_ms", "goodput_kbps"):
-            ref = td[r["case"]][m] if r["case"] in td else math.nan
+            ref = td[r[case]][m] if r[case] in td else math.nan
             r[f"{m}_vs_td_pct"] = (r[m] / ref - 1.0) * 100.0 if ref else math.nan
 
 
