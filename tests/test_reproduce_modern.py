@@ -75,3 +75,13 @@ def test_every_case_is_a_valid_scenario():
         for kind in modern_aqm.TRAFFIC:
             for s in b.schemes:
                 _core.validate(json_text(modern_aqm.scenario(b.name, kind, s, 10), "case"), "json")
+
+
+def test_with_ecn_codel_marks_where_it_would_drop(quick):
+    """RFC 3168 / RFC 8289 §5: with ECN-capable flows CoDel and FQ-CoDel mark the packet they would have dropped;
+    on the DCH's bulk flows (all ECT, the buffer never full) nothing is dropped and their marks replace the drops."""
+    dch = rows(quick, "dch384")
+    for scheme in ("CoDel", "FQ-CoDel"):
+        plain, ecn = by(dch, traffic="bulk", scheme=scheme), by(dch, traffic="bulk", scheme=f"{scheme} ECN")
+        assert float(plain["dropped"]) > 0 and float(plain["marked"]) == 0, scheme
+        assert float(ecn["dropped"]) == 0 and float(ecn["marked"]) > 0, scheme

@@ -5,7 +5,7 @@ Every seed scheme of the studies — tail drop (TD), drop-from-front (DF), RED,
 ARED, PDPC, TTLRED1 and TTLRED2 (the WCDMA study's parameters), T-AQM and PDCP
 discard (the LTE uplink study's), R-AQM where it applies (the LTE uplink) —
 beside CoDel (RFC 8289), PIE (RFC 8033) and FQ-CoDel (RFC 8290) with their
-RFCs' defaults, in the managed buffer of each radio bearer cellaqm models and
+RFCs' defaults, each also with ECN (RFC 3168), in the managed buffer of each radio bearer cellaqm models and
 of two measured traces, under today's TCP (CUBIC with SACK, initial window 10).
 
 One experiment per bearer; each runs bulk traffic (every user two long flows)
@@ -14,8 +14,8 @@ study's small files) under every scheme, with ``reps`` replications (seed ``r``
 for every scheme: common random numbers). Measures: goodput (bulk: all flows
 together; web: the mean download's), the 95th-percentile delay of the packets
 through the managed buffer's direction, Jain's fairness index (bulk: over the
-flows; web: over the users' mean download goodputs) and the share of packets
-the buffer dropped. docs/modern-aqm.md describes the cases and what they show.
+flows; web: over the users' mean download goodputs) and the shares of packets
+the buffer dropped and ECN-marked. docs/modern-aqm.md describes the cases and what they show.
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ class Scheme:
     queue: Callable[[int], dict[str, Any]]
     #: R-AQM at the eNodeB (the LTE uplink only).
     receiver: dict[str, Any] | None = None
+    #: ECN: the scheme marks ECT packets instead of dropping them, and TCP negotiates ECN (RFC 3168).
+    ecn: bool = False
 
 
 SCHEMES: dict[str, Scheme] = {
@@ -68,6 +70,9 @@ SCHEMES: dict[str, Scheme] = {
     "codel": Scheme("CoDel", lambda kb: {"scheme": "codel"}),
     "pie": Scheme("PIE", lambda kb: {"scheme": "pie"}),
     "fq_codel": Scheme("FQ-CoDel", lambda kb: {"scheme": "fq_codel"}),
+    "codel_ecn": Scheme("CoDel ECN", lambda kb: {"scheme": "codel", "ecn": True}, ecn=True),
+    "pie_ecn": Scheme("PIE ECN", lambda kb: {"scheme": "pie", "ecn": True}, ecn=True),
+    "fq_codel_ecn": Scheme("FQ-CoDel ECN", lambda kb: {"scheme": "fq_codel", "ecn": True}, ecn=True),
 }
 
 
@@ -176,7 +181,7 @@ def scenario(bearer: str, kind: str, scheme: str, duration_s: float) -> dict[str
     doc = b.build(s.queue(b.buffer_kb), s.receiver)
     return {"name": f"modern-aqm-{bearer}-{kind}-{scheme}",
             "description": f"modern AQM comparison: {b.title}, {kind}, {s.label}",
-            "duration": f"{duration_s:g}s", "tcp": dict(TCP), "traffic": traffic(b, kind), **doc}
+            "duration": f"{duration_s:g}s", "tcp": {**TCP, "ecn": s.ecn}, "traffic": traffic(b, kind), **doc}
 
 
 # --------------------------------------------------------------------------- a run's measures
@@ -211,8 +216,10 @@ def measure(run: Run) -> Run:
     delay = s["delay_up_ms" if upload else "delay_ms"] or {}
     buffer = s["uplink" if upload else "bottleneck"]
     drops, sent = float(sum((buffer.get("drops") or {}).values())), float(buffer.get("packets_sent") or 0)
+    arrived = drops + sent
     run.out = {"goodput_kbps": goodput / 1e3, "p95_ms": math.nan if delay.get("p95") is None else float(delay["p95"]),
-               "jain": fairness, "dropped": 100 * drops / (drops + sent) if drops + sent else math.nan,
+               "jain": fairness, "dropped": 100 * drops / arrived if arrived else math.nan,
+               "marked": 100 * float(buffer.get("marked") or 0) / arrived if arrived else math.nan,
                "rtos": float(s["rtos"]), "stalled_flows": float(s["stalled_flows"]),
                "wall_s": time.perf_counter() - t0}
     return run
@@ -220,12 +227,14 @@ def measure(run: Run) -> Run:
 
 # --------------------------------------------------------------------------- experiments
 
-MEASURES = ("goodput_kbps", "goodput_kbps_vs_td_pct", "p95_ms", "p95_ms_vs_td_pct", "jain", "dropped", "rtos")
+MEASURES = ("goodput_kbps", "goodput_kbps_vs_td_pct", "p95_ms", "p95_ms_vs_td_pct", "jain", "dropped", "marked",
+            "rtos")
 MEASURE_LABELS = {"goodput_kbps": "goodput [kb/s]", "goodput_kbps_vs_td_pct": "goodput vs TD",
                   "p95_ms": "p95 delay [ms]", "p95_ms_vs_td_pct": "p95 vs TD", "jain": "Jain's index",
-                  "dropped": "dropped [%]", "rtos": "RTOs"}
+                  "dropped": "dropped [%]", "marked": "ECN-marked [%]",
+                  "rtos": "RTOs"}
 #: The schemes of today (drawn filled in the figures; the studies' seed schemes hollow).
-MODERN = ("codel", "pie", "fq_codel")
+MODERN = ("codel", "pie", "fq_codel", "codel_ecn", "pie_ecn", "fq_codel_ecn")
 
 
 def bearer_runs(bearer: Bearer) -> Callable[[bool, int], list[Run]]:
@@ -270,7 +279,7 @@ def figure(runs: list[Run], rows: list[dict[str, Any]], path: Path) -> None:
         bars.set_ylabel("Jain's index")
         bars.grid(alpha=0.3, axis="y")
     axes[0][0].legend(fontsize=6, ncol=2)
-    fig.suptitle("filled: CoDel, PIE, FQ-CoDel; hollow: the studies' schemes", fontsize=8)
+    fig.suptitle("filled: CoDel, PIE, FQ-CoDel (with and without ECN); hollow: the studies' schemes", fontsize=8)
     save(fig, path)
 
 
