@@ -12,7 +12,8 @@ HEADER = 40
 
 def ns3_tcp(congestion: str, sack: bool, iw: int, rwnd: int) -> dict[str, Any]:
     """cellaqm's ``[tcp]`` aligned with ns-3's TCP (validation/alignment.md): PRR, an ACK per
-    segment, no timestamps, 200 ms minimum RTO, RFC 6582 §4 timer restarts, an RTT sample per ACK."""
+    segment, no timestamps, no limited transmit, 200 ms minimum RTO, RFC 6582 §4 timer restarts,
+    an RTT sample per ACK."""
     return {
         "congestion": congestion,
         "recovery": "sack" if sack else "newreno",
@@ -22,6 +23,7 @@ def ns3_tcp(congestion: str, sack: bool, iw: int, rwnd: int) -> dict[str, Any]:
         "initial_window": iw,
         "rwnd": f"{rwnd}B",
         "delayed_ack": False,
+        "limited_transmit": False,
         "timestamps": False,
         "rto_min": "200ms",
         "rto_initial": "1s",

@@ -87,6 +87,23 @@ class Counting : public Base
         Base::CwndEvent(tcb, event);
     }
 
+    /// Whether a loss halves FlightSize (RFC 5681 (4), RFC 6675 (4.2)) instead of what
+    /// TcpSocketBase passes: its bytes in flight, RFC 6675's pipe, which with SACK leaves
+    /// out the SACKed and the lost segments (set before the sockets exist).
+    static bool ssthreshFromFlightSize;
+
+    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override
+    {
+        if (ssthreshFromFlightSize)
+        {
+            // FlightSize: sent and not cumulatively acknowledged (RFC 5681 §2). TcpSocketBase
+            // records the ACK being processed in m_lastAckedSeq before it enters recovery,
+            // and a timeout comes after the last ACK processed.
+            bytesInFlight = tcb->m_highTxMark.Get() - tcb->m_lastAckedSeq;
+        }
+        return Base::GetSsThresh(tcb, bytesInFlight);
+    }
+
     void CongestionStateSet(Ptr<TcpSocketState> tcb,
                             const TcpSocketState::TcpCongState_t newState) override
     {
@@ -103,6 +120,9 @@ class Counting : public Base
         return CopyObject<Counting<Base>>(this);
     }
 };
+
+template <typename Base>
+bool Counting<Base>::ssthreshFromFlightSize = false;
 
 using CountingNewReno = Counting<TcpNewReno>;
 using CountingCubic = Counting<TcpCubic>;
@@ -134,17 +154,21 @@ class StatedPrr : public TcpClassicRecovery
 
     /// Whether a duplicate ACK adds one SMSS to DeliveredData (set before the sockets exist).
     static bool dupAckSegment;
+    /// Whether RecoverFS is FlightSize at the start of recovery (RFC 6937 §3: snd.nxt −
+    /// snd.una) instead of the wheel's bytes in flight, RFC 6675's pipe (set before the
+    /// sockets exist).
+    static bool recoverFsFlightSize;
 
     std::string GetName() const override
     {
         return "StatedPrr";
     }
 
-    void EnterRecovery(Ptr<TcpSocketState> tcb, uint32_t, uint32_t, uint32_t deliveredBytes) override
+    void EnterRecovery(Ptr<TcpSocketState> tcb, uint32_t, uint32_t unAckDataCount, uint32_t deliveredBytes) override
     {
         m_out = 0;
         m_delivered = 0;
-        m_recoverFs = tcb->m_bytesInFlight;
+        m_recoverFs = recoverFsFlightSize ? unAckDataCount : tcb->m_bytesInFlight.Get();
         DoRecovery(tcb, deliveredBytes, true);
     }
 
@@ -204,7 +228,57 @@ class StatedPrr : public TcpClassicRecovery
 };
 
 bool StatedPrr::dupAckSegment = true;
+bool StatedPrr::recoverFsFlightSize = false;
 NS_OBJECT_ENSURE_REGISTERED(StatedPrr);
+
+// ---------------------------------------------------------------- sending before recovery, stated here (investigations only)
+// With SACK, TcpSocketBase sends whatever cwnd - pipe allows in every congestion state, pipe
+// (its BytesInFlight) leaving out the SACKed segments; so between the first duplicate ACK and
+// fast retransmit (CA_DISORDER) every duplicate ACK that SACKs a segment lets a new one out:
+// RFC 6675 §5 (3), the SACK form of limited transmit, which its LimitedTransmit attribute does
+// not switch off (that attribute acts without SACK only). With `withoutLimitedTransmit` this
+// socket sends in CA_DISORDER only what cwnd allows above SND.UNA (FlightSize, SACKed data
+// included), as a sender without limited transmit does (RFC 5681 §3.2 without its step 1
+// option); every other state is TcpSocketBase's.
+class StatedSocket : public TcpSocketBase
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::StatedSocket")
+                                .SetParent<TcpSocketBase>()
+                                .SetGroupName("Internet")
+                                .AddConstructor<StatedSocket>();
+        return tid;
+    }
+
+    /// Set before the sockets exist.
+    static bool withoutLimitedTransmit;
+
+    StatedSocket() = default;
+
+    StatedSocket(const StatedSocket& sock) = default;
+
+  protected:
+    uint32_t AvailableWindow() const override
+    {
+        if (!withoutLimitedTransmit || !m_sackEnabled || m_tcb->m_congState != TcpSocketState::CA_DISORDER)
+        {
+            return TcpSocketBase::AvailableWindow();
+        }
+        uint32_t flightSize = UnAckDataCount();
+        uint32_t window = Window();
+        return window > flightSize ? window - flightSize : 0;
+    }
+
+    Ptr<TcpSocketBase> Fork() override
+    {
+        return CopyObject<StatedSocket>(this);
+    }
+};
+
+bool StatedSocket::withoutLimitedTransmit = false;
+NS_OBJECT_ENSURE_REGISTERED(StatedSocket);
 
 // ---------------------------------------------------------------- send-time tag
 // Set at the server's IP layer (Ipv4L3Protocol "SendOutgoing"), read at the
@@ -338,6 +412,7 @@ FillSendBuffer(Ptr<Socket> s, uint32_t)
 }
 
 bool g_traceCwnd = false;
+int64_t g_traceFlow = -1; // with g_traceCwnd: the one flow traced, and its segments and ACKs (-1: every flow, windows only)
 
 void
 TraceCwnd(uint32_t flow, uint32_t, uint32_t now)
@@ -358,23 +433,69 @@ TraceRto(uint32_t flow, Time, Time now)
 }
 
 void
+TraceSsThresh(uint32_t flow, uint32_t, uint32_t now)
+{
+    std::cerr << Simulator::Now().GetSeconds() << " flow " << flow << " ssthresh " << now << "\n";
+}
+
+/// A data segment the server sends: its sequence number and length (the ISN is 0, as in cellaqm).
+void
+TraceTx(uint32_t flow, Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase>)
+{
+    if (p->GetSize() > 0)
+    {
+        std::cerr << Simulator::Now().GetSeconds() << " flow " << flow << " tx "
+                  << h.GetSequenceNumber().GetValue() << " " << p->GetSize() << "\n";
+    }
+}
+
+/// An acknowledgement the server receives: its ACK number and SACK blocks.
+void
+TraceAck(uint32_t flow, Ptr<const Packet>, const TcpHeader& h, Ptr<const TcpSocketBase>)
+{
+    std::cerr << Simulator::Now().GetSeconds() << " flow " << flow << " ack " << h.GetAckNumber().GetValue();
+    if (auto sack = DynamicCast<const TcpOptionSack>(h.GetOption(TcpOption::SACK)))
+    {
+        for (const auto& [start, end] : sack->GetSackList())
+        {
+            std::cerr << " " << start.GetValue() << "-" << end.GetValue();
+        }
+    }
+    std::cerr << "\n";
+}
+
+std::map<uint16_t, uint32_t> g_flowOfClientPort; // flows numbered in the order the server accepts them
+
+void
 TraceDrop(Ptr<const QueueDiscItem> item)
 {
     TcpHeader tcp;
     item->GetPacket()->PeekHeader(tcp);
-    std::cerr << Simulator::Now().GetSeconds() << " drop " << tcp.GetSequenceNumber().GetValue() << "\n";
+    auto flow = g_flowOfClientPort.find(tcp.GetDestinationPort());
+    std::cerr << Simulator::Now().GetSeconds() << " drop " << tcp.GetSequenceNumber().GetValue() << " flow "
+              << (flow == g_flowOfClientPort.end() ? -1 : static_cast<int64_t>(flow->second)) << "\n";
 }
 
 void
 OnAccept(Ptr<Socket> s, const Address&)
 {
-    if (g_traceCwnd)
+    // flows numbered in the order the server accepts them
+    auto flow = static_cast<uint32_t>(g_serverFlows.size());
+    if (g_traceCwnd && (g_traceFlow < 0 || g_traceFlow == static_cast<int64_t>(flow)))
     {
-        // flows numbered in the order the server accepts them
-        auto flow = static_cast<uint32_t>(g_serverFlows.size());
+        Address peer;
+        s->GetPeerName(peer);
+        g_flowOfClientPort[InetSocketAddress::ConvertFrom(peer).GetPort()] = flow;
         s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&TraceCwnd, flow));
+        s->TraceConnectWithoutContext("SlowStartThreshold", MakeBoundCallback(&TraceSsThresh, flow));
         s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&TraceState, flow));
         s->TraceConnectWithoutContext("RTO", MakeBoundCallback(&TraceRto, flow));
+        if (g_traceFlow >= 0)
+        {
+            // the segment-level trace, for one flow only
+            s->TraceConnectWithoutContext("Tx", MakeBoundCallback(&TraceTx, flow));
+            s->TraceConnectWithoutContext("Rx", MakeBoundCallback(&TraceAck, flow));
+        }
     }
     g_serverFlows[s] = ServerFlow{g_fileBytes > 0 ? g_fileBytes : UINT64_MAX};
     s->SetSendCallback(MakeCallback(&FillSendBuffer));
@@ -473,6 +594,10 @@ main(int argc, char* argv[])
     uint32_t seed = 1;
     std::string ns3Set = "";
     bool traceCwnd = false;
+    int64_t traceFlow = -1;
+    bool sackLimitedTransmit = true;
+    std::string ssthreshFrom = "bytes_in_flight";
+    std::string recoverFs = "bytes_in_flight";
     std::string congestion = "newreno";
     std::string recovery = "prr";
 
@@ -517,6 +642,19 @@ main(int argc, char* argv[])
                  "prr (the wheel's TcpPrrRecovery) | own_prr (StatedPrr, the same rules: the control) | "
                  "own_prr_rfc (StatedPrr without the SMSS per duplicate ACK when SACK is on); investigations only",
                  recovery);
+    cmd.AddValue("ssthresh_from",
+                 "bytes_in_flight (ns-3: what a loss halves is RFC 6675's pipe) | flight_size (RFC 5681 (4), "
+                 "RFC 6675 (4.2): sent and not cumulatively acknowledged); investigations only",
+                 ssthreshFrom);
+    cmd.AddValue("recover_fs",
+                 "with --recovery=own_prr*: RecoverFS is bytes_in_flight (the wheel's TcpPrrRecovery: pipe) | "
+                 "flight_size (RFC 6937 §3: snd.nxt - snd.una); investigations only",
+                 recoverFs);
+    cmd.AddValue("sack_limited_transmit",
+                 "with SACK: send new data on duplicate ACKs before fast retransmit as cwnd - pipe allows "
+                 "(true: TcpSocketBase, RFC 6675 §5 (3)) or only what fits in cwnd above SND.UNA (false)",
+                 sackLimitedTransmit);
+    cmd.AddValue("trace_flow", "with --trace_cwnd: trace this flow only, with every data segment it sends and ACK it receives", traceFlow);
     cmd.AddValue("trace_cwnd", "print each flow's cwnd/ssthresh/state changes and the bottleneck's drops to stderr (investigations only)", traceCwnd);
     cmd.Parse(argc, argv);
     if (upRate.empty())
@@ -525,6 +663,7 @@ main(int argc, char* argv[])
     }
     g_fileBytes = fileBytes;
     g_traceCwnd = traceCwnd;
+    g_traceFlow = traceFlow;
 
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(seed);
@@ -535,9 +674,8 @@ main(int argc, char* argv[])
         std::cerr << "--congestion: newreno or cubic, got " << congestion << "\n";
         return 2;
     }
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType",
-                       TypeIdValue(congestion == "cubic" ? CountingCubic::GetTypeId()
-                                                         : CountingNewReno::GetTypeId()));
+    TypeId congestionType = congestion == "cubic" ? CountingCubic::GetTypeId() : CountingNewReno::GetTypeId();
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(congestionType));
     // CUBIC (RFC 9438) as cellaqm's cubic.rs: standard slow start (cellaqm has no HyStart;
     // ns-3's default is on), beta 0.7, C 0.4, fast convergence and the Reno-friendly
     // region (TcpFriendliness) on, all stated although they are ns-3's defaults.
@@ -554,8 +692,19 @@ main(int argc, char* argv[])
         return 2;
     }
     StatedPrr::dupAckSegment = !(recovery == "own_prr_rfc" && sack);
-    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
-                       TypeIdValue(recovery == "prr" ? TcpPrrRecovery::GetTypeId() : StatedPrr::GetTypeId()));
+    if ((ssthreshFrom != "bytes_in_flight" && ssthreshFrom != "flight_size") ||
+        (recoverFs != "bytes_in_flight" && recoverFs != "flight_size") ||
+        (recoverFs == "flight_size" && recovery == "prr"))
+    {
+        std::cerr << "--ssthresh_from and --recover_fs: bytes_in_flight or flight_size "
+                     "(--recover_fs=flight_size needs --recovery=own_prr or own_prr_rfc)\n";
+        return 2;
+    }
+    CountingNewReno::ssthreshFromFlightSize = CountingCubic::ssthreshFromFlightSize = ssthreshFrom == "flight_size";
+    StatedPrr::recoverFsFlightSize = recoverFs == "flight_size";
+    TypeId recoveryType = recovery == "prr" ? TcpPrrRecovery::GetTypeId() : StatedPrr::GetTypeId();
+    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", TypeIdValue(recoveryType));
+    StatedSocket::withoutLimitedTransmit = !sackLimitedTransmit;
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(initialWindow));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(delayedAck ? 2 : 1));
@@ -733,7 +882,25 @@ main(int argc, char* argv[])
 
     // ---- applications
     uint16_t port = 5000;
-    Ptr<Socket> listener = Socket::CreateSocket(server, TcpSocketFactory::GetTypeId());
+    Ptr<Socket> listener;
+    if (StatedSocket::withoutLimitedTransmit)
+    {
+        // The steps of TcpL4Protocol::CreateSocket, with this program's socket (its forks, the
+        // accepted connections, are of the same class).
+        auto stated = CreateObject<StatedSocket>();
+        stated->SetNode(server);
+        stated->SetTcp(server->GetObject<TcpL4Protocol>());
+        stated->SetRtt(CreateObject<RttMeanDeviation>());
+        ObjectFactory factory(congestionType.GetName());
+        stated->SetCongestionControlAlgorithm(factory.Create<TcpCongestionOps>());
+        factory.SetTypeId(recoveryType);
+        stated->SetRecoveryAlgorithm(factory.Create<TcpRecoveryOps>());
+        listener = stated;
+    }
+    else
+    {
+        listener = Socket::CreateSocket(server, TcpSocketFactory::GetTypeId());
+    }
     listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), port));
     listener->Listen();
     listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
