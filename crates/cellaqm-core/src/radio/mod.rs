@@ -24,19 +24,25 @@ pub use cell::{CellEvent, CellSummary};
 pub use config::{BearerConfig, BearerKind, RadioConfig, UserGroup};
 
 pub mod access;
+#[path = "bearer/ack_delay.rs"]
 pub mod ack_delay;
 pub mod bearer;
 pub mod busy;
+#[path = "ran/hsdpa.rs"]
 pub mod cell;
 pub mod config;
+#[path = "bearer/dch.rs"]
 pub mod dch;
 pub mod dsch;
+#[path = "bearer/fading.rs"]
 pub mod fading;
+#[path = "bearer/gilbert.rs"]
 pub mod gilbert;
 pub mod hsdpa;
 pub mod hsdsch;
 pub mod lte;
 pub mod mobility;
+#[path = "bearer/pdcp.rs"]
 pub mod pdcp;
 pub mod pending;
 pub mod rayleigh;
