@@ -30,8 +30,9 @@ fn the_long_transfer_load_reports_seven_cells_and_the_system_goodput() {
     assert!(r.users.iter().all(|u| u.handovers.is_some() && u.cell < 7));
     assert_eq!(sum.cells.iter().map(|c| c.users).sum::<u32>(), 60);
     // SIR samples were taken where users had data, and formats used; sessions add up.
-    let sir = sum.cells.iter().filter_map(|c| c.sir_db).map(|s| s.samples).sum::<u64>();
-    let shares: u64 = sum.cells.iter().filter_map(|c| c.mcs_use).map(|m| m.iter().sum::<u64>()).sum();
+    let sir = sum.cells.iter().filter_map(|c| c.hsdsch().map(|h| h.sir_db)).map(|s| s.samples).sum::<u64>();
+    let shares: u64 =
+        sum.cells.iter().filter_map(|c| c.hsdsch().map(|h| h.mcs_use)).map(|m| m.iter().sum::<u64>()).sum();
     assert!(sir > 0 && shares > 0);
     let ss = &sum.sessions;
     assert!(ss.offered > 50, "{ss:?}");

@@ -41,18 +41,20 @@ use super::rrm::{FrameStats, Limits, Request, Rrm};
 use super::stats::{CellCounters, Counters, DschSummary};
 use super::transport_format::{Tf, PAYLOAD_BITS};
 use super::web::{split, WebSource};
-use crate::radio::bearer::{stream_name, Bearer};
-use crate::radio::cell::CellSummary;
+use crate::radio::air::AirLine;
+use crate::radio::bearer::Bearer;
+use crate::radio::cell_summary::{CellSummary, DschCell, SystemCell};
 use crate::radio::hsdsch::channel::{dbm_to_w, PathLoss};
 use crate::radio::hsdsch::layout::Layout;
 use crate::radio::hsdsch::shadowing::Shadowing;
 use crate::radio::hsdsch::track::Track;
 use crate::radio::pending::Pending;
+use crate::radio::sap::{BufferStatus, TxOpportunity};
+use crate::radio::streams::stream_name;
 use crate::rlc::Pdu;
 use crate::rng::{self, Rng};
 use crate::time::{Dur, Time};
 use rand::Rng as _;
-use std::collections::VecDeque;
 
 /// The frame.
 pub const FRAME: Dur = Dur(10_000_000);
@@ -169,7 +171,7 @@ pub struct DschSystem {
     /// Block errors.
     rng: Rng,
     /// Each user under test's PDUs on their way to the UE.
-    air: Vec<VecDeque<(Time, Pdu)>>,
+    air: Vec<AirLine>,
     pending: Pending,
 }
 
@@ -211,7 +213,7 @@ impl DschSystem {
             cell_counters: vec![CellCounters::default(); cells],
             frames: 0,
             rng: rng::stream(seed, "radio.dsch"),
-            air: vec![VecDeque::new(); tests],
+            air: vec![AirLine::default(); tests],
             pending: Pending::default(),
             cfg: cfg.clone(),
             layout,
@@ -327,13 +329,14 @@ impl DschSystem {
         self.pending.due(now)
     }
 
-    /// The bits a user under test asks for: its RLC's backlog in PDUs of `pdu_bytes`
-    /// (PDCP bytes over the PDU's payload, retransmissions and one more for control and a partial PDU).
-    fn test_backlog_bits(b: &mut Bearer, now: Time, pdu_bytes: u64) -> u64 {
-        if !b.rnc_has_work(now) {
+    /// The bits a user under test asks for, from its bearer's buffer status: its
+    /// RLC's backlog in PDUs of `pdu_bytes` (the new bytes over the PDU's payload,
+    /// the retransmissions, and one more for control and a partial PDU).
+    fn request_bits(s: BufferStatus, pdu_bytes: u64) -> u64 {
+        if !s.ready {
             return 0;
         }
-        let pdus = b.pdcp().bytes().div_ceil(pdu_bytes.saturating_sub(2).max(1)) + b.retx_pending() + 1;
+        let pdus = s.new_bytes.div_ceil(pdu_bytes.saturating_sub(2).max(1)) + s.retx_pdus + 1;
         pdus * PAYLOAD_BITS as u64
     }
 
@@ -411,7 +414,7 @@ impl DschSystem {
                     }
                     let has_data = match ue.kind {
                         Kind::Web => self.web[u - self.first_web].rlc.pending_bits() > 0,
-                        _ => bearers[u].rnc_has_work(now),
+                        _ => bearers[u].buffer_status(now).ready,
                     };
                     if has_data {
                         self.rrm.accrue(u, ue.sent_last_frame);
@@ -421,7 +424,7 @@ impl DschSystem {
                     ue.sf = 0;
                     let buffer_bits = match ue.kind {
                         Kind::Web => self.web[u - self.first_web].rlc.pending_bits(),
-                        _ => Self::test_backlog_bits(&mut bearers[u], now, pdu_bytes),
+                        _ => Self::request_bits(bearers[u].buffer_status(now), pdu_bytes),
                     };
                     if buffer_bits > 0 {
                         let sent_last_frame_bits = ue.sent_last_frame;
@@ -451,12 +454,8 @@ impl DschSystem {
                     _ => {
                         let pdus = &mut self.pdus[u];
                         pdus.clear();
-                        while (pdus.len() as u32) < tf.blocks() {
-                            match bearers[u].next_down_pdu(now) {
-                                Some(p) => pdus.push(p),
-                                None => break,
-                            }
-                        }
+                        let b = &mut bearers[u];
+                        b.transmit_down(now, TxOpportunity::pdus(tf.blocks() as u64, b.pdu_bytes()), pdus);
                         served.push((u, None));
                         self.counters.test_grants += 1;
                         pdus.len() as u32
@@ -550,11 +549,8 @@ impl DschSystem {
                     for pdu in self.pdus[u].drain(..) {
                         if rng.random::<f64>() < bler {
                             *lost_blocks += 1;
-                        } else {
-                            if air.is_empty() {
-                                served.push((u, Some(end)));
-                            }
-                            air.push_back((end, pdu));
+                        } else if air.push(end, pdu) {
+                            served.push((u, Some(end)));
                         }
                     }
                 }
@@ -570,13 +566,9 @@ impl DschSystem {
         self.counters.frame(eta, p);
     }
 
-    /// User `u`'s PDUs due at the UE by `now` go to `out`; returns when the next ones arrive.
-    pub fn air_arrivals(&mut self, now: Time, u: usize, out: &mut Vec<Pdu>) -> Option<Time> {
-        let air = &mut self.air[u];
-        while air.front().is_some_and(|(at, _)| *at <= now) {
-            out.push(air.pop_front().expect("checked").1);
-        }
-        air.front().map(|(at, _)| *at)
+    /// The air line to user under test `u`.
+    pub fn air(&mut self, u: usize) -> &mut AirLine {
+        &mut self.air[u]
     }
 
     /// The central cell's measures so far.
@@ -601,13 +593,14 @@ impl DschSystem {
             users: self.users.iter().filter(|u| u.cell == c).count() as u32,
             downlink: "dsch",
             scheduler: Some("service_credit"),
-            goodput_bps: 0.0,
             tti_utilisation: Some(s.frames_on_air as f64 / frames),
             users_per_tti: Some(s.users_on_air as f64 / s.frames_on_air.max(1) as f64),
-            blocks_lost: Some(s.blocks_lost),
-            handovers_in: Some(s.handovers_in),
-            air_bps: Some((s.blocks * PAYLOAD_BITS as u64) as f64 / end.as_secs_f64().max(1e-9)),
-            mean_eta: Some(s.eta_sum / frames),
+            system: Some(SystemCell::Dsch(DschCell {
+                blocks_lost: s.blocks_lost,
+                handovers_in: s.handovers_in,
+                air_bps: (s.blocks * PAYLOAD_BITS as u64) as f64 / end.as_secs_f64().max(1e-9),
+                mean_eta: s.eta_sum / frames,
+            })),
             ..CellSummary::default()
         }
     }

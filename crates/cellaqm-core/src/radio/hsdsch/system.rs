@@ -15,7 +15,8 @@
 //! 2. Each cell with a lost block sends it again, before any new data (our
 //!    choice; no retry limit). Otherwise its scheduler picks up to
 //!    `users_per_tti` users in order; the first takes the block of its format,
-//!    pulling RLC PDUs straight from its bearer (the RNC's PDCP buffer, with
+//!    which its bearer fills with RLC PDUs (a transmission opportunity,
+//!    [`crate::radio::sap`]) straight from the RNC (its PDCP buffer, with
 //!    its queue discipline, is where the queue builds: no Node-B buffer and no
 //!    flow control between); if its queue cannot fill the block, the next
 //!    user gets the rest of the codes and power, a share `f` of its own
@@ -39,18 +40,21 @@ use super::mcs::{self, Mcs};
 use super::shadowing::Shadowing;
 use super::sir_stats::SirStats;
 use super::track::Track;
-use crate::radio::bearer::{stream_name, Bearer};
+use crate::radio::air::AirLine;
+use crate::radio::bearer::Bearer;
 use crate::radio::busy::Busy;
-use crate::radio::cell::CellSummary;
+use crate::radio::cell_summary::{CellSummary, HsDschCell, SystemCell};
+use crate::radio::clock::Clock;
 use crate::radio::hsdpa::HsdpaConfig;
 use crate::radio::pending::Pending;
+use crate::radio::sap::TxOpportunity;
 use crate::radio::scheduler::{AnyScheduler, RateAverage, Scheduler, SchedulerKind, UserView};
+use crate::radio::streams::stream_name;
 use crate::rlc::Pdu;
 use crate::rng::{self, Rng};
 use crate::time::{Dur, Time};
 use rand::Rng as _;
 use serde::Serialize;
-use std::collections::VecDeque;
 
 /// One user's radio state.
 struct Ue {
@@ -79,8 +83,8 @@ struct Ue {
     carry: f64,
     /// Its served rate, averaged for the proportional fair scheduler.
     average: RateAverage,
-    /// PDUs on their way to the UE, with their arrival times.
-    air: VecDeque<(Time, Pdu)>,
+    /// PDUs on their way to the UE.
+    air: AirLine,
     handovers: u64,
     rng: Rng,
 }
@@ -135,9 +139,10 @@ pub struct HsDsch {
     /// (kept apart from `ues` so the idle users' check in each TTI touches one byte each).
     listed: Vec<bool>,
     pending: Pending,
-    last_tti: Option<Time>,
+    clock: Clock,
     picked: Vec<usize>,
     block: Vec<(usize, Pdu)>,
+    pdus: Vec<Pdu>,
 }
 
 impl HsDsch {
@@ -181,9 +186,10 @@ impl HsDsch {
             busy: Busy::new(users),
             listed: vec![false; users],
             pending: Pending::default(),
-            last_tti: None,
+            clock: Clock::new(tti),
             picked: Vec::new(),
             block: Vec::new(),
+            pdus: Vec::new(),
             layout,
         };
         for u in 0..users {
@@ -211,7 +217,7 @@ impl HsDsch {
                 mcs: None,
                 carry: 0.0,
                 average: RateAverage::new(window),
-                air: VecDeque::new(),
+                air: AirLine::default(),
                 handovers: 0,
                 rng,
             });
@@ -306,9 +312,7 @@ impl HsDsch {
         if !self.busy.any() && self.cells.iter().all(|c| c.retx.is_empty()) {
             return None;
         }
-        let p = self.tti.0;
-        let at = Time(now.0.div_ceil(p) * p);
-        Some(if self.last_tti == Some(at) { at + self.tti } else { at })
+        Some(self.clock.next(now))
     }
 
     /// Whether `at` is the pending TTI to ask for (not one already asked for, earlier or equal).
@@ -325,7 +329,7 @@ impl HsDsch {
     /// those whose air line was empty and needs a `DownArrive` event, go to `served`.
     pub fn tti(&mut self, now: Time, bearers: &mut [Bearer], served: &mut Vec<(usize, Option<Time>)>) {
         served.clear();
-        self.last_tti = Some(now);
+        self.clock.run(now);
         let k = now.0 / self.tti.0;
         let mut on_air = 0u8;
         for (c, cell) in self.cells.iter_mut().enumerate() {
@@ -389,11 +393,9 @@ impl HsDsch {
             }
             cell.stats.bytes += self.block.len() as u64 * self.pdu_bytes as u64;
             for (u, pdu) in self.block.drain(..) {
-                let air = &mut self.ues[u].air;
-                if air.is_empty() {
+                if self.ues[u].air.push(at, pdu) {
                     served.push((u, Some(at)));
                 }
-                air.push_back((at, pdu));
             }
         }
     }
@@ -421,20 +423,12 @@ impl HsDsch {
             let m = ue.mcs.expect("a schedulable user has a format");
             let full = self.table[m].block_bytes as f64;
             let allowed = full * share + ue.carry;
-            let mut used = 0.0;
-            let mut dry = false;
-            while used + self.pdu_bytes <= allowed {
-                match bearers[u].next_down_pdu(now) {
-                    Some(pdu) => {
-                        self.block.push((u, pdu));
-                        used += self.pdu_bytes;
-                    }
-                    None => {
-                        dry = true;
-                        break;
-                    }
-                }
-            }
+            // Whole PDUs: as many as fit in `allowed` (k PDUs fit iff k · PDU ≤ ⌊allowed⌋).
+            let op = TxOpportunity { bytes: allowed.floor() as u64 };
+            let given = bearers[u].transmit_down(now, op, &mut self.pdus);
+            self.block.extend(self.pdus.drain(..).map(|pdu| (u, pdu)));
+            let used = given as f64 * self.pdu_bytes;
+            let dry = given < op.bytes / self.pdu_bytes as u64;
             ue.carry = if dry { 0.0 } else { allowed - used };
             if used == 0.0 {
                 if dry {
@@ -459,13 +453,9 @@ impl HsDsch {
         true
     }
 
-    /// User `u`'s PDUs due at the UE by `now` go to `out`; returns when the next ones arrive.
-    pub fn air_arrivals(&mut self, now: Time, u: usize, out: &mut Vec<Pdu>) -> Option<Time> {
-        let air = &mut self.ues[u].air;
-        while air.front().is_some_and(|(at, _)| *at <= now) {
-            out.push(air.pop_front().expect("checked").1);
-        }
-        air.front().map(|(at, _)| *at)
+    /// The air line to user `u`.
+    pub fn air(&mut self, u: usize) -> &mut AirLine {
+        &mut self.ues[u].air
     }
 
     /// The rate of the top format (what each bearer's discipline is told).
@@ -497,16 +487,16 @@ impl HsDsch {
             users: self.ues.iter().filter(|u| u.cell == c).count() as u32,
             downlink: "hsdsch",
             scheduler: Some(self.scheduler.name()),
-            goodput_bps: 0.0,
             tti_utilisation: Some(s.ttis_on_air as f64 / ttis),
             users_per_tti: Some(s.users_served as f64 / s.blocks.max(1) as f64),
-            harq_delayed: None,
-            sir_db: Some(self.cells[c].sir.summary()),
-            mcs_use: Some(s.mcs_use),
-            blocks_lost: Some(s.blocks_lost),
-            handovers_in: Some(s.handovers_in),
-            air_bps: Some(s.bytes as f64 * 8.0 / secs),
-            mean_eta: None,
+            system: Some(SystemCell::HsDsch(HsDschCell {
+                sir_db: self.cells[c].sir.summary(),
+                mcs_use: s.mcs_use,
+                blocks_lost: s.blocks_lost,
+                handovers_in: s.handovers_in,
+                air_bps: s.bytes as f64 * 8.0 / secs,
+            })),
+            ..CellSummary::default()
         }
     }
 }

@@ -6,9 +6,9 @@ use super::layout::Layout;
 use super::system::HsDsch;
 use super::track::Track;
 use crate::packet::{Dir, Packet, TcpHeader};
-use crate::radio::access::RadioOut;
 use crate::radio::bearer::Bearer;
 use crate::radio::config::{BearerKind, RadioConfig};
+use crate::radio::event::RadioOut;
 use crate::radio::hsdpa::HsdpaConfig;
 use crate::radio::scheduler::SchedulerKind;
 use crate::time::{Dur, Time};
@@ -45,13 +45,13 @@ fn run(h: &mut HsDsch, b: &mut [Bearer], from: u64, to: u64) -> Vec<Vec<usize>> 
         .map(|k| {
             let now = Time::ZERO + Dur(tti.0 * k);
             for (u, bearer) in b.iter_mut().enumerate() {
-                h.set_busy(u, bearer.rnc_has_work(now));
+                h.set_busy(u, bearer.buffer_status(now).ready);
             }
             h.tti(now, b, &mut served);
             (0..b.len())
                 .map(|u| {
                     pdus.clear();
-                    h.air_arrivals(now + tti, u, &mut pdus);
+                    h.air(u).arrivals(now + tti, &mut pdus);
                     pdus.len()
                 })
                 .collect()

@@ -1,251 +1,196 @@
-//! A cell: the radio resource its users share and the scheduler that shares
-//! it.
+//! The single HSDPA cell: the HS-DSCH ([`Hsdpa`]: the Node-B's MAC-hs buffer
+//! per user, the Iub, the scheduler picking the user of each 2 ms TTI) fed
+//! by the users' RNC bearers under credit-based flow control.
 //!
-//! On HSDPA the cell owns the HS-DSCH ([`Hsdpa`]: the Node-B's MAC-hs buffer
-//! per user, the Iub flow control, the scheduler picking the user of each
-//! 2 ms TTI). A cell of dedicated channels (R99 DCH, each bearer its own) has
-//! no shared resource and no scheduler: its events are all its users'.
-//! The cell's own events ([`CellEvent`]) are the shared channel's TTI and the
-//! flow-control instant; like a bearer's, each has at most one live instance.
+//! The cell's own events are the HS-DSCH TTI, the flow-control instant and
+//! each user's Iub arrivals; like a bearer's, each has at most one live
+//! instance (per user for the Iub's).
 
-use super::access::{RadioEvent, RadioOut};
-use super::bearer::{Bearer, UeEvent};
-use super::busy::Busy;
-use super::hsdpa::{Hsdpa, HsdpaStats};
-use super::hsdsch::sir_stats::SirSummary;
-use super::pending::Pending;
-use super::scheduler::SchedulerKind;
-use crate::time::{Dur, Time};
-use serde::Serialize;
+use super::umts::{Downlink, Umts, Users};
+use crate::radio::air::AirLine;
+use crate::radio::bearer::Bearer;
+use crate::radio::busy::Busy;
+use crate::radio::cell_summary::CellSummary;
+use crate::radio::clock::Clock;
+use crate::radio::config::RadioConfig;
+use crate::radio::event::{RadioEvent, RadioOut};
+use crate::radio::hsdpa::{Hsdpa, HsdpaStats};
+use crate::radio::pending::Pending;
+use crate::radio::sap::TxOpportunity;
+use crate::radio::scheduler::SchedulerKind;
+use crate::rlc::Pdu;
+use crate::rng;
+use crate::time::Time;
 
-/// The events of a cell's shared channel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CellEvent {
-    /// A TTI of the shared downlink starts (HS-DSCH).
-    DownTti = 0,
-    /// HSDPA flow control (credits) instant.
-    FlowControl = 1,
-}
-
-const CELL_EVENTS: usize = 2;
-
-/// A cell's row of `summary["cells"]`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct CellSummary {
-    pub cell: u32,
-    /// Users attached to the cell.
-    pub users: u32,
-    /// `"dch"` (dedicated channels), `"hsdpa"`, `"hsdsch"` (the HS-DSCH
-    /// system), `"dsch"` (the DSCH system of Ferrús et al.), `"lte_uplink"`
-    /// (the LTE uplink of Tan, MSc thesis, 2009) or `"wired"` (the run's shared
-    /// bottleneck link).
-    pub downlink: &'static str,
-    /// The shared channel's scheduler (`null` without one).
-    pub scheduler: Option<&'static str>,
-    /// IP bytes delivered to the cell's users (on the LTE uplink: from them), per second of the run.
-    pub goodput_bps: f64,
-    /// Shared channel: TTIs that served a user, as a fraction of the run's TTIs.
-    pub tti_utilisation: Option<f64>,
-    /// Shared channel: users served per TTI used (1 on HSDPA; several with code multiplexing).
-    pub users_per_tti: Option<f64>,
-    /// Shared channel: IP packets delayed by HARQ.
-    pub harq_delayed: Option<u64>,
-    /// HS-DSCH system: the SIR of the cell's backlogged users, once per TTI (dB).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub sir_db: Option<SirSummary>,
-    /// HS-DSCH system: user shares of new blocks per format (QPSK 1/4, QPSK 1/2, 16QAM 3/8, 16QAM 5/8).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mcs_use: Option<[u64; 4]>,
-    /// HS-DSCH system: blocks lost (each sent again), handovers into the cell, and RLC PDU
-    /// bytes received per second (headers and RLC retransmissions included).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub blocks_lost: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub handovers_in: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub air_bps: Option<f64>,
-    /// DSCH system: the cell's mean load factor η over the run's frames (umts-dsch-rrm.md, eq. 2).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mean_eta: Option<f64>,
-}
-
-pub struct Cell {
-    /// The cell's index, which names its events.
-    index: u16,
-    /// The users attached to it (indices into the run's users and bearers).
-    members: Vec<usize>,
-    /// The shared downlink; `None`: dedicated channels only.
-    shared: Option<Hsdpa>,
-    scheduler: Option<SchedulerKind>,
-    pending: [Pending; CELL_EVENTS],
-    /// When each event kind last ran (no second one at the same instant).
-    last_tti: Option<Time>,
-    last_fc: Option<Time>,
-    tti: Dur,
-    fc_period: Dur,
+pub struct HsdpaCell {
+    channel: Hsdpa,
+    scheduler: SchedulerKind,
+    /// The users attached (every user of the run).
+    users: usize,
+    tti: Clock,
+    fc: Clock,
+    tti_pending: Pending,
+    fc_pending: Pending,
+    /// Each user's Iub arrival event.
+    iub_pending: Vec<Pending>,
+    /// MAC-d PDU size, bytes.
+    pdu_bytes: u64,
     /// Per user: data waiting in the RNC (flow control will grant credits).
     busy: Busy,
     active: Vec<bool>,
     credits: Vec<u32>,
+    pdus: Vec<Pdu>,
 }
 
-impl Cell {
-    /// Cell `index` of a run with `users` users, serving `members` on
-    /// dedicated channels (`shared` is `None`), or sharing `shared` with
-    /// `scheduler`, TTI `tti` and flow-control period `fc_period`.
-    pub fn new(
-        index: u16,
-        users: usize,
-        members: Vec<usize>,
-        shared: Option<(Hsdpa, SchedulerKind, Dur, Dur)>,
-    ) -> Cell {
-        let (shared, scheduler, tti, fc_period) = match shared {
-            Some((h, s, tti, fc)) => (Some(h), Some(s), tti, fc),
-            None => (None, None, Dur::MAX, Dur::MAX),
-        };
-        Cell {
-            index,
-            members,
-            shared,
-            scheduler,
-            pending: [Pending::default(); CELL_EVENTS],
-            last_tti: None,
-            last_fc: None,
-            tti,
-            fc_period,
+impl HsdpaCell {
+    /// The cell of `cfg.hsdpa` and its users' bearers; each PDCP discipline is
+    /// first told what a lone user is granted.
+    pub fn new(cfg: &RadioConfig, users: u32, seed: u64) -> Umts<HsdpaCell> {
+        let h = cfg.hsdpa.as_ref().expect("validated: [radio.hsdpa] with bearer = \"hsdpa\"");
+        let on_cell: Vec<_> = (0..users).map(|u| cfg.hsdpa_user(u)).collect();
+        let channel = Hsdpa::new(h, &on_cell, cfg.rlc.pdu_size.0, rng::stream(seed, "radio.hsdpa"));
+        let users = users as usize;
+        let bearers = Users::new(cfg, users as u32, seed, |u| channel.granted_bps(u));
+        let cell = HsdpaCell {
+            channel,
+            scheduler: h.scheduler,
+            users,
+            tti: Clock::new(h.tti),
+            fc: Clock::new(h.flow_control),
+            tti_pending: Pending::default(),
+            fc_pending: Pending::default(),
+            iub_pending: vec![Pending::default(); users],
+            pdu_bytes: cfg.rlc.pdu_size.0,
             busy: Busy::new(users),
             active: vec![false; users],
             credits: vec![0; users],
-        }
-    }
-
-    /// The shared downlink, if the cell has one.
-    pub fn shared(&mut self) -> Option<&mut Hsdpa> {
-        self.shared.as_mut()
-    }
-
-    /// Whether the cell has a shared downlink (else each bearer has its own).
-    pub fn is_shared(&self) -> bool {
-        self.shared.is_some()
-    }
-
-    /// Asks for event `ev` at `at` unless an earlier one is pending.
-    fn want(&mut self, ev: CellEvent, at: Time, out: &mut RadioOut) {
-        if self.pending[ev as usize].want(at) {
-            out.schedule.push((at, RadioEvent::Cell(self.index, ev)));
-        }
-    }
-
-    /// Whether `ev` at `now` is the live instance (and marks it done); a superseded one is ignored.
-    pub fn due(&mut self, now: Time, ev: CellEvent) -> bool {
-        self.pending[ev as usize].due(now)
+            pdus: Vec::new(),
+        };
+        Umts { down: cell, users: bearers }
     }
 
     /// Flow control at `now` (TS 25.435 capacity allocation as the study
     /// simplifies it, see [`Hsdpa::grant`]): every user with data in the RNC
     /// gets its credits, its PDCP discipline is told the granted rate, and
     /// the RNC sends that many PDUs towards the Node-B.
-    pub fn flow_control(&mut self, now: Time, bearers: &mut [Bearer], out: &mut RadioOut) {
-        let Some(h) = self.shared.as_mut() else { return };
-        self.last_fc = Some(now);
-        for &u in &self.members {
-            self.active[u] = bearers[u].rnc_has_work(now);
+    fn flow_control(&mut self, now: Time, bearers: &mut [Bearer], out: &mut RadioOut) {
+        self.fc.run(now);
+        for (u, b) in bearers.iter_mut().enumerate() {
+            self.active[u] = b.buffer_status(now).ready;
         }
-        h.grant(&self.active, &mut self.credits);
-        for &u in &self.members {
+        self.channel.grant(&self.active, &mut self.credits);
+        for (u, b) in bearers.iter_mut().enumerate() {
             if !self.active[u] {
                 continue;
             }
-            let b = &mut bearers[u];
-            b.set_rate(now, h.granted_bps(u), out);
+            b.set_rate(now, self.channel.granted_bps(u), out);
+            b.transmit_down(now, TxOpportunity::pdus(self.credits[u] as u64, self.pdu_bytes), &mut self.pdus);
             let mut first = None;
-            for _ in 0..self.credits[u] {
-                let Some(pdu) = b.next_down_pdu(now) else { break };
-                if let Some(at) = h.send_frame_pdu(now, u, pdu) {
+            for pdu in self.pdus.drain(..) {
+                if let Some(at) = self.channel.send_frame_pdu(now, u, pdu) {
                     first = first.or(Some(at));
                 }
             }
             if let Some(at) = first {
-                b.want(UeEvent::IubArrive, at, out);
+                self.want_iub(u, at, out);
             }
         }
     }
 
-    /// A TTI of the shared downlink at `now`: the scheduled users' PDUs go on
-    /// the air. Writes to `served` the users served (their bearers need settling).
-    pub fn tti(
-        &mut self,
-        now: Time,
-        bearers: &mut [Bearer],
-        out: &mut RadioOut,
-        served: &mut Vec<(usize, Option<Time>)>,
-    ) {
-        self.last_tti = Some(now);
-        served.clear();
-        if let Some(h) = self.shared.as_mut() {
-            h.tti(now, served);
-        }
-        for &(u, at) in served.iter() {
-            if let Some(at) = at {
-                bearers[u].want(UeEvent::DownArrive, at, out);
-            }
+    fn want_iub(&mut self, u: usize, at: Time, out: &mut RadioOut) {
+        if self.iub_pending[u].want(at) {
+            out.schedule.push((at, RadioEvent::Iub(u as u16)));
         }
     }
 
-    /// After user `u`'s bearer changed: records whether its RNC is `busy` and
-    /// asks for the TTI and the flow-control instant the cell now needs.
-    pub fn settle(&mut self, now: Time, u: usize, busy: bool, out: &mut RadioOut) {
+    /// Asks for the HS-DSCH's next TTI if the Node-B holds data, and the
+    /// next flow-control instant if some RNC does.
+    fn want_events(&mut self, now: Time, out: &mut RadioOut) {
+        let fc_at = self.busy.any().then(|| self.fc.next(now));
+        let tti_at = self.channel.has_backlog().then(|| self.tti.next(now));
+        if let Some(at) = tti_at.filter(|&at| self.tti_pending.want(at)) {
+            out.schedule.push((at, RadioEvent::Tti));
+        }
+        if let Some(at) = fc_at.filter(|&at| self.fc_pending.want(at)) {
+            out.schedule.push((at, RadioEvent::FlowControl));
+        }
+    }
+}
+
+impl Downlink for HsdpaCell {
+    fn settled(&mut self, now: Time, u: usize, _b: &mut Bearer, busy: bool, out: &mut RadioOut) {
         self.busy.set(u, busy);
         self.want_events(now, out);
     }
 
-    /// Asks for the shared channel's next TTI if the Node-B holds data, and
-    /// the next flow-control instant if some RNC does.
-    pub fn want_events(&mut self, now: Time, out: &mut RadioOut) {
-        let Some(h) = &self.shared else { return };
-        let fc_at = self.busy.any().then(|| {
-            let at = h.next_flow_control(now);
-            if self.last_fc == Some(at) {
-                at + self.fc_period
-            } else {
-                at
+    fn air(&mut self, u: usize) -> Option<&mut AirLine> {
+        Some(self.channel.air(u))
+    }
+
+    fn handle(&mut self, now: Time, ev: RadioEvent, users: &mut Users, out: &mut RadioOut) {
+        match ev {
+            RadioEvent::Iub(u) => {
+                let u = u as usize;
+                users.on(now, u, self, out, |cell, _, out| {
+                    if !cell.iub_pending[u].due(now) {
+                        return false; // superseded
+                    }
+                    if let Some(t) = cell.channel.iub_arrivals(now, u) {
+                        cell.want_iub(u, t, out);
+                    }
+                    true
+                });
             }
-        });
-        let tti_at = h.has_backlog().then(|| {
-            let at = h.next_tti(now);
-            if self.last_tti == Some(at) {
-                at + self.tti
-            } else {
-                at
+            RadioEvent::FlowControl => {
+                if !self.fc_pending.due(now) {
+                    return; // superseded
+                }
+                users.hold(now);
+                self.flow_control(now, &mut users.bearers, out);
+                for u in 0..self.users {
+                    users.settle(now, u, self, out);
+                }
+                users.retally();
             }
-        });
-        if let Some(at) = tti_at {
-            self.want(CellEvent::DownTti, at, out);
-        }
-        if let Some(at) = fc_at {
-            self.want(CellEvent::FlowControl, at, out);
+            RadioEvent::Tti => {
+                if !self.tti_pending.due(now) {
+                    return; // superseded
+                }
+                users.hold(now);
+                self.tti.run(now);
+                let mut served = std::mem::take(&mut users.served);
+                self.channel.tti(now, &mut served);
+                for &(u, at) in &served {
+                    if let Some(at) = at {
+                        users.bearers[u].want(crate::radio::event::UeEvent::DownArrive, at, out);
+                    }
+                }
+                for &(u, _) in &served {
+                    users.settle_tallied(now, u, self, out);
+                }
+                users.served = served;
+                self.want_events(now, out);
+            }
+            RadioEvent::Ue(..) => unreachable!("a user's event goes to its bearer"),
         }
     }
 
-    /// The users attached to the cell.
-    pub fn members(&self) -> &[usize] {
-        &self.members
-    }
-
-    /// The cell's row of the summary, for a run that ends at `end`; `goodput_bps` is the caller's.
-    pub fn summary(&self, end: Time) -> CellSummary {
-        let stats: Option<HsdpaStats> = self.shared.as_ref().map(Hsdpa::stats);
-        let ttis = (end.0 / self.tti.0.max(1)).max(1) as f64;
-        CellSummary {
-            cell: self.index as u32,
-            users: self.members.len() as u32,
-            downlink: if self.shared.is_some() { "hsdpa" } else { "dch" },
-            scheduler: self.scheduler.map(SchedulerKind::name),
-            goodput_bps: 0.0,
-            tti_utilisation: stats.map(|s| s.ttis_used as f64 / ttis),
-            users_per_tti: stats.map(|s| s.users_served as f64 / s.ttis_used.max(1) as f64),
-            harq_delayed: stats.map(|s| s.harq_delayed),
+    fn cells(&self, end: Time) -> Vec<CellSummary> {
+        let s: HsdpaStats = self.channel.stats();
+        let ttis = (end.0 / self.tti.period().0.max(1)).max(1) as f64;
+        vec![CellSummary {
+            cell: 0,
+            users: self.users as u32,
+            downlink: "hsdpa",
+            scheduler: Some(self.scheduler.name()),
+            tti_utilisation: Some(s.ttis_used as f64 / ttis),
+            users_per_tti: Some(s.users_served as f64 / s.ttis_used.max(1) as f64),
+            harq_delayed: Some(s.harq_delayed),
             ..CellSummary::default()
-        }
+        }]
+    }
+
+    fn cell_of(&self, _u: usize) -> u32 {
+        0
     }
 }
