@@ -123,8 +123,10 @@ impl RadioAccess {
                 })
                 .collect();
             let harq = (0..users).map(|u| stream(u, "harq")).collect();
+            // Each UE's own channel: UE 0's stream keeps its name, `radio.lte.channel`.
+            let channels = (0..users).map(|u| stream(u, "lte.channel")).collect();
             return RadioAccess {
-                lte: Some(LteUplink::new(lte, queues, harq, rng::stream(seed, "radio.lte.channel"))),
+                lte: Some(LteUplink::new(lte, queues, harq, lte.offer(cfg.environment_keys(), channels))),
                 lte_out: LteOut::default(),
                 cells: Vec::new(),
                 hsdsch: None,
@@ -138,10 +140,14 @@ impl RadioAccess {
         }
         let hsdsch = cfg.cells.as_ref().map(|cells| {
             let h = cfg.hsdpa.as_ref().expect("validated: [radio.cells] with bearer = \"hsdpa\"");
-            HsDsch::new(cells, users as usize, h, cfg.rlc.pdu_size.0, seed)
+            let env = cells.environment("radio.cells", cfg.environment_keys()).expect("validated");
+            HsDsch::new(cells, &env, users as usize, h, cfg.rlc.pdu_size.0, seed)
         });
         let dsch = match (cfg.bearer, &cfg.dsch) {
-            (BearerKind::Dsch, Some(d)) => Some(DschSystem::new(d, users as usize, seed)),
+            (BearerKind::Dsch, Some(d)) => {
+                let env = d.environment("radio.dsch", cfg.environment_keys()).expect("validated");
+                Some(DschSystem::new(d, &env, users as usize, seed))
+            }
             _ => None,
         };
         let shared = match cfg.bearer {
@@ -521,7 +527,7 @@ impl RadioAccess {
             return vec![l.cell_summary(end)];
         }
         if let Some(h) = &self.hsdsch {
-            return (0..super::hsdsch::layout::CELLS).map(|c| h.cell_summary(c, end)).collect();
+            return (0..super::env::layout::CELLS).map(|c| h.cell_summary(c, end)).collect();
         }
         if let Some(d) = &self.dsch {
             return (0..d.cells()).map(|c| d.cell_summary(c, end)).collect();
@@ -545,7 +551,7 @@ impl RadioAccess {
 
     /// The number of cells of the HS-DSCH system, with one.
     pub fn system_cells(&self) -> Option<usize> {
-        self.hsdsch.as_ref().map(|_| super::hsdsch::layout::CELLS)
+        self.hsdsch.as_ref().map(|_| super::env::layout::CELLS)
     }
 
     /// User `ue`'s handovers (HS-DSCH system).
@@ -582,6 +588,7 @@ mod tests {
             cells: None,
             lte: None,
             dsch: None,
+            environment: None,
             uplink: DchConfig::default(),
             buffer: Some(Bytes(buffer)),
             buffer_packets: None,

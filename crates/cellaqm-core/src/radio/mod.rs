@@ -12,8 +12,9 @@
 //! groups of users that differ. ACK delay control ([`ack_delay`]) holds TCP
 //! ACKs at the RNC on their way to the core. The LTE uplink of the LTE study
 //! ([`lte`]: BSRs, SR and grants, HARQ, in-sequence reassembly) is the other
-//! kind of radio, with the managed buffer in the UE. A user's [`mobility`]
-//! and its Rayleigh fading ([`rayleigh`]) make its channel vary; [`dsch`] is the UMTS DSCH resource manager. Models take `now` and return what to
+//! kind of radio, with the managed buffer in the UE. The radio environment
+//! ([`env`]: layout, mobility, propagation, handover) gives the multi-cell
+//! systems and the LTE UEs their channels; [`dsch`] is the UMTS DSCH resource manager. Models take `now` and return what to
 //! schedule; none reads a clock, and each draws from its own [`crate::rng`]
 //! stream.
 
@@ -31,14 +32,13 @@ pub mod cell;
 pub mod config;
 pub mod dch;
 pub mod dsch;
+pub mod env;
 pub mod fading;
 pub mod gilbert;
 pub mod hsdpa;
 pub mod hsdsch;
 pub mod lte;
-pub mod mobility;
 pub mod pdcp;
 pub mod pending;
-pub mod rayleigh;
 pub mod scheduler;
 mod tally;
