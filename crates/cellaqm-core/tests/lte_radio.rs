@@ -137,7 +137,7 @@ fn the_estimate_follows_the_truth_with_exact_bsrs() {
 #[test]
 fn four_ues_on_their_own_channels() {
     let r = common::run_seed(&load("four-ues-fading.toml", &["duration=20s"]), 1);
-    let users = &r.summary.users;
+    let users = &r.users;
     assert_eq!(users.len(), 4);
     assert!(users.iter().all(|u| u.bytes_up > 100_000), "{:?}", users.iter().map(|u| u.bytes_up).collect::<Vec<_>>());
     let mut up: Vec<u64> = users.iter().map(|u| u.bytes_up).collect();

@@ -76,7 +76,7 @@ impl CellsConfig {
     /// docs/hsdsch.md): seven wrapped hexagonal cells of radius 500 m;
     /// straight tracks at speeds uniform in 0–30 km/h (our choice), the
     /// channel moving on every 1 m (our choice); path loss 128.1 (our choice)
-    /// + 35·log10(d/km) dB (the study's exponent 3.5) from 10 m (our choice);
+    /// plus 35·log10(d/km) dB (the study's exponent 3.5) from 10 m (our choice);
     /// shadowing σ 8 dB, 0.5 between sites, 40 m decorrelation (the study);
     /// no fast fading; noise −100 dBm (our choice).
     pub fn default_environment() -> Environment {
