@@ -167,17 +167,11 @@ impl DschConfig {
         }
     }
 
-    /// The environment of this section (`key`) under `over`, `[radio.environment]` (`over_key`).
+    /// The environment of this section (`key`) under `over`, `[radio.environment]`.
     pub fn environment(&self, key: &str, over: Option<(&str, &EnvironmentKeys)>) -> Result<Environment, String> {
-        let mut env = Self::default_environment().with(&self.env, key)?;
-        self.env.unused(key, "DSCH system", &["carrier"])?;
-        let mut at = key.to_string();
-        if let Some((k, keys)) = over {
-            env = env.with(keys, k)?;
-            keys.unused(k, "DSCH system", &["carrier"])?;
-            at = k.to_string();
-        }
-        env.require("DSCH system", &at, (LayoutKind::Hex, MobilityKind::Track, FadingKind::None))?;
+        let models = (LayoutKind::Hex, MobilityKind::Track, FadingKind::None);
+        let env = Self::default_environment().resolve("DSCH system", models, &["carrier"], (key, &self.env), over)?;
+        let at = over.map_or(key, |o| o.0);
         if env.speed_min != env.speed_max {
             return Err(format!("{at}.speed_min: the DSCH users move at one speed (give speed)"));
         }

@@ -188,19 +188,28 @@ impl Environment {
         Ok(self)
     }
 
-    /// The environment of a system's section (`section`, the keys it holds,
-    /// flattened) and of `[radio.environment]` (`over`, taking precedence).
+    /// A system's environment: these defaults, the keys of its section
+    /// (`section`: its name, its keys), then `[radio.environment]` (`over`)
+    /// over them. Errors name the key: one the `system` does not use
+    /// (`unused`), or a layout, mobility or fading it does not model (`models`).
     pub fn resolve(
         self,
+        system: &str,
+        models: (LayoutKind, MobilityKind, FadingKind),
+        unused: &[&str],
         section: (&str, &EnvironmentKeys),
-        over: Option<&EnvironmentKeys>,
-        radio: &str,
+        over: Option<(&str, &EnvironmentKeys)>,
     ) -> Result<Environment, String> {
-        let env = self.with(section.1, section.0)?;
-        match over {
-            Some(k) => env.with(k, &format!("{radio}.environment")),
-            None => Ok(env),
+        section.1.unused(section.0, system, unused)?;
+        let mut env = self.with(section.1, section.0)?;
+        let mut at = section.0;
+        if let Some((key, keys)) = over {
+            keys.unused(key, system, unused)?;
+            env = env.with(keys, key)?;
+            at = key;
         }
+        env.require(system, at, models)?;
+        Ok(env)
     }
 
     /// Errors unless this environment's `layout`, `mobility` and `fading` are
@@ -290,40 +299,21 @@ mod tests {
     use super::*;
 
     fn base() -> Environment {
-        Environment {
-            layout: LayoutKind::Hex7,
-            rings: 1,
-            radius: 500.0,
-            wrap_around: true,
-            mobility: MobilityKind::Track,
-            speed_min: 0.0,
-            speed_max: 1.0,
-            channel_step: 1.0,
-            path_loss: PathLoss {
-                at_1km_db: 128.1,
-                db_per_decade: 35.0,
-                min_distance: 10.0,
-                min_loss_db: f64::NEG_INFINITY,
-            },
-            shadowing_sigma: 8.0,
-            shadowing_site_correlation: 0.5,
-            shadowing_decorrelation: 40.0,
-            fading: FadingKind::None,
-            carrier: 2e9,
-            noise_dbm: Some(-100.0),
-        }
+        crate::radio::hsdsch::CellsConfig::default_environment()
     }
 
     #[test]
     fn the_environment_section_takes_precedence_and_errors_name_the_key() {
         let cells: EnvironmentKeys = toml::from_str("radius = \"1km\"\nshadowing_sigma = 6.0").unwrap();
         let env: EnvironmentConfig = toml::from_str("radius = \"2km\"\nspeed = \"3km/h\"").unwrap();
-        let e = base().resolve(("radio.cells", &cells), Some(&env.keys), "radio").unwrap();
+        let models = (LayoutKind::Hex7, MobilityKind::Track, FadingKind::None);
+        let resolve = |section, over| base().resolve("HS-DSCH system", models, &["carrier"], section, over);
+        let e = resolve(("radio.cells", &cells), Some(("radio.environment", &env.keys))).unwrap();
         assert_eq!((e.radius, e.shadowing_sigma), (2000.0, 6.0));
         assert!((e.speed_min - 3.0 / 3.6).abs() < 1e-12 && e.speed_min == e.speed_max);
         let bad: EnvironmentKeys = toml::from_str("shadowing_site_correlation = 1.5").unwrap();
         assert_eq!(
-            base().resolve(("radio.cells", &EnvironmentKeys::default()), Some(&bad), "radio").unwrap_err(),
+            resolve(("radio.cells", &EnvironmentKeys::default()), Some(("radio.environment", &bad))).unwrap_err(),
             "radio.environment.shadowing_site_correlation: expected a value in [0, 1], got 1.5"
         );
         let bad: EnvironmentKeys = toml::from_str("rings = 3").unwrap();

@@ -99,18 +99,10 @@ impl CellsConfig {
         }
     }
 
-    /// The environment of this section (`key`) under `over`, `[radio.environment]` (`over_key`).
+    /// The environment of this section (`key`) under `over`, `[radio.environment]`.
     pub fn environment(&self, key: &str, over: Option<(&str, &EnvironmentKeys)>) -> Result<Environment, String> {
-        let mut env = Self::default_environment().with(&self.env, key)?;
-        let mut at = key.to_string();
-        if let Some((k, keys)) = over {
-            env = env.with(keys, k)?;
-            keys.unused(k, "HS-DSCH system", &["carrier"])?;
-            at = k.to_string();
-        }
-        self.env.unused(key, "HS-DSCH system", &["carrier"])?;
-        env.require("HS-DSCH system", &at, (LayoutKind::Hex7, MobilityKind::Track, FadingKind::None))?;
-        Ok(env)
+        let models = (LayoutKind::Hex7, MobilityKind::Track, FadingKind::None);
+        Self::default_environment().resolve("HS-DSCH system", models, &["carrier"], (key, &self.env), over)
     }
 
     /// Checks the section; errors name the key under `key`.

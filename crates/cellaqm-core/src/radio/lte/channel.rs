@@ -105,7 +105,7 @@ impl ChannelConfig {
     /// The environment of this section (`key`) under `over`, `[radio.environment]`:
     /// the single disc, random waypoint, [`PATH_LOSS`], Rayleigh fading.
     pub fn environment(&self, over: Option<(&str, &EnvironmentKeys)>) -> Result<Environment, String> {
-        let mut env = Environment {
+        let env = Environment {
             layout: LayoutKind::Disc,
             rings: 1,
             radius: self.cell_radius.0,
@@ -122,11 +122,11 @@ impl ChannelConfig {
             carrier: self.carrier.0,
             noise_dbm: None,
         };
-        if let Some((k, keys)) = over {
-            keys.unused(k, "LTE uplink", &UNUSED)?;
-            env = env.with(keys, k)?;
-            env.require("LTE uplink", k, (LayoutKind::Disc, MobilityKind::Waypoint, FadingKind::Rayleigh))?;
-            check(&env, k, "radius")?;
+        let models = (LayoutKind::Disc, MobilityKind::Waypoint, FadingKind::Rayleigh);
+        let own = EnvironmentKeys::default();
+        let env = env.resolve("LTE uplink", models, &UNUSED, ("radio.lte.channel", &own), over)?;
+        if let Some((key, _)) = over {
+            check(&env, key, "radius")?;
         }
         Ok(env)
     }
