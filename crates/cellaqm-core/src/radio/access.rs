@@ -73,6 +73,7 @@ mod tests {
             cells: None,
             lte: None,
             dsch: None,
+            environment: None,
             uplink: DchConfig::default(),
             buffer: Some(Bytes(buffer)),
             buffer_packets: None,

@@ -24,6 +24,7 @@ use super::bearer::config::BearerConfig;
 use super::bearer::dch::DchConfig;
 use super::bearer::pdcp::{pdcp_discipline, BufferHolds};
 use super::dsch::DschConfig;
+use super::env::{EnvironmentConfig, EnvironmentKeys};
 use super::hsdpa::{HsdpaConfig, HsdpaUser};
 use super::hsdsch::CellsConfig;
 use super::lte::LteConfig;
@@ -121,6 +122,11 @@ pub struct RadioConfig {
     /// users under test (docs/dsch.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dsch: Option<DschConfig>,
+    /// The radio environment of `[radio.cells]`, `[radio.dsch]` or
+    /// `[radio.lte.channel]`: layout, mobility, propagation (its keys take
+    /// precedence over the same keys in those sections).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<EnvironmentConfig>,
     /// The uplink DCH carrying TCP ACKs and RLC STATUS (default: 64 kb/s, 20 ms TTI).
     #[serde(default)]
     pub uplink: DchConfig,
@@ -299,6 +305,7 @@ impl RadioConfig {
                 self.refuse_umts_keys(key)?;
             }
         }
+        self.check_environment(key)?;
         self.validate_bearer(key, &self.with_group(&UserGroup::default()))?;
         let mut taken: Vec<(u32, u32, usize)> = Vec::new();
         for (i, (g, (first, n))) in self.groups.iter().zip(self.group_ranges()).enumerate() {
@@ -370,6 +377,27 @@ impl RadioConfig {
     }
 
     /// Checks one bearer; `key` names where its keys were given.
+    /// `[radio.environment]`'s keys, named as in a scenario under `[radio]`.
+    pub fn environment_keys(&self) -> Option<(&'static str, &EnvironmentKeys)> {
+        self.environment.as_ref().map(|e| ("radio.environment", &e.keys))
+    }
+
+    /// The environment of the radio system that has one, with `[radio.environment]` over it.
+    fn check_environment(&self, key: &str) -> Result<(), String> {
+        let over_key = format!("{key}.environment");
+        let over = self.environment.as_ref().map(|e| (over_key.as_str(), &e.keys));
+        let channel = self.lte.as_ref().and_then(|l| l.channel.as_ref());
+        match (&self.cells, &self.dsch, channel) {
+            (Some(c), _, _) => c.environment(&format!("{key}.cells"), over).map(drop),
+            (_, Some(d), _) => d.environment(&format!("{key}.dsch"), over).map(drop),
+            (_, _, Some(c)) => c.environment(over).map(drop),
+            _ if over.is_some() => Err(format!(
+                "{over_key}: no radio system of this scenario has an environment (it serves [{key}.cells], [{key}.dsch] and [{key}.lte.channel])"
+            )),
+            _ => Ok(()),
+        }
+    }
+
     fn validate_bearer(&self, key: &str, b: &BearerConfig) -> Result<(), String> {
         if let Some(d) = &b.dch {
             d.validate(&format!("{key}.dch"))?;

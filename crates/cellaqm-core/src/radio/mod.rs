@@ -17,8 +17,9 @@
 //! HS-DSCH system of the HS-DSCH study ([`hsdsch`]), the UMTS DSCH resource
 //! manager ([`dsch`]); the LTE uplink of the LTE study ([`lte`]: BSRs, SR and
 //! grants, HARQ, in-sequence reassembly) is the other kind of radio, with the
-//! managed buffer in the UE. A user's [`mobility`] and its Rayleigh fading
-//! ([`rayleigh`]) make its channel vary. [`config`] reads `[radio]`: the
+//! managed buffer in the UE. The radio environment ([`env`]: layout,
+//! mobility, propagation, handover) gives the multi-cell systems and the LTE
+//! UEs their channels. [`config`] reads `[radio]`: the
 //! template of every user's bearer and the groups of users that differ.
 //! Models take `now` and return what to schedule; none reads a clock
 //! ([`clock`] keeps a TTI grid), and each draws from its own [`crate::rng`]
@@ -40,14 +41,13 @@ pub mod cell_summary;
 pub mod clock;
 pub mod config;
 pub mod dsch;
+pub mod env;
 pub mod event;
 pub mod hsdpa;
 pub mod hsdsch;
 pub mod lte;
-pub mod mobility;
 pub mod pending;
 pub mod ran;
-pub mod rayleigh;
 pub mod sap;
 pub mod scheduler;
 pub mod streams;

@@ -35,29 +35,28 @@
 use super::blocks::{BlockRlc, Fate};
 use super::checks::{Codes, Link, Load};
 use super::config::DschConfig;
-use super::handover::best_cell;
 use super::power;
 use super::rrm::{FrameStats, Limits, Request, Rrm};
 use super::stats::{CellCounters, Counters, DschSummary};
-use super::transport_format::{Tf, PAYLOAD_BITS};
+use super::transport_format::{Tf, FRAME, PAYLOAD_BITS};
 use super::web::{split, WebSource};
 use crate::radio::air::AirLine;
 use crate::radio::bearer::Bearer;
 use crate::radio::cell_summary::{CellSummary, DschCell, SystemCell};
-use crate::radio::hsdsch::channel::{dbm_to_w, PathLoss};
-use crate::radio::hsdsch::layout::Layout;
-use crate::radio::hsdsch::shadowing::Shadowing;
-use crate::radio::hsdsch::track::Track;
+use crate::radio::env::handover::best_cell;
+use crate::radio::env::layout::Layout;
+use crate::radio::env::mobile::Mobile;
+use crate::radio::env::propagation::{dbm_to_w, PathLoss};
+use crate::radio::env::track::Track;
+use crate::radio::env::Environment;
 use crate::radio::pending::Pending;
 use crate::radio::sap::{BufferStatus, TxOpportunity};
 use crate::radio::streams::stream_name;
 use crate::rlc::Pdu;
 use crate::rng::{self, Rng};
-use crate::time::{Dur, Time};
+use crate::time::Time;
 use rand::Rng as _;
 
-/// The frame.
-pub const FRAME: Dur = Dur(10_000_000);
 /// The central cell, where the measures are taken.
 pub const CENTRE: usize = 0;
 /// Spreading factor of a 64 kb/s conversational DCH.
@@ -93,10 +92,8 @@ struct User {
 }
 
 /// Where a user is and how it moves (read every handover period), and when its call ends.
-struct Mobile {
-    track: Track,
-    shadow: Shadowing,
-    moved: f64,
+struct Mover {
+    place: Mobile,
     call_end: Time,
     rng: Rng,
 }
@@ -138,6 +135,7 @@ impl Fate for SduFates<'_> {
 
 pub struct DschSystem {
     cfg: DschConfig,
+    env: Environment,
     layout: Layout,
     path: PathLoss,
     noise_w: f64,
@@ -147,7 +145,7 @@ pub struct DschSystem {
     blers: [f64; 2],
     hysteresis: f64,
     users: Vec<User>,
-    mobiles: Vec<Mobile>,
+    mobiles: Vec<Mover>,
     /// Path gains, linear: user u's to cell c at `u · cells + c`.
     gains: Vec<f64>,
     /// The web users (user `first_web + w` is `web[w]`).
@@ -176,22 +174,18 @@ pub struct DschSystem {
 }
 
 impl DschSystem {
-    /// The system of `cfg` with `tests` users under test (the scenario's users,
+    /// The system of `cfg` in `env` with `tests` users under test (the scenario's users,
     /// indices 0 … tests − 1), then the conversational and the web users; run
     /// seed `seed` (streams `radio.dsch`, each user's `radio[.ue<u>].move` and
     /// each web user's `radio.ue<u>.web`).
-    pub fn new(cfg: &DschConfig, tests: usize, seed: u64) -> DschSystem {
-        let layout = Layout::rings(cfg.rings, cfg.radius.0, true);
+    pub fn new(cfg: &DschConfig, env: &Environment, tests: usize, seed: u64) -> DschSystem {
+        let layout = env.layout();
         let n = tests + cfg.conversational_users as usize + cfg.web_users as usize;
         let cells = layout.cells();
         let db = |x: f64| 10f64.powf(x / 10.0);
         let mut s = DschSystem {
-            path: PathLoss {
-                at_1km_db: cfg.path_loss_1km,
-                exponent: cfg.path_loss_exponent,
-                min_distance: cfg.min_distance.0,
-            },
-            noise_w: dbm_to_w(cfg.noise_dbm),
+            path: env.path_loss,
+            noise_w: dbm_to_w(env.noise_dbm.expect("the DSCH environment's noise")),
             max_w: cfg.max_power_w(),
             targets: [db(cfg.conversational_eb_n0_db), db(cfg.interactive_eb_n0_db)],
             blers: [cfg.conversational_bler, cfg.interactive_bler],
@@ -216,6 +210,7 @@ impl DschSystem {
             air: vec![AirLine::default(); tests],
             pending: Pending::default(),
             cfg: cfg.clone(),
+            env: env.clone(),
             layout,
         };
         for u in 0..n {
@@ -225,13 +220,7 @@ impl DschSystem {
                 _ => Kind::Web,
             };
             let mut rng = rng::stream(seed, &stream_name(u as u32, "move"));
-            let shadow = Shadowing::new(
-                cells,
-                cfg.shadowing_sigma,
-                cfg.shadowing_site_correlation,
-                cfg.shadowing_decorrelation.0,
-                &mut rng,
-            );
+            let shadow = env.shadowing(cells, &mut rng);
             let pos = match kind {
                 Kind::Test if !cfg.test_cells.is_empty() => loop {
                     let p = s.layout.place_uniform(&mut rng);
@@ -241,7 +230,7 @@ impl DschSystem {
                 },
                 _ => s.layout.place_uniform(&mut rng),
             };
-            let track = Track::heading(pos, Time::ZERO, cfg.speed.0, &mut rng);
+            let track = Track::heading(pos, Time::ZERO, env.speed_max, &mut rng);
             let call_end = match kind {
                 Kind::Conversational => Time::ZERO + cfg.call_duration.dur(&mut rng),
                 _ => Time::MAX,
@@ -250,7 +239,7 @@ impl DschSystem {
                 let source = WebSource::new(&cfg.web, Time::ZERO, rng::stream(seed, &stream_name(u as u32, "web")));
                 s.web.push(Emulated { source, rlc: BlockRlc::default() });
             }
-            s.mobiles.push(Mobile { track, shadow, moved: 0.0, call_end, rng });
+            s.mobiles.push(Mover { place: Mobile::new(track, shadow), call_end, rng });
             s.users.push(User {
                 kind,
                 cell: 0,
@@ -277,21 +266,14 @@ impl DschSystem {
     /// Recomputes user `u`'s path gains at its position and shadowing.
     fn update_channel(&mut self, u: usize) {
         let cells = self.layout.cells();
-        let m = &self.mobiles[u];
-        let p = m.track.position();
-        for (c, g) in self.gains[u * cells..(u + 1) * cells].iter_mut().enumerate() {
-            *g = self.path.gain(self.layout.distance(p, c), m.shadow.db(c));
-        }
+        self.mobiles[u].place.gains(&self.layout, &self.path, &mut self.gains[u * cells..(u + 1) * cells]);
     }
 
     /// Moves every user on to `now` and hands over where the best cell is `hysteresis` better.
     fn move_users(&mut self, now: Time) {
         for u in 0..self.users.len() {
             let m = &mut self.mobiles[u];
-            m.moved += m.track.advance(&self.layout, now);
-            if m.moved >= self.cfg.channel_step.0 {
-                let d = std::mem::take(&mut m.moved);
-                m.shadow.advance(d, &mut m.rng);
+            if m.place.advance(&self.layout, now, self.env.channel_step, &mut m.rng) {
                 self.update_channel(u);
             }
             let cell = best_cell(self.gain(u), self.users[u].cell, self.hysteresis);
@@ -306,9 +288,8 @@ impl DschSystem {
     fn replace_call(&mut self, u: usize, now: Time) {
         let m = &mut self.mobiles[u];
         let pos = self.layout.place_uniform(&mut m.rng);
-        m.track = Track::heading(pos, now, self.cfg.speed.0, &mut m.rng);
-        m.shadow.redraw(&mut m.rng);
-        m.moved = 0.0;
+        let track = Track::heading(pos, now, self.env.speed_max, &mut m.rng);
+        m.place.restart(track, &mut m.rng);
         m.call_end = now + self.cfg.call_duration.dur(&mut m.rng);
         self.update_channel(u);
         self.users[u].cell = best_cell(self.gain(u), 0, 1.0);

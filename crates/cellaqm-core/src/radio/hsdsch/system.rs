@@ -33,18 +33,20 @@
 //! schedulers' O(users) per cell; nothing is allocated once the buffers
 //! have grown.
 
-use super::channel::{db, dbm_to_w, Interference, PathLoss};
-use super::config::{Attach, CellsConfig, OtherCells};
-use super::layout::{Layout, CELLS};
+use super::config::{CellsConfig, OtherCells};
 use super::mcs::{self, Mcs};
-use super::shadowing::Shadowing;
 use super::sir_stats::SirStats;
-use super::track::Track;
 use crate::radio::air::AirLine;
 use crate::radio::bearer::Bearer;
 use crate::radio::busy::Busy;
 use crate::radio::cell_summary::{CellSummary, HsDschCell, SystemCell};
 use crate::radio::clock::Clock;
+use crate::radio::env::handover;
+use crate::radio::env::layout::{Layout, CELLS};
+use crate::radio::env::mobile::Mobile;
+use crate::radio::env::propagation::{db, dbm_to_w, Interference, PathLoss};
+use crate::radio::env::track::Track;
+use crate::radio::env::Environment;
 use crate::radio::hsdpa::HsdpaConfig;
 use crate::radio::pending::Pending;
 use crate::radio::sap::TxOpportunity;
@@ -58,8 +60,7 @@ use serde::Serialize;
 
 /// One user's radio state.
 struct Ue {
-    track: Track,
-    shadow: Shadowing,
+    place: Mobile,
     /// Path gain to each base station, linear, as of the last channel update.
     gain: [f64; CELLS],
     /// Channel updates so far (a new one invalidates the SIR below).
@@ -69,8 +70,6 @@ struct Ue {
     sir_for: Option<(u8, u64)>,
     /// The SIR, linear.
     sir: f64,
-    /// Travel since the last channel update, m.
-    moved: f64,
     cell: usize,
     /// The cell whose scheduler view holds this user.
     view_cell: usize,
@@ -122,6 +121,7 @@ struct HsCell {
 
 pub struct HsDsch {
     cfg: CellsConfig,
+    env: Environment,
     layout: Layout,
     path: PathLoss,
     intf: Interference,
@@ -146,24 +146,28 @@ pub struct HsDsch {
 }
 
 impl HsDsch {
-    /// The system of `cfg` for `users` users with `hsdpa`'s scheduler, TTI,
+    /// The system of `cfg` in `env` for `users` users with `hsdpa`'s scheduler, TTI,
     /// air delay and averaging window, RLC PDUs of `pdu_bytes`; run seed `seed`
     /// (streams `radio.hsdsch` and each user's `radio[.ue<u>].move`).
-    pub fn new(cfg: &CellsConfig, users: usize, hsdpa: &HsdpaConfig, pdu_bytes: u64, seed: u64) -> HsDsch {
+    pub fn new(
+        cfg: &CellsConfig,
+        env: &Environment,
+        users: usize,
+        hsdpa: &HsdpaConfig,
+        pdu_bytes: u64,
+        seed: u64,
+    ) -> HsDsch {
         let (scheduler, tti, air_delay) = (hsdpa.scheduler, hsdpa.tti, hsdpa.air_delay);
         let window = (hsdpa.average_window.0 / tti.0.max(1)).clamp(1, u32::MAX as u64) as u32;
-        let layout = Layout::hex7(cfg.radius.0, cfg.wrap_around);
+        let layout = env.layout();
         let mut s = HsDsch {
             cfg: cfg.clone(),
-            path: PathLoss {
-                at_1km_db: cfg.path_loss_1km,
-                exponent: cfg.path_loss_exponent,
-                min_distance: cfg.min_distance.0,
-            },
+            env: env.clone(),
+            path: env.path_loss,
             intf: Interference {
                 orthogonality_loss: cfg.orthogonality_loss,
                 self_interference: cfg.self_interference,
-                noise_w: dbm_to_w(cfg.noise_dbm),
+                noise_w: dbm_to_w(env.noise_dbm.expect("the HS-DSCH environment's noise")),
             },
             table: mcs::table(cfg.codes, tti.as_secs_f64()),
             scheduler,
@@ -195,21 +199,13 @@ impl HsDsch {
         for u in 0..users {
             let mut rng = rng::stream(seed, &stream_name(u as u32, "move"));
             let track = Track::start(&s.layout, Time::ZERO, s.speeds(), &mut rng);
-            let shadow = Shadowing::new(
-                CELLS,
-                cfg.shadowing_sigma,
-                cfg.shadowing_site_correlation,
-                cfg.shadowing_decorrelation.0,
-                &mut rng,
-            );
+            let shadow = env.shadowing(CELLS, &mut rng);
             s.ues.push(Ue {
-                track,
-                shadow,
+                place: Mobile::new(track, shadow),
                 gain: [0.0; CELLS],
                 channel: 0,
                 sir_for: None,
                 sir: 0.0,
-                moved: 0.0,
                 cell: 0,
                 view_cell: 0,
                 ready: 0,
@@ -230,19 +226,16 @@ impl HsDsch {
     /// The cell that serves user `u` where it is now (`attach`).
     fn serving(&self, u: usize) -> usize {
         let ue = &self.ues[u];
-        match self.cfg.attach {
-            Attach::Nearest => self.layout.nearest(ue.track.position()),
-            Attach::Strongest => (0..CELLS).fold(0, |best, c| if ue.gain[c] > ue.gain[best] { c } else { best }),
-        }
+        handover::serving(self.cfg.attach, &self.layout, ue.place.track.position(), &ue.gain)
     }
 
     fn speeds(&self) -> (f64, f64) {
-        (self.cfg.speed_min.0, self.cfg.speed_max.0)
+        (self.env.speed_min, self.env.speed_max)
     }
 
     /// Places user `u` at `track` (tests, and a scenario's fixed user).
     pub fn place(&mut self, u: usize, track: Track) {
-        self.ues[u].track = track;
+        self.ues[u].place.track = track;
         self.update_channel(u);
         self.ues[u].cell = self.serving(u);
     }
@@ -251,9 +244,8 @@ impl HsDsch {
     pub fn new_session(&mut self, now: Time, u: usize) {
         let speeds = self.speeds();
         let ue = &mut self.ues[u];
-        ue.track = Track::start(&self.layout, now, speeds, &mut ue.rng);
-        ue.shadow.redraw(&mut ue.rng);
-        ue.moved = 0.0;
+        let track = Track::start(&self.layout, now, speeds, &mut ue.rng);
+        ue.place.restart(track, &mut ue.rng);
         self.update_channel(u);
         let cell = self.serving(u);
         let ue = &mut self.ues[u];
@@ -266,22 +258,15 @@ impl HsDsch {
     fn update_channel(&mut self, u: usize) {
         let ue = &mut self.ues[u];
         ue.channel += 1;
-        let p = ue.track.position();
-        for c in 0..CELLS {
-            ue.gain[c] = self.path.gain(self.layout.distance(p, c), ue.shadow.db(c));
-        }
+        ue.place.gains(&self.layout, &self.path, &mut ue.gain);
     }
 
     /// Moves user `u` on to `now` (TTI `k`): channel, handover.
     fn move_user(&mut self, u: usize, now: Time, k: u64) {
         let ue = &mut self.ues[u];
-        let moved = ue.track.advance(&self.layout, now);
-        ue.moved += moved;
-        if ue.moved < self.cfg.channel_step.0 {
+        if !ue.place.advance(&self.layout, now, self.env.channel_step, &mut ue.rng) {
             return;
         }
-        let d = std::mem::take(&mut ue.moved);
-        ue.shadow.advance(d, &mut ue.rng);
         self.update_channel(u);
         let best = self.serving(u);
         let ue = &mut self.ues[u];
@@ -511,17 +496,17 @@ mod tests {
     #[test]
     fn strongest_attachment_follows_the_highest_gain() {
         let hsdpa = HsdpaConfig::default();
-        let cfg = CellsConfig { attach: Attach::Strongest, ..CellsConfig::default() };
-        let h = HsDsch::new(&cfg, 500, &hsdpa, 42, 3);
+        let cfg = CellsConfig { attach: crate::radio::env::handover::Attach::Strongest, ..CellsConfig::default() };
+        let h = HsDsch::new(&cfg, &cfg.environment("radio.cells", None).unwrap(), 500, &hsdpa, 42, 3);
         let mut other = 0;
         for ue in &h.ues {
             let best = (0..CELLS).max_by(|&a, &b| ue.gain[a].total_cmp(&ue.gain[b])).unwrap();
             assert_eq!(ue.cell, best);
-            other += (ue.cell != h.layout.nearest(ue.track.position())) as usize;
+            other += (ue.cell != h.layout.nearest(ue.place.track.position())) as usize;
         }
         assert!((50..250).contains(&other), "{other} of 500 not at the nearest site");
-        let flat = CellsConfig { shadowing_sigma: 0.0, ..cfg };
-        let h = HsDsch::new(&flat, 200, &hsdpa, 42, 3);
-        assert!(h.ues.iter().all(|ue| ue.cell == h.layout.nearest(ue.track.position())));
+        let flat = CellsConfig { env: toml::from_str("shadowing_sigma = 0.0").unwrap(), ..cfg };
+        let h = HsDsch::new(&flat, &flat.environment("radio.cells", None).unwrap(), 200, &hsdpa, 42, 3);
+        assert!(h.ues.iter().all(|ue| ue.cell == h.layout.nearest(ue.place.track.position())));
     }
 }

@@ -25,6 +25,7 @@
 //! idle; a packet arriving at an idle UE restarts them at the next boundary.
 
 use super::buffer_size::BsrTable;
+use super::capacity::Offer;
 use super::config::LteConfig;
 use super::downlink::DownPath;
 use super::enb::EnbScheduler;
@@ -94,8 +95,8 @@ pub struct LteUplink {
 
 impl LteUplink {
     /// The uplink of `cfg` for `queues.len()` UEs, each with its buffer
-    /// (queue discipline with its limits) and HARQ stream.
-    pub fn new(cfg: &LteConfig, queues: Vec<AnyQueue>, harq_rngs: Vec<Rng>, channel_rng: Rng) -> LteUplink {
+    /// (queue discipline with its limits) and HARQ stream, the TTIs' bytes from `offer`.
+    pub fn new(cfg: &LteConfig, queues: Vec<AnyQueue>, harq_rngs: Vec<Rng>, offer: Offer) -> LteUplink {
         let n = queues.len();
         let bsr = cfg.bsr();
         let rate = cfg.nominal_bps();
@@ -107,7 +108,7 @@ impl LteUplink {
         let enb = EnbScheduler::new(
             cfg.scheduler.build(),
             n,
-            cfg.blocks(channel_rng),
+            offer,
             cfg.tti,
             cfg.min_grant.0,
             cfg.sr_grant.0,
@@ -396,7 +397,8 @@ mod tests {
     fn uplink(cfg: &LteConfig, ues: usize) -> LteUplink {
         let queues = (0..ues).map(|u| QueueConfig::TailDrop.build(Limits::default(), stream(u as u64, "q"))).collect();
         let rngs = (0..ues).map(|u| stream(u as u64, "harq")).collect();
-        LteUplink::new(cfg, queues, rngs, stream(0, "channel"))
+        let channels = (0..ues).map(|u| stream(u as u64, "channel")).collect();
+        LteUplink::new(cfg, queues, rngs, cfg.offer(None, channels))
     }
 
     /// Runs `lte` with `arrivals` (time, UE, packet) until `end`; returns

@@ -22,7 +22,8 @@ impl DschCells {
     /// is told the top transport format's rate.
     pub fn new(cfg: &RadioConfig, users: u32, seed: u64) -> Umts<DschCells> {
         let d = cfg.dsch.as_ref().expect("validated: [radio.dsch] with bearer = \"dsch\"");
-        let system = DschSystem::new(d, users as usize, seed);
+        let env = d.environment("radio.dsch", cfg.environment_keys()).expect("validated");
+        let system = DschSystem::new(d, &env, users as usize, seed);
         let top = system.top_rate_bps();
         let down = DschCells { system, pdu_bytes: cfg.rlc.pdu_size.0 };
         Umts { down, users: Users::new(cfg, users, seed, |_| top) }

@@ -7,8 +7,8 @@ use crate::radio::air::AirLine;
 use crate::radio::bearer::Bearer;
 use crate::radio::cell_summary::CellSummary;
 use crate::radio::config::RadioConfig;
+use crate::radio::env::layout::CELLS;
 use crate::radio::event::{RadioEvent, RadioOut};
-use crate::radio::hsdsch::layout::CELLS;
 use crate::radio::hsdsch::HsDsch;
 use crate::time::Time;
 
@@ -20,7 +20,8 @@ impl HsDschCells {
     pub fn new(cfg: &RadioConfig, users: u32, seed: u64) -> Umts<HsDschCells> {
         let cells = cfg.cells.as_ref().expect("an HS-DSCH system");
         let h = cfg.hsdpa.as_ref().expect("validated: [radio.cells] with bearer = \"hsdpa\"");
-        let system = HsDsch::new(cells, users as usize, h, cfg.rlc.pdu_size.0, seed);
+        let env = cells.environment("radio.cells", cfg.environment_keys()).expect("validated");
+        let system = HsDsch::new(cells, &env, users as usize, h, cfg.rlc.pdu_size.0, seed);
         let top = system.top_rate_bps();
         Umts { down: HsDschCells(system), users: Users::new(cfg, users, seed, |_| top) }
     }

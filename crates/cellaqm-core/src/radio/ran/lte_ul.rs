@@ -25,7 +25,7 @@ pub struct LteUl {
 }
 
 impl LteUl {
-    /// The uplink of `cfg.lte` for `users` UEs (streams `radio[.ue<u>].ue`, `radio[.ue<u>].harq`, `radio.lte.channel`).
+    /// The uplink of `cfg.lte` for `users` UEs (streams `radio[.ue<u>].ue`, `radio[.ue<u>].harq`, `radio[.ue<u>].lte.channel`).
     pub fn new(cfg: &RadioConfig, users: u32, seed: u64) -> LteUl {
         let lte = cfg.lte.as_ref().expect("validated: [radio.lte] with bearer = \"lte_uplink\"");
         let stream = |u: u32, part: &str| rng::stream(seed, &stream_name(u, part));
@@ -36,7 +36,9 @@ impl LteUl {
             })
             .collect();
         let harq = (0..users).map(|u| stream(u, "harq")).collect();
-        let uplink = LteUplink::new(lte, queues, harq, rng::stream(seed, "radio.lte.channel"));
+        // Each UE's own channel: UE 0's stream keeps its name, `radio.lte.channel`.
+        let channels = (0..users).map(|u| stream(u, "lte.channel")).collect();
+        let uplink = LteUplink::new(lte, queues, harq, lte.offer(cfg.environment_keys(), channels));
         LteUl { uplink, tally: Tally::default() }
     }
 
