@@ -368,9 +368,9 @@ mod tests {
                     }
                 }
             }
-            for u in 0..n {
+            for (u, got) in out.iter_mut().enumerate() {
                 h.iub_arrivals(t, u);
-                h.air(u).arrivals(t, &mut out[u]);
+                h.air(u).arrivals(t, got);
             }
             if h.next_tti(t) == t {
                 h.tti(t, &mut Vec::new());

@@ -145,7 +145,8 @@ pub trait Ran {
     }
 }
 
-/// The run's radio system.
+/// The run's radio system (a run has one: its variants' sizes differ, unboxed).
+#[allow(clippy::large_enum_variant)]
 pub enum AnyRan {
     Dch(umts::Umts<dch::Dchs>),
     Hsdpa(umts::Umts<hsdpa::HsdpaCell>),
