@@ -527,7 +527,7 @@ impl RadioAccess {
             return vec![l.cell_summary(end)];
         }
         if let Some(h) = &self.hsdsch {
-            return (0..super::env::layout::CELLS).map(|c| h.cell_summary(c, end)).collect();
+            return (0..h.cells()).map(|c| h.cell_summary(c, end)).collect();
         }
         if let Some(d) = &self.dsch {
             return (0..d.cells()).map(|c| d.cell_summary(c, end)).collect();
@@ -551,7 +551,7 @@ impl RadioAccess {
 
     /// The number of cells of the HS-DSCH system, with one.
     pub fn system_cells(&self) -> Option<usize> {
-        self.hsdsch.as_ref().map(|_| super::env::layout::CELLS)
+        self.hsdsch.as_ref().map(HsDsch::cells)
     }
 
     /// User `ue`'s handovers (HS-DSCH system).
