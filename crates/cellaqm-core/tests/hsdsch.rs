@@ -118,3 +118,17 @@ fn the_environment_section_is_the_cells_keys() {
     let e = err(&["radio.cells.radiuss=3"]);
     assert!(e.contains("radio.cells.radiuss: unknown key"), "{e}");
 }
+
+/// Two rings (`layout = "hex"`): 19 cells, each reported, every user in one of them.
+#[test]
+fn two_rings_make_nineteen_cells() {
+    let sets = ["duration=5s", "radio.environment.layout=\"hex\"", "radio.environment.rings=2", "traffic.users=100"];
+    let r = run_seed(&hsdsch("long-rr", &sets).unwrap(), 1);
+    assert_eq!(r.summary.cells.len(), 19);
+    assert!(r.users.iter().all(|u| u.cell < 19));
+    assert!(
+        r.summary.cells.iter().filter(|c| c.tti_utilisation.unwrap_or(0.0) > 0.0).count() > 5,
+        "{:?}",
+        r.summary.cells
+    );
+}

@@ -85,7 +85,16 @@ impl Layout {
         for (k, s) in shifts.iter_mut().enumerate() {
             *s = polar(n.sqrt() * d, tilt + 60.0 * k as f64);
         }
-        Layout { radius, enclosing: 7f64.sqrt() * radius, sites, shifts, wrap }
+        // The circle through the cluster's farthest corners: √7·R for one ring.
+        let enclosing = match rings {
+            1 => 7f64.sqrt() * radius,
+            _ => sites
+                .iter()
+                .flat_map(|s| (0..6).map(move |k| polar(radius, 60.0 * k as f64)).map(move |c| dist2(*s, (-c.0, -c.1))))
+                .fold(0.0, f64::max)
+                .sqrt(),
+        };
+        Layout { radius, enclosing, sites, shifts, wrap }
     }
 
     /// One base station at the centre of a disc of `radius` m (no wrap-around).
@@ -103,8 +112,8 @@ impl Layout {
         self.sites[c]
     }
 
-    /// The radius of the circle users are placed in: √7·R enclosing the
-    /// seven cells of a hexagonal layout; the disc's own.
+    /// The radius of the circle users are placed in: the circle through the
+    /// cluster's farthest corners (√7·R for seven cells); the disc's own.
     pub fn enclosing_radius(&self) -> f64 {
         self.enclosing
     }
@@ -266,6 +275,14 @@ mod tests {
         }
         let sd = (n as f64 / 37.0 * (36.0 / 37.0)).sqrt();
         assert!(count.iter().all(|&k| (k as f64 - 2000.0).abs() < 4.0 * sd), "{count:?}");
+        // The enclosing circle passes through the farthest corners: ring 3's corner site
+        // at 3D = 3√3·R and 30°, (4.5·R, 2.598·R), has its 0° corner at (5.5·R, 2.598·R): 6.083·R.
+        assert!(
+            close(l.enclosing_radius(), 500.0 * (5.5f64.powi(2) + 2.598076f64.powi(2)).sqrt()),
+            "{}",
+            l.enclosing_radius()
+        );
+        assert!(close(Layout::rings(1, 500.0, true).enclosing_radius(), 500.0 * 7f64.sqrt()));
         // Without wrap-around, placements lie in the cells too.
         let plain = Layout::rings(3, 500.0, false);
         let p = plain.place_uniform(&mut rng);

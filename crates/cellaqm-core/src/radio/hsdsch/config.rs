@@ -18,6 +18,10 @@ use crate::radio::env::propagation::PathLoss;
 use crate::radio::env::{Environment, EnvironmentKeys, FadingKind, LayoutKind, MobilityKind};
 use serde::{Deserialize, Serialize};
 
+/// The most rings of cells the HS-DSCH system models (61 cells: each TTI's
+/// cells on air are the bits of a `u64`).
+pub const MAX_RINGS: u32 = 4;
+
 /// `interference` in `[radio.cells]`: which other cells' power a user's SIR counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -100,9 +104,24 @@ impl CellsConfig {
     }
 
     /// The environment of this section (`key`) under `over`, `[radio.environment]`.
+    /// The system models seven cells (`"hex7"`, the study) or up to
+    /// [`MAX_RINGS`] rings of them (`"hex"`: the scale benchmark's).
     pub fn environment(&self, key: &str, over: Option<(&str, &EnvironmentKeys)>) -> Result<Environment, String> {
-        let models = (LayoutKind::Hex7, MobilityKind::Track, FadingKind::None);
-        Self::default_environment().resolve("HS-DSCH system", models, &["carrier"], (key, &self.env), over)
+        let hex = match over.and_then(|o| o.1.layout).or(self.env.layout) {
+            Some(LayoutKind::Hex) => LayoutKind::Hex,
+            _ => LayoutKind::Hex7,
+        };
+        let models = (hex, MobilityKind::Track, FadingKind::None);
+        let env =
+            Self::default_environment().resolve("HS-DSCH system", models, &["carrier"], (key, &self.env), over)?;
+        if env.rings > MAX_RINGS {
+            let at = over.filter(|o| o.1.rings.is_some()).map_or(key, |o| o.0);
+            return Err(format!(
+                "{at}.rings: the HS-DSCH system has at most {MAX_RINGS} rings (61 cells), got {}",
+                env.rings
+            ));
+        }
+        Ok(env)
     }
 
     /// Checks the section; errors name the key under `key`.
@@ -142,6 +161,13 @@ mod tests {
         assert!((env.speed_max - 3.0 / 3.6).abs() < 1e-12 && env.radius == 500.0);
         let bad: CellsConfig = toml::from_str("speed_min = \"4km/h\"\nspeed_max = \"3km/h\"").unwrap();
         assert!(bad.validate("radio.cells").unwrap_err().starts_with("radio.cells.speed_min:"));
+        let big: CellsConfig = toml::from_str("layout = \"hex\"\nrings = 4").unwrap();
+        assert_eq!(big.environment("radio.cells", None).unwrap().layout().cells(), 61);
+        let bad: CellsConfig = toml::from_str("layout = \"hex\"\nrings = 5").unwrap();
+        assert!(bad
+            .validate("radio.cells")
+            .unwrap_err()
+            .starts_with("radio.cells.rings: the HS-DSCH system has at most 4"));
         let bad: CellsConfig = toml::from_str("layout = \"disc\"").unwrap();
         assert!(bad
             .validate("radio.cells")

@@ -1,4 +1,5 @@
 //! The HS-DSCH system of hsdsch-buffer-mgmt.md (scenario 2): seven cells
+//! (the study; or up to 61 with `layout = "hex"`, the scale benchmark's)
 //! sharing one TTI clock, each serving its attached users from their RNC
 //! bearers.
 //!
@@ -42,7 +43,7 @@ use crate::radio::busy::Busy;
 use crate::radio::cell_summary::{CellSummary, HsDschCell, SystemCell};
 use crate::radio::clock::Clock;
 use crate::radio::env::handover;
-use crate::radio::env::layout::{Layout, CELLS};
+use crate::radio::env::layout::Layout;
 use crate::radio::env::mobile::Mobile;
 use crate::radio::env::propagation::{db, dbm_to_w, Interference, PathLoss};
 use crate::radio::env::track::Track;
@@ -62,12 +63,12 @@ use serde::Serialize;
 struct Ue {
     place: Mobile,
     /// Path gain to each base station, linear, as of the last channel update.
-    gain: [f64; CELLS],
+    gain: Vec<f64>,
     /// Channel updates so far (a new one invalidates the SIR below).
     channel: u64,
     /// The cells on air (bit c: cell c) and the channel update the SIR was computed for:
     /// the same inputs give the same SIR, so it is not recomputed.
-    sir_for: Option<(u8, u64)>,
+    sir_for: Option<(u64, u64)>,
     /// The SIR, linear.
     sir: f64,
     cell: usize,
@@ -175,7 +176,7 @@ impl HsDsch {
             air_delay,
             pdu_bytes: pdu_bytes as f64,
             ues: Vec::with_capacity(users),
-            cells: (0..CELLS)
+            cells: (0..layout.cells())
                 .map(|_| HsCell {
                     scheduler: scheduler.build(),
                     views: vec![UserView::default(); users],
@@ -199,10 +200,10 @@ impl HsDsch {
         for u in 0..users {
             let mut rng = rng::stream(seed, &stream_name(u as u32, "move"));
             let track = Track::start(&s.layout, Time::ZERO, s.speeds(), &mut rng);
-            let shadow = env.shadowing(CELLS, &mut rng);
+            let shadow = env.shadowing(s.layout.cells(), &mut rng);
             s.ues.push(Ue {
                 place: Mobile::new(track, shadow),
-                gain: [0.0; CELLS],
+                gain: vec![0.0; s.layout.cells()],
                 channel: 0,
                 sir_for: None,
                 sir: 0.0,
@@ -280,10 +281,11 @@ impl HsDsch {
     }
 
     /// User `u`'s SIR (linear) in its cell with the other cells in `on_air` (bit c: cell c) sending.
-    fn sir(&self, u: usize, on_air: u8) -> f64 {
+    fn sir(&self, u: usize, on_air: u64) -> f64 {
         let ue = &self.ues[u];
         let p = self.cfg.power_w;
-        let other: f64 = (0..CELLS).filter(|&c| c != ue.cell && on_air >> c & 1 == 1).map(|c| p * ue.gain[c]).sum();
+        let other: f64 =
+            (0..self.cells.len()).filter(|&c| c != ue.cell && on_air >> c & 1 == 1).map(|c| p * ue.gain[c]).sum();
         self.intf.sir(p, p, ue.gain[ue.cell], other)
     }
 
@@ -316,13 +318,13 @@ impl HsDsch {
         served.clear();
         self.clock.run(now);
         let k = now.0 / self.tti.0;
-        let mut on_air = 0u8;
+        let mut on_air = 0u64;
         for (c, cell) in self.cells.iter_mut().enumerate() {
             cell.schedulable = 0;
-            on_air |= (cell.on_air as u8) << c;
+            on_air |= (cell.on_air as u64) << c;
         }
         if self.cfg.interference == OtherCells::Full {
-            on_air = (1 << CELLS) - 1;
+            on_air = (1 << self.cells.len()) - 1;
         }
         for u in 0..self.ues.len() {
             if !self.busy.is(u) {
@@ -358,7 +360,7 @@ impl HsDsch {
             };
         }
         let at = now + self.tti + self.air_delay;
-        for c in 0..CELLS {
+        for c in 0..self.cells.len() {
             let sent = if self.cells[c].retx.is_empty() {
                 self.new_block(c, now, bearers, served)
             } else {
@@ -448,6 +450,11 @@ impl HsDsch {
         self.table.last().map_or(0.0, |m| m.rate_bps)
     }
 
+    /// The number of cells.
+    pub fn cells(&self) -> usize {
+        self.cells.len()
+    }
+
     /// User `u`'s cell now.
     pub fn cell_of(&self, u: usize) -> usize {
         self.ues[u].cell
@@ -500,7 +507,7 @@ mod tests {
         let h = HsDsch::new(&cfg, &cfg.environment("radio.cells", None).unwrap(), 500, &hsdpa, 42, 3);
         let mut other = 0;
         for ue in &h.ues {
-            let best = (0..CELLS).max_by(|&a, &b| ue.gain[a].total_cmp(&ue.gain[b])).unwrap();
+            let best = (0..h.cells()).max_by(|&a, &b| ue.gain[a].total_cmp(&ue.gain[b])).unwrap();
             assert_eq!(ue.cell, best);
             other += (ue.cell != h.layout.nearest(ue.place.track.position())) as usize;
         }

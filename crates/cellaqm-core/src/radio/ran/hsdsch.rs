@@ -1,4 +1,4 @@
-//! The seven-cell HS-DSCH system (`[radio.cells]` with `bearer = "hsdpa"`,
+//! The HS-DSCH system (`[radio.cells]` with `bearer = "hsdpa"`,
 //! [`crate::radio::hsdsch`]): every cell's HS-DSCH served from the users'
 //! RNC bearers each TTI, on one TTI clock for all cells.
 
@@ -7,7 +7,6 @@ use crate::radio::air::AirLine;
 use crate::radio::bearer::Bearer;
 use crate::radio::cell_summary::CellSummary;
 use crate::radio::config::RadioConfig;
-use crate::radio::env::layout::CELLS;
 use crate::radio::event::{RadioEvent, RadioOut};
 use crate::radio::hsdsch::HsDsch;
 use crate::time::Time;
@@ -63,7 +62,7 @@ impl Downlink for HsDschCells {
     }
 
     fn cells(&self, end: Time) -> Vec<CellSummary> {
-        (0..CELLS).map(|c| self.0.cell_summary(c, end)).collect()
+        (0..self.0.cells()).map(|c| self.0.cell_summary(c, end)).collect()
     }
 
     fn cell_of(&self, u: usize) -> u32 {
@@ -75,6 +74,6 @@ impl Downlink for HsDschCells {
     }
 
     fn goodput_cells(&self) -> Option<usize> {
-        Some(CELLS)
+        Some(self.0.cells())
     }
 }
