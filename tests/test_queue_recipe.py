@@ -56,7 +56,7 @@ def test_the_recipe_names_every_place():
     assert copies == [("docs/examples/fixed_drop.rs", "crates/cellaqm-core/src/queue/fixed_drop.rs")]
     files = [s[4] for s in steps]
     assert files.count("crates/cellaqm-core/src/queue/mod.rs") == 7
-    assert {"crates/cellaqm-core/src/radio/pdcp.rs", "crates/cellaqm-core/src/queue/registry.rs",
+    assert {"crates/cellaqm-core/src/radio/bearer/pdcp.rs", "crates/cellaqm-core/src/queue/registry.rs",
             "docs/scenario.md"} <= set(files)
 
 

@@ -156,6 +156,7 @@ fn a_group_keeps_the_template_for_every_key_it_does_not_give() {
     let (b0, b1) = (r.bearer(0), r.bearer(1));
     assert_eq!((b0.buffer.unwrap().0, b1.buffer.unwrap().0), (100_000, 30_000));
     assert_eq!(b1.queue, b0.queue, "the template's RED");
-    assert_eq!((b0.hsdpa.priority, b1.hsdpa.priority, b1.hsdpa.channel_bps), (0, 2, Some(1.8e6)));
-    assert_eq!(r.bearer(2), b0);
+    let (h0, h1) = (r.hsdpa_user(0), r.hsdpa_user(1));
+    assert_eq!((h0.priority, h1.priority, h1.channel_bps), (0, 2, Some(1.8e6)));
+    assert_eq!((r.bearer(2), r.hsdpa_user(2)), (b0, h0));
 }

@@ -36,8 +36,8 @@ fn the_tcp_user_downloads_over_the_granted_dsch() {
     assert!(sum.cells.iter().all(|c| c.downlink == "dsch" && c.scheduler == Some("service_credit")));
     assert_eq!(sum.cells.iter().map(|c| c.users).sum::<u32>(), 1 + 100 + 100);
     let centre = &sum.cells[0];
-    assert!((centre.mean_eta.unwrap() - d.mean_eta).abs() < 1e-9, "{centre:?} {d:?}");
-    assert!((centre.air_bps.unwrap() / d.dsch_bps - 1.0).abs() < 0.01, "{centre:?} {d:?}");
+    assert!((centre.dsch().unwrap().mean_eta - d.mean_eta).abs() < 1e-9, "{centre:?} {d:?}");
+    assert!((centre.dsch().unwrap().air_bps / d.dsch_bps - 1.0).abs() < 0.01, "{centre:?} {d:?}");
     assert!(centre.tti_utilisation.unwrap() > 0.0 && centre.users_per_tti.unwrap() >= 1.0, "{centre:?}");
     let mine = r.users[0].cell as usize;
     assert!(sum.cells.iter().enumerate().all(|(c, row)| (row.goodput_bps > 0.0) == (c == mine)), "{mine}");

@@ -30,8 +30,9 @@ fn the_long_transfer_load_reports_seven_cells_and_the_system_goodput() {
     assert!(r.users.iter().all(|u| u.handovers.is_some() && u.cell < 7));
     assert_eq!(sum.cells.iter().map(|c| c.users).sum::<u32>(), 60);
     // SIR samples were taken where users had data, and formats used; sessions add up.
-    let sir = sum.cells.iter().filter_map(|c| c.sir_db).map(|s| s.samples).sum::<u64>();
-    let shares: u64 = sum.cells.iter().filter_map(|c| c.mcs_use).map(|m| m.iter().sum::<u64>()).sum();
+    let sir = sum.cells.iter().filter_map(|c| c.hsdsch().map(|h| h.sir_db)).map(|s| s.samples).sum::<u64>();
+    let shares: u64 =
+        sum.cells.iter().filter_map(|c| c.hsdsch().map(|h| h.mcs_use)).map(|m| m.iter().sum::<u64>()).sum();
     assert!(sir > 0 && shares > 0);
     let ss = &sum.sessions;
     assert!(ss.offered > 50, "{ss:?}");
@@ -80,4 +81,54 @@ fn errors_name_the_key() {
     assert!(err.contains("radio.cells.users_per_tti"), "{err}");
     let err = hsdsch("long-rr", &["radio.cells.radius_m=3"]).unwrap_err();
     assert!(err.contains("radius_m"), "{err}");
+}
+
+/// `[radio.environment]`: its keys mean what the same keys of `[radio.cells]`
+/// mean (the same run, bit for bit), take precedence over them, and a bad or
+/// unused key is an error naming it.
+#[test]
+fn the_environment_section_is_the_cells_keys() {
+    let short = ["duration=5s", "traffic.users=20"];
+    let run = |sets: &[&str]| run_seed(&hsdsch("long-rr", &[&short[..], sets].concat()).unwrap(), 2).summary;
+    let cells = run(&["radio.cells.radius=\"400m\"", "radio.cells.shadowing_sigma=6.0"]);
+    let env = run(&["radio.environment.radius=\"400m\"", "radio.environment.shadowing_sigma=6.0"]);
+    let both = run(&[
+        "radio.cells.radius=\"900m\"",
+        "radio.environment.radius=\"400m\"",
+        "radio.environment.shadowing_sigma=6.0",
+    ]);
+    // Everything but the wall-clock figures.
+    let json = |s| {
+        let mut v = serde_json::to_value(s).unwrap();
+        for k in ["wall_s", "sim_seconds_per_wall_second", "events_per_second"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        v
+    };
+    assert_eq!(json(&cells), json(&env));
+    assert_eq!(json(&both), json(&env));
+    assert_ne!(json(&run(&[])), json(&env));
+    let err = |sets: &[&str]| hsdsch("long-rr", sets).and_then(|s| s.validate().map(|_| s)).unwrap_err();
+    let e = err(&["radio.environment.shadowing_sigma=-1.0"]);
+    assert!(e.contains("radio.environment.shadowing_sigma: must be at least 0"), "{e}");
+    let e = err(&["radio.environment.carrier=\"2GHz\""]);
+    assert!(e.contains("radio.environment.carrier: not used by the HS-DSCH system"), "{e}");
+    let e = err(&["radio.environment.radiuss=3"]);
+    assert!(e.contains("radio.environment.radiuss: unknown key"), "{e}");
+    let e = err(&["radio.cells.radiuss=3"]);
+    assert!(e.contains("radio.cells.radiuss: unknown key"), "{e}");
+}
+
+/// Two rings (`layout = "hex"`): 19 cells, each reported, every user in one of them.
+#[test]
+fn two_rings_make_nineteen_cells() {
+    let sets = ["duration=5s", "radio.environment.layout=\"hex\"", "radio.environment.rings=2", "traffic.users=100"];
+    let r = run_seed(&hsdsch("long-rr", &sets).unwrap(), 1);
+    assert_eq!(r.summary.cells.len(), 19);
+    assert!(r.users.iter().all(|u| u.cell < 19));
+    assert!(
+        r.summary.cells.iter().filter(|c| c.tti_utilisation.unwrap_or(0.0) > 0.0).count() > 5,
+        "{:?}",
+        r.summary.cells
+    );
 }

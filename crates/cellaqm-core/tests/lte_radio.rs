@@ -130,3 +130,17 @@ fn the_estimate_follows_the_truth_with_exact_bsrs() {
     let legacy = with("drop-tail.toml", "legacy");
     assert!(legacy.error_ms.mean < -1000.0, "{legacy:?}");
 }
+
+/// Four UEs on their own fading channels (scenarios/lte-uplink/radio/four-ues-fading.toml):
+/// each moves and fades on its own, so their goodputs differ; together they
+/// share the cell.
+#[test]
+fn four_ues_on_their_own_channels() {
+    let r = common::run_seed(&load("four-ues-fading.toml", &["duration=20s"]), 1);
+    let users = &r.users;
+    assert_eq!(users.len(), 4);
+    assert!(users.iter().all(|u| u.bytes_up > 100_000), "{:?}", users.iter().map(|u| u.bytes_up).collect::<Vec<_>>());
+    let mut up: Vec<u64> = users.iter().map(|u| u.bytes_up).collect();
+    up.dedup();
+    assert_eq!(up.len(), 4, "every UE its own goodput: {up:?}");
+}

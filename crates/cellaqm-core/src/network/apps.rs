@@ -4,6 +4,7 @@
 use super::flows::{Conn, Flow, FlowsView, Kind, Stream};
 use super::{Event, Network};
 use crate::packet::{Dir, Packet};
+use crate::radio::Ran;
 use crate::tcp::{Endpoint, Role};
 use crate::time::Time;
 use crate::traffic::{Action, App, Application, Ctx, Notice, Side};
@@ -74,7 +75,7 @@ impl Network {
                 });
                 c.ends[0].connect(now, &mut self.out);
                 if let Some(radio) = &mut self.radio {
-                    radio.new_session(now, user);
+                    radio.new_session(now, user as usize);
                 }
                 self.flows.push(Flow { id: conn, source, user, tag, start: now, kind: Kind::Tcp(c) });
                 self.after_endpoint(now, conn, Side::Client);

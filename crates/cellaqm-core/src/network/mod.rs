@@ -52,7 +52,7 @@ use crate::metrics::{
 use crate::packet::{flags, Dir, FlowId, Packet, Transport};
 use crate::queue::{DropCause, Dropped, QueueDisc};
 use crate::radio::AckDelay;
-use crate::radio::{RadioAccess, RadioEvent, RadioOut};
+use crate::radio::{RadioAccess, RadioEvent, RadioOut, Ran};
 use crate::scenario::Scenario;
 use crate::tcp::TcpConfig;
 use crate::time::Time;
@@ -254,8 +254,7 @@ impl Network {
         }
         let mut radio = s.radio.as_ref().map(|r| RadioAccess::new(r, s.traffic.users(), seed));
         if let Some(r) = radio.as_mut().filter(|_| opts.trace) {
-            r.record_bsr_trace();
-            r.record_loss_trace();
+            r.record_traces();
         }
         let users = s.traffic.users();
         Network {
@@ -407,7 +406,7 @@ impl Network {
         let (b, occupancy) = match &self.radio {
             Some(radio) => {
                 let user = self.flows.user(pkt.flow);
-                (user as usize, radio.pdcp(user).packets())
+                (user as usize, radio.buffer_packets(user as usize) as usize)
             }
             None => (0, self.links[LinkId::Bottleneck as usize].queue().packets()),
         };
@@ -432,8 +431,8 @@ impl Network {
             if let Some(radio) = self.radio.as_mut() {
                 let user = self.flows.user(pkt.flow); // the bearer of the flow's user
                 match pkt.dir {
-                    Dir::Down => radio.arrive_down(now, user, *pkt, &mut self.radio_out),
-                    Dir::Up => radio.arrive_up(now, user, *pkt, &mut self.radio_out),
+                    Dir::Down => radio.arrive_down(now, user as usize, *pkt, &mut self.radio_out),
+                    Dir::Up => radio.arrive_up(now, user as usize, *pkt, &mut self.radio_out),
                 }
                 self.after_radio(now);
                 return;

@@ -7,8 +7,9 @@ use crate::link::{Link, LinkStats};
 use crate::metrics::{
     DatagramSummary, DelayStats, FlowSummary, LinkSummary, OccupancyLog, SessionSummary, Summary, UserSummary,
 };
+use crate::packet::Dir;
 use crate::queue::{DropCause, QueueDisc};
-use crate::radio::{CellSummary, RadioAccess};
+use crate::radio::{CellSummary, Ran};
 use crate::time::Time;
 use crate::traffic::Application;
 use std::collections::BTreeMap;
@@ -21,7 +22,7 @@ impl Network {
         }
         self.actions.clear();
         self.ledger.in_flight_bytes = self.links.iter().map(Link::bytes_held).sum::<u64>()
-            + self.radio.as_ref().map_or(0, RadioAccess::bytes_held)
+            + self.radio.as_ref().map_or(0, |r| r.bytes_held())
             + self.ack_delay.iter().flat_map(|a| &a.held).map(|(_, p)| p.size as u64).sum::<u64>();
         // Conservation of bytes, checked on every run: a failure is a model bug.
         assert!(self.ledger.balances(), "byte ledger does not balance: {:?}", self.ledger);
@@ -53,17 +54,17 @@ impl Network {
         // A link's counters and ECN marks; with `[radio]` the bottleneck is the users' PDCP
         // buffers together, and the uplink their uplink DCHs and UE buffers together.
         let link_stats = |net: &mut Network, id: LinkId| match (&mut net.radio, id) {
-            (Some(r), LinkId::Bottleneck) => r.link_stats(end),
-            (Some(r), LinkId::Uplink) => r.uplink_stats(end),
+            (Some(r), LinkId::Bottleneck) => r.bottleneck(end),
+            (Some(r), LinkId::Uplink) => r.uplink(end),
             _ => {
                 let link = &mut net.links[id as usize];
                 (link.stats(end), link.queue().stats().marked)
             }
         };
         let (bottleneck, uplink) = (link_stats(&mut self, LinkId::Bottleneck), link_stats(&mut self, LinkId::Uplink));
-        let radio = self.radio.as_mut().and_then(|r| r.summary(end));
-        let lte = self.radio.as_ref().and_then(RadioAccess::lte_stats);
-        let dsch = self.radio.as_ref().and_then(RadioAccess::dsch_summary);
+        let radio = self.radio.as_mut().and_then(|r| r.radio_summary(end));
+        let lte = self.radio.as_ref().and_then(|r| r.lte_stats());
+        let dsch = self.radio.as_ref().and_then(|r| r.dsch_summary());
         let users = self.user_summaries(&totals, end);
         let cells = self.cell_summaries(&users, end);
         let mut occupancy = OccupancyLog::default();
@@ -77,12 +78,12 @@ impl Network {
         if let (Some(t), Some(r)) = (&mut self.trace, &mut self.radio) {
             t.radio_losses = r.take_loss_trace();
         }
-        let bsr = match self.radio.as_mut().filter(|r| r.is_lte()) {
-            Some(r) => {
+        let bsr = match self.radio.as_mut().and_then(|r| Some((r.bsr_summary()?, r))) {
+            Some((summary, r)) => {
                 if let Some(t) = &mut self.trace {
                     t.bsr = r.take_bsr_trace().expect("recorded with the trace");
                 }
-                r.bsr_summary()
+                Some(summary)
             }
             None => self.links[LinkId::Uplink as usize].bsr().map(|b| {
                 if let Some(t) = &mut self.trace {
@@ -108,7 +109,7 @@ impl Network {
             goodput_per_cell_bps: self
                 .radio
                 .as_ref()
-                .and_then(RadioAccess::system_cells)
+                .and_then(|r| r.goodput_cells())
                 .map(|n| delivered_bytes as f64 * 8.0 / (n as f64 * duration_s)),
             delay_ms: DelayStats::from_histogram(&self.delays),
             delay_up_ms: DelayStats::from_histogram(&self.up_delays),
@@ -186,15 +187,14 @@ impl Network {
             };
             let [down, up] = &self.user_drops[i];
             (u.drops, u.drops_up) = (names(down), names(up));
-            if let Some((stats, marked)) = self.radio.as_mut().and_then(|r| r.ue_buffer_stats(i as u32, end)) {
-                u.buffer = Some(LinkSummary::new(&stats, up, marked, end)); // the LTE UE's buffer
-            } else if let Some(radio) = &mut self.radio {
-                u.cell = radio.cell_of(i as u32);
-                u.handovers = radio.handovers(i as u32);
-                let marked = radio.pdcp(i as u32).queue().stats().marked;
-                let bearer = &mut radio.bearers_mut()[i];
-                u.buffer = Some(LinkSummary::new(&bearer.link_stats(end), down, marked, end));
-                u.radio = Some(bearer.summary(end));
+            if let Some(radio) = &mut self.radio {
+                u.cell = radio.cell_of(i);
+                u.handovers = radio.handovers(i);
+                // The user's managed buffer: its PDCP buffer, or on the LTE uplink its UE's.
+                let b = radio.user_buffer(i, end);
+                let drops = if b.dir == Dir::Up { up } else { down };
+                u.buffer = Some(LinkSummary::new(&b.stats, drops, b.marked, end));
+                u.radio = radio.user_radio(i, end);
             }
         }
         users
@@ -204,12 +204,12 @@ impl Network {
     /// (a wired run is one cell whose users share the bottleneck).
     fn cell_summaries(&self, users: &[UserSummary], end: Time) -> Vec<CellSummary> {
         let mut cells = match &self.radio {
-            Some(radio) => radio.cell_summaries(end),
+            Some(radio) => radio.cells(end),
             None => vec![CellSummary { users: users.len() as u32, downlink: "wired", ..CellSummary::default() }],
         };
         for cell in &mut cells {
             // The LTE uplink cell carries its users' uploads; every other cell their downloads.
-            let up = cell.downlink == "lte_uplink";
+            let up = cell.uplink;
             let bytes: u64 =
                 users.iter().filter(|u| u.cell == cell.cell).map(|u| if up { u.bytes_up } else { u.bytes_down }).sum();
             cell.goodput_bps = bytes as f64 * 8.0 / end.as_secs_f64();

@@ -63,7 +63,7 @@ struct Other {
     defaults: fn() -> Ordered,
 }
 
-/// R-AQM (`bsr/raqm.rs`), its estimator (`bsr/delay_estimator.rs`) and ACK delay control (`radio/ack_delay.rs`).
+/// R-AQM (`bsr/raqm.rs`), its estimator (`bsr/delay_estimator.rs`) and ACK delay control (`radio/bearer/ack_delay.rs`).
 const OTHERS: &[Other] = &[
     Other {
         name: "raqm",

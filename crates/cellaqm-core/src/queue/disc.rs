@@ -31,7 +31,7 @@
 //!
 //! The owner may carry packets that have left the discipline but still take
 //! room in the buffer (a PDCP buffer's packets the RLC carries until they are
-//! acknowledged, `radio/pdcp.rs`): told of them ([`QueueDisc::carry`]), the
+//! acknowledged, `radio/bearer/pdcp.rs`): told of them ([`QueueDisc::carry`]), the
 //! wrapper admits arrivals against the limits less that backlog and passes
 //! those reduced limits to [`Scheme::on_overflow`].
 

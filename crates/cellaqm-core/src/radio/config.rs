@@ -20,12 +20,14 @@
 //! `first_user`). A group covers `users` users from `first_user` (default:
 //! after the previous group); a user in no group gets the template.
 
-use super::dch::DchConfig;
+use super::bearer::config::BearerConfig;
+use super::bearer::dch::DchConfig;
+use super::bearer::pdcp::{pdcp_discipline, BufferHolds};
 use super::dsch::DschConfig;
+use super::env::{EnvironmentConfig, EnvironmentKeys};
 use super::hsdpa::{HsdpaConfig, HsdpaUser};
 use super::hsdsch::CellsConfig;
 use super::lte::LteConfig;
-use super::pdcp::{pdcp_discipline, BufferHolds};
 use crate::queue::QueueConfig;
 use crate::rlc::RlcConfig;
 use crate::units::{Bytes, Rate};
@@ -69,12 +71,19 @@ impl BearerKind {
         ),
     ];
 
-    /// The kind's section under `[radio]`.
-    pub fn section(self) -> &'static str {
+    /// The sections under `[radio]` the kind reads (the first is its own, required).
+    pub fn sections(self) -> &'static [&'static str] {
         match self {
-            BearerKind::LteUplink => "lte",
-            k => k.name(),
+            BearerKind::Dch => &["dch"],
+            BearerKind::Hsdpa => &["hsdpa", "cells"],
+            BearerKind::LteUplink => &["lte"],
+            BearerKind::Dsch => &["dsch"],
         }
+    }
+
+    /// The kind's own section under `[radio]`.
+    pub fn section(self) -> &'static str {
+        self.sections()[0]
     }
 
     /// The kind's name in scenario files.
@@ -113,6 +122,11 @@ pub struct RadioConfig {
     /// users under test (docs/dsch.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dsch: Option<DschConfig>,
+    /// The radio environment of `[radio.cells]`, `[radio.dsch]` or
+    /// `[radio.lte.channel]`: layout, mobility, propagation (its keys take
+    /// precedence over the same keys in those sections).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<EnvironmentConfig>,
     /// The uplink DCH carrying TCP ACKs and RLC STATUS (default: 64 kb/s, 20 ms TTI).
     #[serde(default)]
     pub uplink: DchConfig,
@@ -180,23 +194,6 @@ pub struct UserGroup {
     pub channel_rate: Option<Rate>,
 }
 
-/// One user's bearer: the template with its group's keys.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BearerConfig {
-    pub buffer: Option<Bytes>,
-    pub buffer_packets: Option<u32>,
-    pub buffer_holds: BufferHolds,
-    pub queue: QueueConfig,
-    pub uplink_buffer: Option<Bytes>,
-    pub uplink_queue: QueueConfig,
-    pub rlc: RlcConfig,
-    /// The user's DCH downlink (`None` on HSDPA).
-    pub dch: Option<DchConfig>,
-    pub uplink: DchConfig,
-    /// On the shared downlink: its channel and priority class.
-    pub hsdpa: HsdpaUser,
-}
-
 impl RadioConfig {
     /// Each group's first user and user count, in order.
     pub fn group_ranges(&self) -> Vec<(u32, u32)> {
@@ -235,7 +232,15 @@ impl RadioConfig {
             rlc: g.rlc.unwrap_or_else(|| self.rlc.clone()),
             dch: g.dch.or_else(|| self.dch.clone()),
             uplink: g.uplink.unwrap_or_else(|| self.uplink.clone()),
-            hsdpa: HsdpaUser { channel_bps: g.channel_rate.map(|r| r.bps()), priority: g.priority.unwrap_or(0) },
+        }
+    }
+
+    /// How `user` is seen on the single HSDPA cell: its channel's rate and its priority class.
+    pub fn hsdpa_user(&self, user: u32) -> HsdpaUser {
+        let g = self.group_of(user);
+        HsdpaUser {
+            channel_bps: g.and_then(|g| g.channel_rate).map(|r| r.bps()),
+            priority: g.and_then(|g| g.priority).unwrap_or(0),
         }
     }
 
@@ -245,22 +250,24 @@ impl RadioConfig {
         if users > u16::MAX as u32 + 1 {
             return Err(format!("traffic: {users} users, but [{key}] serves at most 65536"));
         }
-        let given = |name: &str, on: bool, section: &str| match on {
-            true => Err(format!(
-                "{key}.{name}: given, but {key}.bearer is \"{}\" (use [{key}.{section}])",
-                self.bearer.name()
-            )),
-            false => Ok(()),
-        };
-        if self.bearer != BearerKind::Dsch {
-            given("dsch", self.dsch.is_some(), self.bearer.section())?;
+        // The radio's own sections; any other one given is a mistake.
+        let sections = [
+            ("dsch", self.dsch.is_some()),
+            ("dch", self.dch.is_some()),
+            ("hsdpa", self.hsdpa.is_some()),
+            ("cells", self.cells.is_some()),
+            ("lte", self.lte.is_some()),
+        ];
+        let own = self.bearer.sections();
+        if let Some((name, _)) = sections.iter().find(|(name, on)| *on && !own.contains(name)) {
+            return Err(format!(
+                "{key}.{name}: given, but {key}.bearer is \"{}\" (use [{key}.{}])",
+                self.bearer.name(),
+                self.bearer.section()
+            ));
         }
         match self.bearer {
             BearerKind::Dsch => {
-                given("dch", self.dch.is_some(), "dsch")?;
-                given("hsdpa", self.hsdpa.is_some(), "dsch")?;
-                given("cells", self.cells.is_some(), "dsch")?;
-                given("lte", self.lte.is_some(), "dsch")?;
                 match &self.dsch {
                     Some(d) => d.validate(&format!("{key}.dsch"))?,
                     None => return Err(format!("{key}.dsch: missing (required with bearer = \"dsch\")")),
@@ -272,16 +279,11 @@ impl RadioConfig {
                 }
             }
             BearerKind::Dch => {
-                given("hsdpa", self.hsdpa.is_some(), "dch")?;
-                given("cells", self.cells.is_some(), "dch")?;
-                given("lte", self.lte.is_some(), "dch")?;
                 if self.dch.is_none() {
                     return Err(format!("{key}.dch: missing (required with bearer = \"dch\")"));
                 }
             }
             BearerKind::Hsdpa => {
-                given("dch", self.dch.is_some(), "hsdpa")?;
-                given("lte", self.lte.is_some(), "hsdpa")?;
                 match &self.hsdpa {
                     Some(h) => h.validate(&format!("{key}.hsdpa"))?,
                     None => return Err(format!("{key}.hsdpa: missing (required with bearer = \"hsdpa\")")),
@@ -296,9 +298,6 @@ impl RadioConfig {
                 }
             }
             BearerKind::LteUplink => {
-                given("dch", self.dch.is_some(), "lte")?;
-                given("hsdpa", self.hsdpa.is_some(), "lte")?;
-                given("cells", self.cells.is_some(), "lte")?;
                 match &self.lte {
                     Some(l) => l.validate(&format!("{key}.lte"))?,
                     None => return Err(format!("{key}.lte: missing (required with bearer = \"lte_uplink\")")),
@@ -306,6 +305,7 @@ impl RadioConfig {
                 self.refuse_umts_keys(key)?;
             }
         }
+        self.check_environment(key)?;
         self.validate_bearer(key, &self.with_group(&UserGroup::default()))?;
         let mut taken: Vec<(u32, u32, usize)> = Vec::new();
         for (i, (g, (first, n))) in self.groups.iter().zip(self.group_ranges()).enumerate() {
@@ -377,6 +377,27 @@ impl RadioConfig {
     }
 
     /// Checks one bearer; `key` names where its keys were given.
+    /// `[radio.environment]`'s keys, named as in a scenario under `[radio]`.
+    pub fn environment_keys(&self) -> Option<(&'static str, &EnvironmentKeys)> {
+        self.environment.as_ref().map(|e| ("radio.environment", &e.keys))
+    }
+
+    /// The environment of the radio system that has one, with `[radio.environment]` over it.
+    fn check_environment(&self, key: &str) -> Result<(), String> {
+        let over_key = format!("{key}.environment");
+        let over = self.environment.as_ref().map(|e| (over_key.as_str(), &e.keys));
+        let channel = self.lte.as_ref().and_then(|l| l.channel.as_ref());
+        match (&self.cells, &self.dsch, channel) {
+            (Some(c), _, _) => c.environment(&format!("{key}.cells"), over).map(drop),
+            (_, Some(d), _) => d.environment(&format!("{key}.dsch"), over).map(drop),
+            (_, _, Some(c)) => c.environment(over).map(drop),
+            _ if over.is_some() => Err(format!(
+                "{over_key}: no radio system of this scenario has an environment (it serves [{key}.cells], [{key}.dsch] and [{key}.lte.channel])"
+            )),
+            _ => Ok(()),
+        }
+    }
+
     fn validate_bearer(&self, key: &str, b: &BearerConfig) -> Result<(), String> {
         if let Some(d) = &b.dch {
             d.validate(&format!("{key}.dch"))?;

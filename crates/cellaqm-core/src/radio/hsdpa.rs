@@ -25,6 +25,7 @@
 //!   "with probability 0.1 per IP packet"). The UE's reordering keeps each
 //!   user's PDUs in order, so the PDUs behind it wait too.
 
+use super::air::AirLine;
 use super::scheduler::{AnyScheduler, RateAverage, Scheduler, SchedulerKind, UserView};
 use crate::rlc::Pdu;
 use crate::rng::Rng;
@@ -117,13 +118,12 @@ struct User {
     credit: f64,
     /// Rate of the credits last granted (b/s).
     granted_bps: f64,
-    /// Frames on the Iub: (arrival at the Node-B, PDU).
-    iub: VecDeque<(Time, Pdu)>,
+    /// Frames on the Iub, by arrival at the Node-B.
+    iub: AirLine,
     /// The MAC-hs buffer.
     nodeb: VecDeque<Pdu>,
-    /// PDUs on the air to the UE: (arrival, PDU), non-decreasing.
-    air: VecDeque<(Time, Pdu)>,
-    delivered: u64,
+    /// PDUs on the air to the UE.
+    air: AirLine,
 }
 
 /// One user of the cell as its bearer configures it.
@@ -171,10 +171,9 @@ impl Hsdpa {
             average: RateAverage::new(window),
             credit: 0.0,
             granted_bps: 0.0,
-            iub: VecDeque::new(),
+            iub: AirLine::default(),
             nodeb: VecDeque::new(),
-            air: VecDeque::new(),
-            delivered: 0,
+            air: AirLine::default(),
         };
         let mut h = Hsdpa {
             cfg: cfg.clone(),
@@ -213,11 +212,6 @@ impl Hsdpa {
         self.users[u].granted_bps
     }
 
-    /// PDUs delivered to user `u` so far.
-    pub fn delivered(&self, u: usize) -> u64 {
-        self.users[u].delivered
-    }
-
     /// The first flow-control instant at or after `now`.
     pub fn next_flow_control(&self, now: Time) -> Time {
         let p = self.cfg.flow_control.0;
@@ -253,20 +247,16 @@ impl Hsdpa {
     /// line was empty (schedule the Iub event then).
     pub fn send_frame_pdu(&mut self, now: Time, u: usize, pdu: Pdu) -> Option<Time> {
         let at = now + self.cfg.iub_delay;
-        let line = &mut self.users[u].iub;
-        let was_empty = line.is_empty();
-        line.push_back((at, pdu));
-        was_empty.then_some(at)
+        self.users[u].iub.push(at, pdu).then_some(at)
     }
 
     /// Frames of user `u` due by `now` reach the MAC-hs buffer; returns when the next one arrives.
     pub fn iub_arrivals(&mut self, now: Time, u: usize) -> Option<Time> {
         let user = &mut self.users[u];
-        while user.iub.front().is_some_and(|(at, _)| *at <= now) {
-            user.nodeb.push_back(user.iub.pop_front().expect("checked").1);
-            self.waiting += 1;
-        }
-        user.iub.front().map(|(at, _)| *at)
+        let before = user.nodeb.len();
+        let next = user.iub.arrivals(now, &mut user.nodeb);
+        self.waiting += (user.nodeb.len() - before) as u64;
+        next
     }
 
     /// Whether some MAC-hs buffer holds data (a TTI is needed).
@@ -324,28 +314,23 @@ impl Hsdpa {
                     at = deferred;
                 }
             }
-            let at = user.air.back().map_or(at, |&(last, _)| at.max(last)); // MAC-hs reordering
+            let at = user.air.last().map_or(at, |last| at.max(last)); // MAC-hs reordering
             first.get_or_insert(at);
-            user.air.push_back((at, pdu));
+            user.air.push(at, pdu);
         }
         served.push((u, first.filter(|_| was_empty)));
         true
     }
 
-    /// PDUs of user `u` due at the UE by `now` go to `out`; returns when the next ones arrive.
-    pub fn air_arrivals(&mut self, now: Time, u: usize, out: &mut Vec<Pdu>) -> Option<Time> {
-        let user = &mut self.users[u];
-        while user.air.front().is_some_and(|(at, _)| *at <= now) {
-            out.push(user.air.pop_front().expect("checked").1);
-            user.delivered += 1;
-        }
-        user.air.front().map(|(at, _)| *at)
+    /// The air line to user `u`.
+    pub fn air(&mut self, u: usize) -> &mut AirLine {
+        &mut self.users[u].air
     }
 
     /// PDUs of user `u` between the RNC and the UE.
     pub fn in_flight(&self, u: usize) -> impl Iterator<Item = &Pdu> {
         let user = &self.users[u];
-        user.iub.iter().map(|(_, p)| p).chain(user.nodeb.iter()).chain(user.air.iter().map(|(_, p)| p))
+        user.iub.iter().chain(user.nodeb.iter()).chain(user.air.iter())
     }
 }
 
@@ -370,7 +355,7 @@ mod tests {
         let mut h = Hsdpa::new(cfg, &users(n), 42, stream(3, "hsdpa"));
         let (mut granted, mut credits) = (vec![0u64; n], vec![0u32; n]);
         let active = vec![true; n];
-        let mut out = Vec::new();
+        let mut out = vec![Vec::new(); n];
         let end = Time::ZERO + Dur::from_secs(secs);
         let mut t = Time::ZERO;
         while t < end {
@@ -383,16 +368,16 @@ mod tests {
                     }
                 }
             }
-            for u in 0..n {
+            for (u, got) in out.iter_mut().enumerate() {
                 h.iub_arrivals(t, u);
-                h.air_arrivals(t, u, &mut out);
+                h.air(u).arrivals(t, got);
             }
             if h.next_tti(t) == t {
                 h.tti(t, &mut Vec::new());
             }
             t += Dur::from_millis(1);
         }
-        (granted, (0..n).map(|u| h.delivered(u)).collect())
+        (granted, out.iter().map(|o| o.len() as u64).collect())
     }
 
     #[test]
@@ -491,7 +476,7 @@ mod tests {
             }
         }
         assert_eq!(deferred_starts, 0, "a PDU that ends no packet draws nothing");
-        h.air_arrivals(Time::MAX, 0, &mut out);
+        h.air(0).arrivals(Time::MAX, &mut out);
         let sns: Vec<u64> = out.iter().map(|p| if let Pdu::Data(d) = p { d.sn } else { u64::MAX }).collect();
         assert_eq!(sns, (0..10_000).collect::<Vec<_>>());
         let share = h.stats().harq_delayed as f64 / 5000.0;

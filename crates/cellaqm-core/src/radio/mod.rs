@@ -1,44 +1,54 @@
 //! The radio access network: what serves the managed buffers in the cellular
 //! studies.
 //!
-//! A run's radio is one cell and a bearer per user ([`access`]). A [`cell`]
-//! owns the radio resource its users share and the [`scheduler`] that shares
-//! it (the HSDPA HS-DSCH, [`hsdpa`]; the seven-cell HS-DSCH system of the
-//! HS-DSCH study, [`hsdsch`]); a [`bearer`] owns one user's
-//! chain: the RNC's PDCP buffer with its queue discipline ([`pdcp`]), the two
-//! RLC AM entities ([`crate::rlc`]), the user's own R99 DCH where there is one
-//! ([`dch`], with [`gilbert`] PDU losses or [`fading`] frame losses), the uplink DCH and the UE's buffer.
-//! [`config`] reads `[radio]`: the template of every user's bearer and the
-//! groups of users that differ. ACK delay control ([`ack_delay`]) holds TCP
-//! ACKs at the RNC on their way to the core. The LTE uplink of the LTE study
-//! ([`lte`]: BSRs, SR and grants, HARQ, in-sequence reassembly) is the other
-//! kind of radio, with the managed buffer in the UE. A user's [`mobility`]
-//! and its Rayleigh fading ([`rayleigh`]) make its channel vary; [`dsch`] is the UMTS DSCH resource manager. Models take `now` and return what to
-//! schedule; none reads a clock, and each draws from its own [`crate::rng`]
-//! stream.
+//! A run's radio is one radio system ([`ran`]: every system behind the
+//! [`ran::Ran`] trait, one file each) reached through [`access`]. Its events
+//! and outputs are one vocabulary for every system ([`event`]). The UMTS
+//! systems serve a [`bearer`] per user: one user's chain, the RNC's PDCP
+//! buffer with its queue discipline ([`bearer::pdcp`]), the two RLC AM
+//! entities ([`crate::rlc`]), the user's own R99 DCH where there is one
+//! ([`bearer::dch`], with [`bearer::gilbert`] PDU losses or
+//! [`bearer::fading`] frame losses), the uplink DCH and the UE's buffer, and
+//! ACK delay control ([`bearer::ack_delay`]), which holds TCP ACKs at the RNC
+//! on their way to the core. A bearer does not know which channel serves it:
+//! it reports its buffer status and fills the transmission opportunities the
+//! channel's MAC grants ([`sap`]). The shared channels and their models: the
+//! single HSDPA cell ([`hsdpa`], with a [`scheduler`]), the seven-cell
+//! HS-DSCH system of the HS-DSCH study ([`hsdsch`]), the UMTS DSCH resource
+//! manager ([`dsch`]); the LTE uplink of the LTE study ([`lte`]: BSRs, SR and
+//! grants, HARQ, in-sequence reassembly) is the other kind of radio, with the
+//! managed buffer in the UE. The radio environment ([`env`]: layout,
+//! mobility, propagation, handover) gives the multi-cell systems and the LTE
+//! UEs their channels. [`config`] reads `[radio]`: the
+//! template of every user's bearer and the groups of users that differ.
+//! Models take `now` and return what to schedule; none reads a clock
+//! ([`clock`] keeps a TTI grid), and each draws from its own [`crate::rng`]
+//! stream ([`streams`]).
 
-pub use access::{RadioAccess, RadioEvent, RadioOut};
-pub use ack_delay::{AckDelay, AckDelayMode, AckDelayParams};
-pub use bearer::{BearerStats, RadioSummary, UeEvent};
-pub use cell::{CellEvent, CellSummary};
-pub use config::{BearerConfig, BearerKind, RadioConfig, UserGroup};
+pub use access::RadioAccess;
+pub use bearer::ack_delay::{AckDelay, AckDelayMode, AckDelayParams};
+pub use bearer::{BearerStats, RadioSummary};
+pub use cell_summary::CellSummary;
+pub use config::{BearerKind, RadioConfig, UserGroup};
+pub use event::{RadioEvent, RadioOut, UeEvent};
+pub use ran::Ran;
 
 pub mod access;
-pub mod ack_delay;
+pub mod air;
 pub mod bearer;
 pub mod busy;
-pub mod cell;
+pub mod cell_summary;
+pub mod clock;
 pub mod config;
-pub mod dch;
 pub mod dsch;
-pub mod fading;
-pub mod gilbert;
+pub mod env;
+pub mod event;
 pub mod hsdpa;
 pub mod hsdsch;
 pub mod lte;
-pub mod mobility;
-pub mod pdcp;
 pub mod pending;
-pub mod rayleigh;
+pub mod ran;
+pub mod sap;
 pub mod scheduler;
+pub mod streams;
 mod tally;

@@ -28,9 +28,17 @@ pub(crate) fn describe(path: &str, msg: &str) -> String {
         return describe(&format!("{outer}{key}"), inner);
     }
     if let Some(rest) = msg.strip_prefix("unknown field `") {
-        // serde_path_to_error's path already ends with the unknown key.
-        let expected = rest.split_once('`').map_or("", |(_, e)| e.trim_start_matches(", "));
-        return format!("{path}: unknown key ({expected})");
+        // serde_path_to_error's path already ends with the unknown key, except in a
+        // section with flattened keys (the radio environment's): there it names the section.
+        let (field, expected) = rest.split_once('`').map_or((rest, ""), |(f, e)| (f, e.trim_start_matches(", ")));
+        let key = match path.rsplit('.').next() == Some(field) {
+            true => path.to_string(),
+            false => format!("{path}.{field}"),
+        };
+        return match expected {
+            "" => format!("{key}: unknown key"),
+            e => format!("{key}: unknown key ({e})"),
+        };
     }
     if let Some(rest) = msg.strip_prefix("missing field `") {
         let field = rest.trim_end_matches('`');

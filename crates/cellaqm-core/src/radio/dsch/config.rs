@@ -14,9 +14,11 @@
 //! web_users = 400
 //! ```
 
+use crate::radio::env::propagation::PathLoss;
+use crate::radio::env::{Environment, EnvironmentKeys, FadingKind, LayoutKind, MobilityKind};
 use crate::traffic::distributions::Family;
 use crate::traffic::{Count, Dist, Secs, Size};
-use crate::units::{Bytes, Meters, Speed};
+use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 
 /// The ETSI UMTS 30.03 web model of the emulated interactive users.
@@ -65,26 +67,10 @@ pub struct DschConfig {
     pub web_users: u32,
     /// Conversational users, always in a call (paper: 250).
     pub conversational_users: u32,
-    /// Rings of cells around the central one (our choice: 3, 37 cells).
-    pub rings: u32,
-    /// Cell radius, centre to corner (paper: 500 m).
-    pub radius: Meters,
-    /// Path loss at 1 km, dB, and its exponent (our choice: 128.1 + 37.6 log10(d/km)).
-    pub path_loss_1km: f64,
-    pub path_loss_exponent: f64,
-    /// Distances below this count as this (our choice: 10 m).
-    pub min_distance: Meters,
-    /// Shadowing σ, dB (our choice: 8), its decorrelation distance (50 m),
-    /// and its correlation between base stations (our choice: 0.5, as the HS-DSCH study's).
-    pub shadowing_sigma: f64,
-    pub shadowing_decorrelation: Meters,
-    pub shadowing_site_correlation: f64,
-    /// The channel (position, shadowing) is recomputed after this much travel (our choice: 1 m).
-    pub channel_step: Meters,
-    /// Users' speed, random direction (our choice: 3 km/h).
-    pub speed: Speed,
-    /// Thermal noise P_N, dBm (our choice: −99).
-    pub noise_dbm: f64,
+    /// The radio environment's keys (layout, mobility, propagation), as in
+    /// `[radio.environment]`; absent: [`DschConfig::default_environment`].
+    #[serde(flatten)]
+    pub env: EnvironmentKeys,
     /// Maximum base station power, dBm (paper: 43), and the common channels' share, W (our choice: 2).
     pub max_power_dbm: f64,
     pub common_power_w: f64,
@@ -127,17 +113,7 @@ impl Default for DschConfig {
             delta: 1.0,
             web_users: 400,
             conversational_users: 250,
-            rings: 3,
-            radius: Meters(500.0),
-            path_loss_1km: 128.1,
-            path_loss_exponent: 3.76,
-            min_distance: Meters(10.0),
-            shadowing_sigma: 8.0,
-            shadowing_decorrelation: Meters(50.0),
-            shadowing_site_correlation: 0.5,
-            channel_step: Meters(1.0),
-            speed: Speed(3.0 / 3.6),
-            noise_dbm: -99.0,
+            env: EnvironmentKeys::default(),
             max_power_dbm: 43.0,
             common_power_w: 2.0,
             conversational_eb_n0_db: 4.02,
@@ -164,35 +140,63 @@ impl DschConfig {
         10f64.powf((self.max_power_dbm - 30.0) / 10.0)
     }
 
+    /// The DSCH study's environment (Ferrús et al.; docs/dsch.md): 3 rings
+    /// of wrapped hexagonal cells, 37 (our choice), of radius 500 m (the
+    /// paper); straight tracks in a random direction at 3 km/h (our choice),
+    /// the channel moving on every 1 m (our choice); path loss 128.1 +
+    /// 37.6·log10(d/km) dB from 10 m (our choice: TR 25.942); shadowing σ 8 dB,
+    /// 50 m decorrelation, 0.5 between sites (our choice, as the HS-DSCH
+    /// study's); no fast fading; noise P_N −99 dBm (our choice).
+    pub fn default_environment() -> Environment {
+        Environment {
+            layout: LayoutKind::Hex,
+            rings: 3,
+            radius: 500.0,
+            wrap_around: true,
+            mobility: MobilityKind::Track,
+            speed_min: 3.0 / 3.6,
+            speed_max: 3.0 / 3.6,
+            channel_step: 1.0,
+            path_loss: PathLoss::exponent(128.1, 3.76, 10.0),
+            shadowing_sigma: 8.0,
+            shadowing_site_correlation: 0.5,
+            shadowing_decorrelation: 50.0,
+            fading: FadingKind::None,
+            carrier: 2e9,
+            noise_dbm: Some(-99.0),
+        }
+    }
+
+    /// The environment of this section (`key`) under `over`, `[radio.environment]`.
+    pub fn environment(&self, key: &str, over: Option<(&str, &EnvironmentKeys)>) -> Result<Environment, String> {
+        let models = (LayoutKind::Hex, MobilityKind::Track, FadingKind::None);
+        let env = Self::default_environment().resolve("DSCH system", models, &["carrier"], (key, &self.env), over)?;
+        let at = over.map_or(key, |o| o.0);
+        if env.speed_min != env.speed_max {
+            return Err(format!("{at}.speed_min: the DSCH users move at one speed (give speed)"));
+        }
+        let cells = 3 * env.rings * (env.rings + 1) + 1;
+        if let Some(c) = self.test_cells.iter().find(|&&c| c >= cells) {
+            return Err(format!("{key}.test_cells: cell {c} is not one of the {cells} cells (0 … {})", cells - 1));
+        }
+        Ok(env)
+    }
+
     /// Checks the section; errors name the key under `key`.
     pub fn validate(&self, key: &str) -> Result<(), String> {
-        let positive = [
-            ("phi", self.phi),
-            ("delta", self.delta),
-            ("radius", self.radius.0),
-            ("path_loss_exponent", self.path_loss_exponent),
-            ("min_distance", self.min_distance.0),
-            ("shadowing_decorrelation", self.shadowing_decorrelation.0),
-            ("channel_step", self.channel_step.0),
-            ("bler_slope_db", self.bler_slope_db),
-        ];
+        self.environment(key, None)?;
+        let positive = [("phi", self.phi), ("delta", self.delta), ("bler_slope_db", self.bler_slope_db)];
         if let Some((name, v)) = positive.iter().find(|(_, v)| !(*v > 0.0 && v.is_finite())) {
             return Err(format!("{key}.{name}: must be positive, got {v}"));
         }
         if self.phi > 1.0 {
             return Err(format!("{key}.phi: a load factor, at most 1 (100 %), got {}", self.phi));
         }
-        let unit = [
-            ("shadowing_site_correlation", self.shadowing_site_correlation),
-            ("conversational_bler", self.conversational_bler),
-            ("interactive_bler", self.interactive_bler),
-        ];
+        let unit = [("conversational_bler", self.conversational_bler), ("interactive_bler", self.interactive_bler)];
         if let Some((name, v)) = unit.iter().find(|(_, v)| !(0.0..=1.0).contains(v)) {
             return Err(format!("{key}.{name}: expected a value in [0, 1], got {v}"));
         }
         let finite = [
-            ("path_loss_1km", self.path_loss_1km),
-            ("noise_dbm", self.noise_dbm),
             ("max_power_dbm", self.max_power_dbm),
             ("conversational_eb_n0_db", self.conversational_eb_n0_db),
             ("interactive_eb_n0_db", self.interactive_eb_n0_db),
@@ -200,12 +204,6 @@ impl DschConfig {
         ];
         if let Some((name, v)) = finite.iter().find(|(_, v)| !v.is_finite()) {
             return Err(format!("{key}.{name}: must be a finite number, got {v}"));
-        }
-        if !(self.shadowing_sigma >= 0.0 && self.shadowing_sigma.is_finite()) {
-            return Err(format!("{key}.shadowing_sigma: must be at least 0 dB, got {}", self.shadowing_sigma));
-        }
-        if !(self.speed.0 >= 0.0 && self.speed.0.is_finite()) {
-            return Err(format!("{key}.speed: must be at least 0 m/s, got {}", self.speed.0));
         }
         if !(self.common_power_w >= 0.0 && self.common_power_w < self.max_power_w()) {
             return Err(format!(
@@ -219,18 +217,11 @@ impl DschConfig {
                 return Err(format!("{key}.{name}: at most {MAX_SYSTEM_USERS}, got {n}"));
             }
         }
-        if self.rings == 0 || self.rings > 10 {
-            return Err(format!("{key}.rings: expected 1 … 10, got {}", self.rings));
-        }
         if self.handover_period.0 == 0 {
             return Err(format!("{key}.handover_period: must be positive"));
         }
         if self.web_buffer.0 == 0 {
             return Err(format!("{key}.web_buffer: must be positive"));
-        }
-        let cells = 3 * self.rings * (self.rings + 1) + 1;
-        if let Some(c) = self.test_cells.iter().find(|&&c| c >= cells) {
-            return Err(format!("{key}.test_cells: cell {c} is not one of the {cells} cells (0 … {})", cells - 1));
         }
         if self.max_sdu.0 == 0 || self.max_sdu.0 > 65_535 {
             return Err(format!("{key}.max_sdu: expected 1 B … 64 KB, got {} B", self.max_sdu.0));
@@ -242,13 +233,14 @@ impl DschConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::units::Meters;
 
     #[test]
     fn keys_parse_with_units_and_errors_name_the_key() {
         let c: DschConfig =
             toml::from_str("phi = 0.7\nradius = \"0.5km\"\nspeed = \"3km/h\"\nweb_buffer = \"32KiB\"\nweb_users = 600")
                 .unwrap();
-        assert_eq!((c.phi, c.radius, c.web_users, c.web_buffer), (0.7, Meters(500.0), 600, Bytes(32 * 1024)));
+        assert_eq!((c.phi, c.env.radius, c.web_users, c.web_buffer), (0.7, Some(Meters(500.0)), 600, Bytes(32 * 1024)));
         assert!((c.max_power_w() - 19.953).abs() < 1e-3);
         assert_eq!(DschConfig::default().validate("radio.dsch"), Ok(()));
         let bad = DschConfig { phi: 0.0, ..DschConfig::default() };

@@ -9,20 +9,18 @@
 //! - [`checks`]: the availability checks — OVSF codes (Kraft), load factor η, transmit power;
 //! - [`rrm`]: the frame's three steps (service credit → TF, priority, availability with halving);
 //! - [`power`]: interference, power control (eq. 1) and block errors;
-//! - [`handover`]: the best cell with hysteresis;
 //! - [`web`]: the emulated ETSI 30.03 web users (the reading time follows each packet call);
 //!   [`blocks`]: their block-level RLC AM;
 //! - [`stats`]: the central cell's measures; [`config`]: `[radio.dsch]`;
 //! - [`system`]: the 37 cells and their users, frame by frame.
 //!
-//! The layout, shadowing, tracks and path loss are the HS-DSCH system's
-//! ([`super::hsdsch`]). docs/dsch.md describes the model and the source of
+//! The layout, shadowing, tracks, path loss and the handover rule are the
+//! radio environment's ([`crate::radio::env`]). docs/dsch.md describes the model and the source of
 //! every parameter.
 
 pub mod blocks;
 pub mod checks;
 pub mod config;
-pub mod handover;
 pub mod power;
 pub mod rrm;
 pub mod stats;

@@ -6,8 +6,7 @@
 //! loss, overflow); a web packet at the cell of its user when it arrives.
 
 use super::rrm::{Check, FrameStats};
-use super::system::FRAME;
-use super::transport_format::PAYLOAD_BITS;
+use super::transport_format::{FRAME, PAYLOAD_BITS};
 use serde::Serialize;
 
 /// Raw counters at the central cell.

@@ -35,27 +35,28 @@
 use super::blocks::{BlockRlc, Fate};
 use super::checks::{Codes, Link, Load};
 use super::config::DschConfig;
-use super::handover::best_cell;
 use super::power;
 use super::rrm::{FrameStats, Limits, Request, Rrm};
 use super::stats::{CellCounters, Counters, DschSummary};
-use super::transport_format::{Tf, PAYLOAD_BITS};
+use super::transport_format::{Tf, FRAME, PAYLOAD_BITS};
 use super::web::{split, WebSource};
-use crate::radio::bearer::{stream_name, Bearer};
-use crate::radio::cell::CellSummary;
-use crate::radio::hsdsch::channel::{dbm_to_w, PathLoss};
-use crate::radio::hsdsch::layout::Layout;
-use crate::radio::hsdsch::shadowing::Shadowing;
-use crate::radio::hsdsch::track::Track;
+use crate::radio::air::AirLine;
+use crate::radio::bearer::Bearer;
+use crate::radio::cell_summary::{CellSummary, DschCell, SystemCell};
+use crate::radio::env::handover::best_cell;
+use crate::radio::env::layout::Layout;
+use crate::radio::env::mobile::Mobile;
+use crate::radio::env::propagation::{dbm_to_w, PathLoss};
+use crate::radio::env::track::Track;
+use crate::radio::env::Environment;
 use crate::radio::pending::Pending;
+use crate::radio::sap::{BufferStatus, TxOpportunity};
+use crate::radio::streams::stream_name;
 use crate::rlc::Pdu;
 use crate::rng::{self, Rng};
-use crate::time::{Dur, Time};
+use crate::time::Time;
 use rand::Rng as _;
-use std::collections::VecDeque;
 
-/// The frame.
-pub const FRAME: Dur = Dur(10_000_000);
 /// The central cell, where the measures are taken.
 pub const CENTRE: usize = 0;
 /// Spreading factor of a 64 kb/s conversational DCH.
@@ -91,10 +92,8 @@ struct User {
 }
 
 /// Where a user is and how it moves (read every handover period), and when its call ends.
-struct Mobile {
-    track: Track,
-    shadow: Shadowing,
-    moved: f64,
+struct Mover {
+    place: Mobile,
     call_end: Time,
     rng: Rng,
 }
@@ -136,6 +135,7 @@ impl Fate for SduFates<'_> {
 
 pub struct DschSystem {
     cfg: DschConfig,
+    env: Environment,
     layout: Layout,
     path: PathLoss,
     noise_w: f64,
@@ -145,7 +145,7 @@ pub struct DschSystem {
     blers: [f64; 2],
     hysteresis: f64,
     users: Vec<User>,
-    mobiles: Vec<Mobile>,
+    mobiles: Vec<Mover>,
     /// Path gains, linear: user u's to cell c at `u · cells + c`.
     gains: Vec<f64>,
     /// The web users (user `first_web + w` is `web[w]`).
@@ -169,27 +169,23 @@ pub struct DschSystem {
     /// Block errors.
     rng: Rng,
     /// Each user under test's PDUs on their way to the UE.
-    air: Vec<VecDeque<(Time, Pdu)>>,
+    air: Vec<AirLine>,
     pending: Pending,
 }
 
 impl DschSystem {
-    /// The system of `cfg` with `tests` users under test (the scenario's users,
+    /// The system of `cfg` in `env` with `tests` users under test (the scenario's users,
     /// indices 0 … tests − 1), then the conversational and the web users; run
     /// seed `seed` (streams `radio.dsch`, each user's `radio[.ue<u>].move` and
     /// each web user's `radio.ue<u>.web`).
-    pub fn new(cfg: &DschConfig, tests: usize, seed: u64) -> DschSystem {
-        let layout = Layout::rings(cfg.rings, cfg.radius.0, true);
+    pub fn new(cfg: &DschConfig, env: &Environment, tests: usize, seed: u64) -> DschSystem {
+        let layout = env.layout();
         let n = tests + cfg.conversational_users as usize + cfg.web_users as usize;
         let cells = layout.cells();
         let db = |x: f64| 10f64.powf(x / 10.0);
         let mut s = DschSystem {
-            path: PathLoss {
-                at_1km_db: cfg.path_loss_1km,
-                exponent: cfg.path_loss_exponent,
-                min_distance: cfg.min_distance.0,
-            },
-            noise_w: dbm_to_w(cfg.noise_dbm),
+            path: env.path_loss,
+            noise_w: dbm_to_w(env.noise_dbm.expect("the DSCH environment's noise")),
             max_w: cfg.max_power_w(),
             targets: [db(cfg.conversational_eb_n0_db), db(cfg.interactive_eb_n0_db)],
             blers: [cfg.conversational_bler, cfg.interactive_bler],
@@ -211,9 +207,10 @@ impl DschSystem {
             cell_counters: vec![CellCounters::default(); cells],
             frames: 0,
             rng: rng::stream(seed, "radio.dsch"),
-            air: vec![VecDeque::new(); tests],
+            air: vec![AirLine::default(); tests],
             pending: Pending::default(),
             cfg: cfg.clone(),
+            env: env.clone(),
             layout,
         };
         for u in 0..n {
@@ -223,13 +220,7 @@ impl DschSystem {
                 _ => Kind::Web,
             };
             let mut rng = rng::stream(seed, &stream_name(u as u32, "move"));
-            let shadow = Shadowing::new(
-                cells,
-                cfg.shadowing_sigma,
-                cfg.shadowing_site_correlation,
-                cfg.shadowing_decorrelation.0,
-                &mut rng,
-            );
+            let shadow = env.shadowing(cells, &mut rng);
             let pos = match kind {
                 Kind::Test if !cfg.test_cells.is_empty() => loop {
                     let p = s.layout.place_uniform(&mut rng);
@@ -239,7 +230,7 @@ impl DschSystem {
                 },
                 _ => s.layout.place_uniform(&mut rng),
             };
-            let track = Track::heading(pos, Time::ZERO, cfg.speed.0, &mut rng);
+            let track = Track::heading(pos, Time::ZERO, env.speed_max, &mut rng);
             let call_end = match kind {
                 Kind::Conversational => Time::ZERO + cfg.call_duration.dur(&mut rng),
                 _ => Time::MAX,
@@ -248,7 +239,7 @@ impl DschSystem {
                 let source = WebSource::new(&cfg.web, Time::ZERO, rng::stream(seed, &stream_name(u as u32, "web")));
                 s.web.push(Emulated { source, rlc: BlockRlc::default() });
             }
-            s.mobiles.push(Mobile { track, shadow, moved: 0.0, call_end, rng });
+            s.mobiles.push(Mover { place: Mobile::new(track, shadow), call_end, rng });
             s.users.push(User {
                 kind,
                 cell: 0,
@@ -275,21 +266,14 @@ impl DschSystem {
     /// Recomputes user `u`'s path gains at its position and shadowing.
     fn update_channel(&mut self, u: usize) {
         let cells = self.layout.cells();
-        let m = &self.mobiles[u];
-        let p = m.track.position();
-        for (c, g) in self.gains[u * cells..(u + 1) * cells].iter_mut().enumerate() {
-            *g = self.path.gain(self.layout.distance(p, c), m.shadow.db(c));
-        }
+        self.mobiles[u].place.gains(&self.layout, &self.path, &mut self.gains[u * cells..(u + 1) * cells]);
     }
 
     /// Moves every user on to `now` and hands over where the best cell is `hysteresis` better.
     fn move_users(&mut self, now: Time) {
         for u in 0..self.users.len() {
             let m = &mut self.mobiles[u];
-            m.moved += m.track.advance(&self.layout, now);
-            if m.moved >= self.cfg.channel_step.0 {
-                let d = std::mem::take(&mut m.moved);
-                m.shadow.advance(d, &mut m.rng);
+            if m.place.advance(&self.layout, now, self.env.channel_step, &mut m.rng) {
                 self.update_channel(u);
             }
             let cell = best_cell(self.gain(u), self.users[u].cell, self.hysteresis);
@@ -304,9 +288,8 @@ impl DschSystem {
     fn replace_call(&mut self, u: usize, now: Time) {
         let m = &mut self.mobiles[u];
         let pos = self.layout.place_uniform(&mut m.rng);
-        m.track = Track::heading(pos, now, self.cfg.speed.0, &mut m.rng);
-        m.shadow.redraw(&mut m.rng);
-        m.moved = 0.0;
+        let track = Track::heading(pos, now, self.env.speed_max, &mut m.rng);
+        m.place.restart(track, &mut m.rng);
         m.call_end = now + self.cfg.call_duration.dur(&mut m.rng);
         self.update_channel(u);
         self.users[u].cell = best_cell(self.gain(u), 0, 1.0);
@@ -327,13 +310,14 @@ impl DschSystem {
         self.pending.due(now)
     }
 
-    /// The bits a user under test asks for: its RLC's backlog in PDUs of `pdu_bytes`
-    /// (PDCP bytes over the PDU's payload, retransmissions and one more for control and a partial PDU).
-    fn test_backlog_bits(b: &mut Bearer, now: Time, pdu_bytes: u64) -> u64 {
-        if !b.rnc_has_work(now) {
+    /// The bits a user under test asks for, from its bearer's buffer status: its
+    /// RLC's backlog in PDUs of `pdu_bytes` (the new bytes over the PDU's payload,
+    /// the retransmissions, and one more for control and a partial PDU).
+    fn request_bits(s: BufferStatus, pdu_bytes: u64) -> u64 {
+        if !s.ready {
             return 0;
         }
-        let pdus = b.pdcp().bytes().div_ceil(pdu_bytes.saturating_sub(2).max(1)) + b.retx_pending() + 1;
+        let pdus = s.new_bytes.div_ceil(pdu_bytes.saturating_sub(2).max(1)) + s.retx_pdus + 1;
         pdus * PAYLOAD_BITS as u64
     }
 
@@ -411,7 +395,7 @@ impl DschSystem {
                     }
                     let has_data = match ue.kind {
                         Kind::Web => self.web[u - self.first_web].rlc.pending_bits() > 0,
-                        _ => bearers[u].rnc_has_work(now),
+                        _ => bearers[u].buffer_status(now).ready,
                     };
                     if has_data {
                         self.rrm.accrue(u, ue.sent_last_frame);
@@ -421,7 +405,7 @@ impl DschSystem {
                     ue.sf = 0;
                     let buffer_bits = match ue.kind {
                         Kind::Web => self.web[u - self.first_web].rlc.pending_bits(),
-                        _ => Self::test_backlog_bits(&mut bearers[u], now, pdu_bytes),
+                        _ => Self::request_bits(bearers[u].buffer_status(now), pdu_bytes),
                     };
                     if buffer_bits > 0 {
                         let sent_last_frame_bits = ue.sent_last_frame;
@@ -451,12 +435,8 @@ impl DschSystem {
                     _ => {
                         let pdus = &mut self.pdus[u];
                         pdus.clear();
-                        while (pdus.len() as u32) < tf.blocks() {
-                            match bearers[u].next_down_pdu(now) {
-                                Some(p) => pdus.push(p),
-                                None => break,
-                            }
-                        }
+                        let b = &mut bearers[u];
+                        b.transmit_down(now, TxOpportunity::pdus(tf.blocks() as u64, b.pdu_bytes()), pdus);
                         served.push((u, None));
                         self.counters.test_grants += 1;
                         pdus.len() as u32
@@ -550,11 +530,8 @@ impl DschSystem {
                     for pdu in self.pdus[u].drain(..) {
                         if rng.random::<f64>() < bler {
                             *lost_blocks += 1;
-                        } else {
-                            if air.is_empty() {
-                                served.push((u, Some(end)));
-                            }
-                            air.push_back((end, pdu));
+                        } else if air.push(end, pdu) {
+                            served.push((u, Some(end)));
                         }
                     }
                 }
@@ -570,13 +547,9 @@ impl DschSystem {
         self.counters.frame(eta, p);
     }
 
-    /// User `u`'s PDUs due at the UE by `now` go to `out`; returns when the next ones arrive.
-    pub fn air_arrivals(&mut self, now: Time, u: usize, out: &mut Vec<Pdu>) -> Option<Time> {
-        let air = &mut self.air[u];
-        while air.front().is_some_and(|(at, _)| *at <= now) {
-            out.push(air.pop_front().expect("checked").1);
-        }
-        air.front().map(|(at, _)| *at)
+    /// The air line to user under test `u`.
+    pub fn air(&mut self, u: usize) -> &mut AirLine {
+        &mut self.air[u]
     }
 
     /// The central cell's measures so far.
@@ -601,13 +574,14 @@ impl DschSystem {
             users: self.users.iter().filter(|u| u.cell == c).count() as u32,
             downlink: "dsch",
             scheduler: Some("service_credit"),
-            goodput_bps: 0.0,
             tti_utilisation: Some(s.frames_on_air as f64 / frames),
             users_per_tti: Some(s.users_on_air as f64 / s.frames_on_air.max(1) as f64),
-            blocks_lost: Some(s.blocks_lost),
-            handovers_in: Some(s.handovers_in),
-            air_bps: Some((s.blocks * PAYLOAD_BITS as u64) as f64 / end.as_secs_f64().max(1e-9)),
-            mean_eta: Some(s.eta_sum / frames),
+            system: Some(SystemCell::Dsch(DschCell {
+                blocks_lost: s.blocks_lost,
+                handovers_in: s.handovers_in,
+                air_bps: (s.blocks * PAYLOAD_BITS as u64) as f64 / end.as_secs_f64().max(1e-9),
+                mean_eta: s.eta_sum / frames,
+            })),
             ..CellSummary::default()
         }
     }

@@ -3,12 +3,13 @@
 
 use super::config::DschConfig;
 use super::stats::DschSummary;
-use super::system::{DschSystem, FRAME};
+use super::system::DschSystem;
+use super::transport_format::FRAME;
 use crate::time::Time;
 
 /// Runs the system alone for `secs` seconds with seed `seed`.
 fn run(cfg: &DschConfig, secs: u64, seed: u64) -> DschSummary {
-    let mut s = DschSystem::new(cfg, 0, seed);
+    let mut s = DschSystem::new(cfg, &cfg.environment("radio.dsch", None).unwrap(), 0, seed);
     let mut served = Vec::new();
     for f in 0..secs * 100 {
         s.frame(Time(f * FRAME.0), &mut [], 40, &mut served);
@@ -26,7 +27,7 @@ fn conversational_sdu_error_is_two_blocks_at_one_percent() {
     let cfg = DschConfig {
         web_users: 0,
         conversational_users: 100,
-        speed: crate::units::Speed(0.0),
+        env: crate::radio::env::EnvironmentKeys { speed: Some(crate::units::Speed(0.0)), ..Default::default() },
         call_duration: crate::traffic::Dist::fixed(1e6),
         ..DschConfig::default()
     };

@@ -3,8 +3,12 @@
 //! 2, 4, 8, 12 or 16 blocks (16 … 256 kb/s) at spreading factor 128, 64, 32,
 //! 16, 8, 8.
 
+use crate::time::Dur;
+
 /// Payload bits of a transport block.
 pub const PAYLOAD_BITS: u32 = 320;
+/// The radio frame (a TTI is two).
+pub const FRAME: Dur = Dur(10_000_000);
 /// Bits of a transport block on the air.
 pub const BLOCK_BITS: u32 = 336;
 

@@ -13,17 +13,14 @@
 //! users_per_tti = 3
 //! ```
 
-use crate::units::{Meters, Speed};
+pub use crate::radio::env::handover::Attach;
+use crate::radio::env::propagation::PathLoss;
+use crate::radio::env::{Environment, EnvironmentKeys, FadingKind, LayoutKind, MobilityKind};
 use serde::{Deserialize, Serialize};
 
-/// `layout` in `[radio.cells]`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LayoutKind {
-    /// Seven omnidirectional hexagonal cells.
-    #[default]
-    Hex7,
-}
+/// The most rings of cells the HS-DSCH system models (61 cells: each TTI's
+/// cells on air are the bits of a `u64`).
+pub const MAX_RINGS: u32 = 4;
 
 /// `interference` in `[radio.cells]`: which other cells' power a user's SIR counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
@@ -36,40 +33,14 @@ pub enum OtherCells {
     Full,
 }
 
-/// `attach` in `[radio.cells]`: which base station serves a user.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Attach {
-    /// The nearest (wrap-around distance; the study).
-    #[default]
-    Nearest,
-    /// The one with the highest path gain, shadowing included (3GPP system simulations' rule).
-    Strongest,
-}
-
 /// `[radio.cells]` in a scenario.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct CellsConfig {
-    pub layout: LayoutKind,
-    /// Cell radius, centre to corner (study: 500 m).
-    pub radius: Meters,
-    /// Wrap-around for interference and moving users (study: on).
-    pub wrap_around: bool,
-    /// Path loss at 1 km, dB (our choice: 128.1).
-    pub path_loss_1km: f64,
-    /// Path loss exponent (study: 3.5).
-    pub path_loss_exponent: f64,
-    /// Distances below this count as this (our choice: 10 m).
-    pub min_distance: Meters,
-    /// Shadowing standard deviation, dB (study: 8).
-    pub shadowing_sigma: f64,
-    /// Shadowing correlation between base stations (study: 0.5).
-    pub shadowing_site_correlation: f64,
-    /// Shadowing decorrelation distance along the track (study: 40 m).
-    pub shadowing_decorrelation: Meters,
-    /// Thermal noise at the UE, dBm (our choice: −100).
-    pub noise_dbm: f64,
+    /// The radio environment's keys (layout, mobility, propagation), as in
+    /// `[radio.environment]`; absent: [`CellsConfig::default_environment`].
+    #[serde(flatten)]
+    pub env: EnvironmentKeys,
     /// HS-DSCH power of a transmitting cell, W (study: 10).
     pub power_w: f64,
     /// Which other cells interfere: those on air in the last TTI (our choice) or all, always.
@@ -86,26 +57,12 @@ pub struct CellsConfig {
     pub users_per_tti: u32,
     /// Radio block error rate, i.i.d. (our choice: 0.1).
     pub bler: f64,
-    /// The channel (position, shadowing) is recomputed after this much travel (our choice: 1 m).
-    pub channel_step: Meters,
-    /// A session's speed is uniform in [speed_min, speed_max] (our choice: 0–30 km/h).
-    pub speed_min: Speed,
-    pub speed_max: Speed,
 }
 
 impl Default for CellsConfig {
     fn default() -> Self {
         CellsConfig {
-            layout: LayoutKind::Hex7,
-            radius: Meters(500.0),
-            wrap_around: true,
-            path_loss_1km: 128.1,
-            path_loss_exponent: 3.5,
-            min_distance: Meters(10.0),
-            shadowing_sigma: 8.0,
-            shadowing_site_correlation: 0.5,
-            shadowing_decorrelation: Meters(40.0),
-            noise_dbm: -100.0,
+            env: EnvironmentKeys::default(),
             power_w: 10.0,
             interference: OtherCells::OnAir,
             attach: Attach::Nearest,
@@ -114,55 +71,78 @@ impl Default for CellsConfig {
             codes: 12,
             users_per_tti: 3,
             bler: 0.1,
-            channel_step: Meters(1.0),
-            speed_min: Speed(0.0),
-            speed_max: Speed(30.0 / 3.6),
         }
     }
 }
 
 impl CellsConfig {
+    /// The HS-DSCH study's environment (hsdsch-buffer-mgmt.md, scenario 2;
+    /// docs/hsdsch.md): seven wrapped hexagonal cells of radius 500 m;
+    /// straight tracks at speeds uniform in 0–30 km/h (our choice), the
+    /// channel moving on every 1 m (our choice); path loss 128.1 (our choice)
+    /// plus 35·log10(d/km) dB (the study's exponent 3.5) from 10 m (our choice);
+    /// shadowing σ 8 dB, 0.5 between sites, 40 m decorrelation (the study);
+    /// no fast fading; noise −100 dBm (our choice).
+    pub fn default_environment() -> Environment {
+        Environment {
+            layout: LayoutKind::Hex7,
+            rings: 1,
+            radius: 500.0,
+            wrap_around: true,
+            mobility: MobilityKind::Track,
+            speed_min: 0.0,
+            speed_max: 30.0 / 3.6,
+            channel_step: 1.0,
+            path_loss: PathLoss::exponent(128.1, 3.5, 10.0),
+            shadowing_sigma: 8.0,
+            shadowing_site_correlation: 0.5,
+            shadowing_decorrelation: 40.0,
+            fading: FadingKind::None,
+            carrier: 2e9,
+            noise_dbm: Some(-100.0),
+        }
+    }
+
+    /// The environment of this section (`key`) under `over`, `[radio.environment]`.
+    /// The system models seven cells (`"hex7"`, the study) or up to
+    /// [`MAX_RINGS`] rings of them (`"hex"`: the scale benchmark's).
+    pub fn environment(&self, key: &str, over: Option<(&str, &EnvironmentKeys)>) -> Result<Environment, String> {
+        let hex = match over.and_then(|o| o.1.layout).or(self.env.layout) {
+            Some(LayoutKind::Hex) => LayoutKind::Hex,
+            _ => LayoutKind::Hex7,
+        };
+        let models = (hex, MobilityKind::Track, FadingKind::None);
+        let env =
+            Self::default_environment().resolve("HS-DSCH system", models, &["carrier"], (key, &self.env), over)?;
+        if env.rings > MAX_RINGS {
+            let at = over.filter(|o| o.1.rings.is_some()).map_or(key, |o| o.0);
+            return Err(format!(
+                "{at}.rings: the HS-DSCH system has at most {MAX_RINGS} rings (61 cells), got {}",
+                env.rings
+            ));
+        }
+        Ok(env)
+    }
+
     /// Checks the section; errors name the key under `key`.
     pub fn validate(&self, key: &str) -> Result<(), String> {
-        let positive = [
-            ("radius", self.radius.0),
-            ("path_loss_exponent", self.path_loss_exponent),
-            ("min_distance", self.min_distance.0),
-            ("shadowing_decorrelation", self.shadowing_decorrelation.0),
-            ("power_w", self.power_w),
-            ("channel_step", self.channel_step.0),
-        ];
+        self.environment(key, None)?;
+        let positive = [("power_w", self.power_w)];
         if let Some((name, v)) = positive.iter().find(|(_, v)| !(*v > 0.0 && v.is_finite())) {
             return Err(format!("{key}.{name}: must be positive, got {v}"));
         }
-        let unit = [
-            ("shadowing_site_correlation", self.shadowing_site_correlation),
-            ("orthogonality_loss", self.orthogonality_loss),
-            ("self_interference", self.self_interference),
-        ];
+        let unit = [("orthogonality_loss", self.orthogonality_loss), ("self_interference", self.self_interference)];
         if let Some((name, v)) = unit.iter().find(|(_, v)| !(0.0..=1.0).contains(v)) {
             return Err(format!("{key}.{name}: expected a value in [0, 1], got {v}"));
         }
         if !(0.0..1.0).contains(&self.bler) {
             return Err(format!("{key}.bler: expected a probability in [0, 1), got {}", self.bler));
         }
-        if !(self.shadowing_sigma >= 0.0 && self.shadowing_sigma.is_finite()) {
-            return Err(format!("{key}.shadowing_sigma: must be at least 0 dB, got {}", self.shadowing_sigma));
-        }
-        if !self.noise_dbm.is_finite() || !self.path_loss_1km.is_finite() {
-            return Err(format!("{key}.noise_dbm / path_loss_1km: must be finite"));
-        }
         if self.codes == 0 {
             return Err(format!("{key}.codes: must be at least 1"));
         }
         if self.users_per_tti == 0 {
             return Err(format!("{key}.users_per_tti: must be at least 1"));
-        }
-        if !(self.speed_min.0 >= 0.0 && self.speed_min.0 <= self.speed_max.0) {
-            return Err(format!(
-                "{key}.speed_min: must be between 0 and speed_max ({} m/s), got {} m/s",
-                self.speed_max.0, self.speed_min.0
-            ));
         }
         Ok(())
     }
@@ -171,12 +151,28 @@ impl CellsConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::units::Meters;
 
     #[test]
     fn keys_parse_with_units_and_errors_name_the_key() {
         let c: CellsConfig = toml::from_str("radius = \"0.5km\"\nspeed_max = \"3km/h\"\nbler = 0.2").unwrap();
-        assert_eq!((c.radius, c.bler), (Meters(500.0), 0.2));
-        assert!((c.speed_max.0 - 3.0 / 3.6).abs() < 1e-12);
+        assert_eq!((c.env.radius, c.bler), (Some(Meters(500.0)), 0.2));
+        let env = c.environment("radio.cells", None).unwrap();
+        assert!((env.speed_max - 3.0 / 3.6).abs() < 1e-12 && env.radius == 500.0);
+        let bad: CellsConfig = toml::from_str("speed_min = \"4km/h\"\nspeed_max = \"3km/h\"").unwrap();
+        assert!(bad.validate("radio.cells").unwrap_err().starts_with("radio.cells.speed_min:"));
+        let big: CellsConfig = toml::from_str("layout = \"hex\"\nrings = 4").unwrap();
+        assert_eq!(big.environment("radio.cells", None).unwrap().layout().cells(), 61);
+        let bad: CellsConfig = toml::from_str("layout = \"hex\"\nrings = 5").unwrap();
+        assert!(bad
+            .validate("radio.cells")
+            .unwrap_err()
+            .starts_with("radio.cells.rings: the HS-DSCH system has at most 4"));
+        let bad: CellsConfig = toml::from_str("layout = \"disc\"").unwrap();
+        assert!(bad
+            .validate("radio.cells")
+            .unwrap_err()
+            .starts_with("radio.cells.layout: the HS-DSCH system models \"hex7\""));
         assert_eq!(CellsConfig::default().validate("radio.cells"), Ok(()));
         let bad = CellsConfig { bler: 1.0, ..CellsConfig::default() };
         assert!(bad.validate("radio.cells").unwrap_err().starts_with("radio.cells.bler:"));

@@ -2,7 +2,7 @@
 //! once per TTI, in 0.1 dB bins from −30 to +20 dB (values outside fall in
 //! the end bins); mean and percentiles for the summary.
 
-use serde::Serialize;
+use crate::radio::cell_summary::SirSummary;
 
 const LOW_DB: f64 = -30.0;
 const BIN_DB: f64 = 0.1;
@@ -13,16 +13,6 @@ pub struct SirStats {
     bins: Vec<u64>,
     sum_db: f64,
     count: u64,
-}
-
-/// `summary.cells[].sir_db`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct SirSummary {
-    pub samples: u64,
-    pub mean: f64,
-    pub p5: f64,
-    pub p50: f64,
-    pub p95: f64,
 }
 
 impl Default for SirStats {

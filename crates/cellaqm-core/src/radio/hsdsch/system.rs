@@ -1,4 +1,5 @@
 //! The HS-DSCH system of hsdsch-buffer-mgmt.md (scenario 2): seven cells
+//! (the study; or up to 61 with `layout = "hex"`, the scale benchmark's)
 //! sharing one TTI clock, each serving its attached users from their RNC
 //! bearers.
 //!
@@ -15,7 +16,8 @@
 //! 2. Each cell with a lost block sends it again, before any new data (our
 //!    choice; no retry limit). Otherwise its scheduler picks up to
 //!    `users_per_tti` users in order; the first takes the block of its format,
-//!    pulling RLC PDUs straight from its bearer (the RNC's PDCP buffer, with
+//!    which its bearer fills with RLC PDUs (a transmission opportunity,
+//!    [`crate::radio::sap`]) straight from the RNC (its PDCP buffer, with
 //!    its queue discipline, is where the queue builds: no Node-B buffer and no
 //!    flow control between); if its queue cannot fill the block, the next
 //!    user gets the rest of the codes and power, a share `f` of its own
@@ -32,41 +34,43 @@
 //! schedulers' O(users) per cell; nothing is allocated once the buffers
 //! have grown.
 
-use super::channel::{db, dbm_to_w, Interference, PathLoss};
-use super::config::{Attach, CellsConfig, OtherCells};
-use super::layout::{Layout, CELLS};
+use super::config::{CellsConfig, OtherCells};
 use super::mcs::{self, Mcs};
-use super::shadowing::Shadowing;
 use super::sir_stats::SirStats;
-use super::track::Track;
-use crate::radio::bearer::{stream_name, Bearer};
+use crate::radio::air::AirLine;
+use crate::radio::bearer::Bearer;
 use crate::radio::busy::Busy;
-use crate::radio::cell::CellSummary;
+use crate::radio::cell_summary::{CellSummary, HsDschCell, SystemCell};
+use crate::radio::clock::Clock;
+use crate::radio::env::handover;
+use crate::radio::env::layout::Layout;
+use crate::radio::env::mobile::Mobile;
+use crate::radio::env::propagation::{db, dbm_to_w, Interference, PathLoss};
+use crate::radio::env::track::Track;
+use crate::radio::env::Environment;
 use crate::radio::hsdpa::HsdpaConfig;
 use crate::radio::pending::Pending;
+use crate::radio::sap::TxOpportunity;
 use crate::radio::scheduler::{AnyScheduler, RateAverage, Scheduler, SchedulerKind, UserView};
+use crate::radio::streams::stream_name;
 use crate::rlc::Pdu;
 use crate::rng::{self, Rng};
 use crate::time::{Dur, Time};
 use rand::Rng as _;
 use serde::Serialize;
-use std::collections::VecDeque;
 
 /// One user's radio state.
 struct Ue {
-    track: Track,
-    shadow: Shadowing,
+    place: Mobile,
     /// Path gain to each base station, linear, as of the last channel update.
-    gain: [f64; CELLS],
+    gain: Vec<f64>,
     /// Channel updates so far (a new one invalidates the SIR below).
     channel: u64,
     /// The cells on air (bit c: cell c) and the channel update the SIR was computed for:
     /// the same inputs give the same SIR, so it is not recomputed.
-    sir_for: Option<(u8, u64)>,
+    sir_for: Option<(u64, u64)>,
     /// The SIR, linear.
     sir: f64,
-    /// Travel since the last channel update, m.
-    moved: f64,
     cell: usize,
     /// The cell whose scheduler view holds this user.
     view_cell: usize,
@@ -79,8 +83,8 @@ struct Ue {
     carry: f64,
     /// Its served rate, averaged for the proportional fair scheduler.
     average: RateAverage,
-    /// PDUs on their way to the UE, with their arrival times.
-    air: VecDeque<(Time, Pdu)>,
+    /// PDUs on their way to the UE.
+    air: AirLine,
     handovers: u64,
     rng: Rng,
 }
@@ -118,6 +122,7 @@ struct HsCell {
 
 pub struct HsDsch {
     cfg: CellsConfig,
+    env: Environment,
     layout: Layout,
     path: PathLoss,
     intf: Interference,
@@ -135,30 +140,35 @@ pub struct HsDsch {
     /// (kept apart from `ues` so the idle users' check in each TTI touches one byte each).
     listed: Vec<bool>,
     pending: Pending,
-    last_tti: Option<Time>,
+    clock: Clock,
     picked: Vec<usize>,
     block: Vec<(usize, Pdu)>,
+    pdus: Vec<Pdu>,
 }
 
 impl HsDsch {
-    /// The system of `cfg` for `users` users with `hsdpa`'s scheduler, TTI,
+    /// The system of `cfg` in `env` for `users` users with `hsdpa`'s scheduler, TTI,
     /// air delay and averaging window, RLC PDUs of `pdu_bytes`; run seed `seed`
     /// (streams `radio.hsdsch` and each user's `radio[.ue<u>].move`).
-    pub fn new(cfg: &CellsConfig, users: usize, hsdpa: &HsdpaConfig, pdu_bytes: u64, seed: u64) -> HsDsch {
+    pub fn new(
+        cfg: &CellsConfig,
+        env: &Environment,
+        users: usize,
+        hsdpa: &HsdpaConfig,
+        pdu_bytes: u64,
+        seed: u64,
+    ) -> HsDsch {
         let (scheduler, tti, air_delay) = (hsdpa.scheduler, hsdpa.tti, hsdpa.air_delay);
         let window = (hsdpa.average_window.0 / tti.0.max(1)).clamp(1, u32::MAX as u64) as u32;
-        let layout = Layout::hex7(cfg.radius.0, cfg.wrap_around);
+        let layout = env.layout();
         let mut s = HsDsch {
             cfg: cfg.clone(),
-            path: PathLoss {
-                at_1km_db: cfg.path_loss_1km,
-                exponent: cfg.path_loss_exponent,
-                min_distance: cfg.min_distance.0,
-            },
+            env: env.clone(),
+            path: env.path_loss,
             intf: Interference {
                 orthogonality_loss: cfg.orthogonality_loss,
                 self_interference: cfg.self_interference,
-                noise_w: dbm_to_w(cfg.noise_dbm),
+                noise_w: dbm_to_w(env.noise_dbm.expect("the HS-DSCH environment's noise")),
             },
             table: mcs::table(cfg.codes, tti.as_secs_f64()),
             scheduler,
@@ -166,7 +176,7 @@ impl HsDsch {
             air_delay,
             pdu_bytes: pdu_bytes as f64,
             ues: Vec::with_capacity(users),
-            cells: (0..CELLS)
+            cells: (0..layout.cells())
                 .map(|_| HsCell {
                     scheduler: scheduler.build(),
                     views: vec![UserView::default(); users],
@@ -181,29 +191,22 @@ impl HsDsch {
             busy: Busy::new(users),
             listed: vec![false; users],
             pending: Pending::default(),
-            last_tti: None,
+            clock: Clock::new(tti),
             picked: Vec::new(),
             block: Vec::new(),
+            pdus: Vec::new(),
             layout,
         };
         for u in 0..users {
             let mut rng = rng::stream(seed, &stream_name(u as u32, "move"));
             let track = Track::start(&s.layout, Time::ZERO, s.speeds(), &mut rng);
-            let shadow = Shadowing::new(
-                CELLS,
-                cfg.shadowing_sigma,
-                cfg.shadowing_site_correlation,
-                cfg.shadowing_decorrelation.0,
-                &mut rng,
-            );
+            let shadow = env.shadowing(s.layout.cells(), &mut rng);
             s.ues.push(Ue {
-                track,
-                shadow,
-                gain: [0.0; CELLS],
+                place: Mobile::new(track, shadow),
+                gain: vec![0.0; s.layout.cells()],
                 channel: 0,
                 sir_for: None,
                 sir: 0.0,
-                moved: 0.0,
                 cell: 0,
                 view_cell: 0,
                 ready: 0,
@@ -211,7 +214,7 @@ impl HsDsch {
                 mcs: None,
                 carry: 0.0,
                 average: RateAverage::new(window),
-                air: VecDeque::new(),
+                air: AirLine::default(),
                 handovers: 0,
                 rng,
             });
@@ -224,19 +227,16 @@ impl HsDsch {
     /// The cell that serves user `u` where it is now (`attach`).
     fn serving(&self, u: usize) -> usize {
         let ue = &self.ues[u];
-        match self.cfg.attach {
-            Attach::Nearest => self.layout.nearest(ue.track.position()),
-            Attach::Strongest => (0..CELLS).fold(0, |best, c| if ue.gain[c] > ue.gain[best] { c } else { best }),
-        }
+        handover::serving(self.cfg.attach, &self.layout, ue.place.track.position(), &ue.gain)
     }
 
     fn speeds(&self) -> (f64, f64) {
-        (self.cfg.speed_min.0, self.cfg.speed_max.0)
+        (self.env.speed_min, self.env.speed_max)
     }
 
     /// Places user `u` at `track` (tests, and a scenario's fixed user).
     pub fn place(&mut self, u: usize, track: Track) {
-        self.ues[u].track = track;
+        self.ues[u].place.track = track;
         self.update_channel(u);
         self.ues[u].cell = self.serving(u);
     }
@@ -245,9 +245,8 @@ impl HsDsch {
     pub fn new_session(&mut self, now: Time, u: usize) {
         let speeds = self.speeds();
         let ue = &mut self.ues[u];
-        ue.track = Track::start(&self.layout, now, speeds, &mut ue.rng);
-        ue.shadow.redraw(&mut ue.rng);
-        ue.moved = 0.0;
+        let track = Track::start(&self.layout, now, speeds, &mut ue.rng);
+        ue.place.restart(track, &mut ue.rng);
         self.update_channel(u);
         let cell = self.serving(u);
         let ue = &mut self.ues[u];
@@ -260,22 +259,15 @@ impl HsDsch {
     fn update_channel(&mut self, u: usize) {
         let ue = &mut self.ues[u];
         ue.channel += 1;
-        let p = ue.track.position();
-        for c in 0..CELLS {
-            ue.gain[c] = self.path.gain(self.layout.distance(p, c), ue.shadow.db(c));
-        }
+        ue.place.gains(&self.layout, &self.path, &mut ue.gain);
     }
 
     /// Moves user `u` on to `now` (TTI `k`): channel, handover.
     fn move_user(&mut self, u: usize, now: Time, k: u64) {
         let ue = &mut self.ues[u];
-        let moved = ue.track.advance(&self.layout, now);
-        ue.moved += moved;
-        if ue.moved < self.cfg.channel_step.0 {
+        if !ue.place.advance(&self.layout, now, self.env.channel_step, &mut ue.rng) {
             return;
         }
-        let d = std::mem::take(&mut ue.moved);
-        ue.shadow.advance(d, &mut ue.rng);
         self.update_channel(u);
         let best = self.serving(u);
         let ue = &mut self.ues[u];
@@ -289,10 +281,11 @@ impl HsDsch {
     }
 
     /// User `u`'s SIR (linear) in its cell with the other cells in `on_air` (bit c: cell c) sending.
-    fn sir(&self, u: usize, on_air: u8) -> f64 {
+    fn sir(&self, u: usize, on_air: u64) -> f64 {
         let ue = &self.ues[u];
         let p = self.cfg.power_w;
-        let other: f64 = (0..CELLS).filter(|&c| c != ue.cell && on_air >> c & 1 == 1).map(|c| p * ue.gain[c]).sum();
+        let other: f64 =
+            (0..self.cells.len()).filter(|&c| c != ue.cell && on_air >> c & 1 == 1).map(|c| p * ue.gain[c]).sum();
         self.intf.sir(p, p, ue.gain[ue.cell], other)
     }
 
@@ -306,9 +299,7 @@ impl HsDsch {
         if !self.busy.any() && self.cells.iter().all(|c| c.retx.is_empty()) {
             return None;
         }
-        let p = self.tti.0;
-        let at = Time(now.0.div_ceil(p) * p);
-        Some(if self.last_tti == Some(at) { at + self.tti } else { at })
+        Some(self.clock.next(now))
     }
 
     /// Whether `at` is the pending TTI to ask for (not one already asked for, earlier or equal).
@@ -325,15 +316,15 @@ impl HsDsch {
     /// those whose air line was empty and needs a `DownArrive` event, go to `served`.
     pub fn tti(&mut self, now: Time, bearers: &mut [Bearer], served: &mut Vec<(usize, Option<Time>)>) {
         served.clear();
-        self.last_tti = Some(now);
+        self.clock.run(now);
         let k = now.0 / self.tti.0;
-        let mut on_air = 0u8;
+        let mut on_air = 0u64;
         for (c, cell) in self.cells.iter_mut().enumerate() {
             cell.schedulable = 0;
-            on_air |= (cell.on_air as u8) << c;
+            on_air |= (cell.on_air as u64) << c;
         }
         if self.cfg.interference == OtherCells::Full {
-            on_air = (1 << CELLS) - 1;
+            on_air = (1 << self.cells.len()) - 1;
         }
         for u in 0..self.ues.len() {
             if !self.busy.is(u) {
@@ -369,7 +360,7 @@ impl HsDsch {
             };
         }
         let at = now + self.tti + self.air_delay;
-        for c in 0..CELLS {
+        for c in 0..self.cells.len() {
             let sent = if self.cells[c].retx.is_empty() {
                 self.new_block(c, now, bearers, served)
             } else {
@@ -389,11 +380,9 @@ impl HsDsch {
             }
             cell.stats.bytes += self.block.len() as u64 * self.pdu_bytes as u64;
             for (u, pdu) in self.block.drain(..) {
-                let air = &mut self.ues[u].air;
-                if air.is_empty() {
+                if self.ues[u].air.push(at, pdu) {
                     served.push((u, Some(at)));
                 }
-                air.push_back((at, pdu));
             }
         }
     }
@@ -421,20 +410,12 @@ impl HsDsch {
             let m = ue.mcs.expect("a schedulable user has a format");
             let full = self.table[m].block_bytes as f64;
             let allowed = full * share + ue.carry;
-            let mut used = 0.0;
-            let mut dry = false;
-            while used + self.pdu_bytes <= allowed {
-                match bearers[u].next_down_pdu(now) {
-                    Some(pdu) => {
-                        self.block.push((u, pdu));
-                        used += self.pdu_bytes;
-                    }
-                    None => {
-                        dry = true;
-                        break;
-                    }
-                }
-            }
+            // Whole PDUs: as many as fit in `allowed` (k PDUs fit iff k · PDU ≤ ⌊allowed⌋).
+            let op = TxOpportunity { bytes: allowed.floor() as u64 };
+            let given = bearers[u].transmit_down(now, op, &mut self.pdus);
+            self.block.extend(self.pdus.drain(..).map(|pdu| (u, pdu)));
+            let used = given as f64 * self.pdu_bytes;
+            let dry = given < op.bytes / self.pdu_bytes as u64;
             ue.carry = if dry { 0.0 } else { allowed - used };
             if used == 0.0 {
                 if dry {
@@ -459,18 +440,19 @@ impl HsDsch {
         true
     }
 
-    /// User `u`'s PDUs due at the UE by `now` go to `out`; returns when the next ones arrive.
-    pub fn air_arrivals(&mut self, now: Time, u: usize, out: &mut Vec<Pdu>) -> Option<Time> {
-        let air = &mut self.ues[u].air;
-        while air.front().is_some_and(|(at, _)| *at <= now) {
-            out.push(air.pop_front().expect("checked").1);
-        }
-        air.front().map(|(at, _)| *at)
+    /// The air line to user `u`.
+    pub fn air(&mut self, u: usize) -> &mut AirLine {
+        &mut self.ues[u].air
     }
 
     /// The rate of the top format (what each bearer's discipline is told).
     pub fn top_rate_bps(&self) -> f64 {
         self.table.last().map_or(0.0, |m| m.rate_bps)
+    }
+
+    /// The number of cells.
+    pub fn cells(&self) -> usize {
+        self.cells.len()
     }
 
     /// User `u`'s cell now.
@@ -497,16 +479,16 @@ impl HsDsch {
             users: self.ues.iter().filter(|u| u.cell == c).count() as u32,
             downlink: "hsdsch",
             scheduler: Some(self.scheduler.name()),
-            goodput_bps: 0.0,
             tti_utilisation: Some(s.ttis_on_air as f64 / ttis),
             users_per_tti: Some(s.users_served as f64 / s.blocks.max(1) as f64),
-            harq_delayed: None,
-            sir_db: Some(self.cells[c].sir.summary()),
-            mcs_use: Some(s.mcs_use),
-            blocks_lost: Some(s.blocks_lost),
-            handovers_in: Some(s.handovers_in),
-            air_bps: Some(s.bytes as f64 * 8.0 / secs),
-            mean_eta: None,
+            system: Some(SystemCell::HsDsch(HsDschCell {
+                sir_db: self.cells[c].sir.summary(),
+                mcs_use: s.mcs_use,
+                blocks_lost: s.blocks_lost,
+                handovers_in: s.handovers_in,
+                air_bps: s.bytes as f64 * 8.0 / secs,
+            })),
+            ..CellSummary::default()
         }
     }
 }
@@ -521,17 +503,17 @@ mod tests {
     #[test]
     fn strongest_attachment_follows_the_highest_gain() {
         let hsdpa = HsdpaConfig::default();
-        let cfg = CellsConfig { attach: Attach::Strongest, ..CellsConfig::default() };
-        let h = HsDsch::new(&cfg, 500, &hsdpa, 42, 3);
+        let cfg = CellsConfig { attach: crate::radio::env::handover::Attach::Strongest, ..CellsConfig::default() };
+        let h = HsDsch::new(&cfg, &cfg.environment("radio.cells", None).unwrap(), 500, &hsdpa, 42, 3);
         let mut other = 0;
         for ue in &h.ues {
-            let best = (0..CELLS).max_by(|&a, &b| ue.gain[a].total_cmp(&ue.gain[b])).unwrap();
+            let best = (0..h.cells()).max_by(|&a, &b| ue.gain[a].total_cmp(&ue.gain[b])).unwrap();
             assert_eq!(ue.cell, best);
-            other += (ue.cell != h.layout.nearest(ue.track.position())) as usize;
+            other += (ue.cell != h.layout.nearest(ue.place.track.position())) as usize;
         }
         assert!((50..250).contains(&other), "{other} of 500 not at the nearest site");
-        let flat = CellsConfig { shadowing_sigma: 0.0, ..cfg };
-        let h = HsDsch::new(&flat, 200, &hsdpa, 42, 3);
-        assert!(h.ues.iter().all(|ue| ue.cell == h.layout.nearest(ue.track.position())));
+        let flat = CellsConfig { env: toml::from_str("shadowing_sigma = 0.0").unwrap(), ..cfg };
+        let h = HsDsch::new(&flat, &flat.environment("radio.cells", None).unwrap(), 200, &hsdpa, 42, 3);
+        assert!(h.ues.iter().all(|ue| ue.cell == h.layout.nearest(ue.place.track.position())));
     }
 }

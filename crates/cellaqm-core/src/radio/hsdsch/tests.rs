@@ -2,13 +2,14 @@
 //! user, code multiplexing, block errors and the handover's lost TTI.
 
 use super::config::{CellsConfig, OtherCells};
-use super::layout::Layout;
 use super::system::HsDsch;
-use super::track::Track;
 use crate::packet::{Dir, Packet, TcpHeader};
-use crate::radio::access::RadioOut;
 use crate::radio::bearer::Bearer;
 use crate::radio::config::{BearerKind, RadioConfig};
+use crate::radio::env::layout::Layout;
+use crate::radio::env::track::Track;
+use crate::radio::env::EnvironmentKeys;
+use crate::radio::event::RadioOut;
 use crate::radio::hsdpa::HsdpaConfig;
 use crate::radio::scheduler::SchedulerKind;
 use crate::time::{Dur, Time};
@@ -16,7 +17,8 @@ use crate::units::Speed;
 
 /// No shadowing and no block errors unless asked: every figure below is hand-worked.
 fn quiet() -> CellsConfig {
-    CellsConfig { shadowing_sigma: 0.0, bler: 0.0, speed_max: Speed(0.0), ..CellsConfig::default() }
+    let env = EnvironmentKeys { shadowing_sigma: Some(0.0), speed_max: Some(Speed(0.0)), ..EnvironmentKeys::default() };
+    CellsConfig { env, bler: 0.0, ..CellsConfig::default() }
 }
 
 fn bearers(n: usize) -> Vec<Bearer> {
@@ -45,13 +47,13 @@ fn run(h: &mut HsDsch, b: &mut [Bearer], from: u64, to: u64) -> Vec<Vec<usize>> 
         .map(|k| {
             let now = Time::ZERO + Dur(tti.0 * k);
             for (u, bearer) in b.iter_mut().enumerate() {
-                h.set_busy(u, bearer.rnc_has_work(now));
+                h.set_busy(u, bearer.buffer_status(now).ready);
             }
             h.tti(now, b, &mut served);
             (0..b.len())
                 .map(|u| {
                     pdus.clear();
-                    h.air_arrivals(now + tti, u, &mut pdus);
+                    h.air(u).arrivals(now + tti, &mut pdus);
                     pdus.len()
                 })
                 .collect()
@@ -61,7 +63,7 @@ fn run(h: &mut HsDsch, b: &mut [Bearer], from: u64, to: u64) -> Vec<Vec<usize>> 
 
 fn system(cfg: &CellsConfig, users: usize, scheduler: SchedulerKind) -> HsDsch {
     let hsdpa = HsdpaConfig { scheduler, air_delay: Dur::ZERO, ..HsdpaConfig::default() };
-    HsDsch::new(cfg, users, &hsdpa, 42, 7)
+    HsDsch::new(cfg, &cfg.environment("radio.cells", None).unwrap(), users, &hsdpa, 42, 7)
 }
 
 #[test]
@@ -101,7 +103,13 @@ fn a_lone_user_at_each_formats_sir_gets_its_rate_less_the_block_errors() {
     // One code (120, 240, 360, 600 kb/s: 30, 60, 90, 150 B a TTI) keeps 1000 TTIs within the
     // RLC window; with 10% block errors the user gets 90% of that format's rate.
     for (m, noise_dbm, block) in [(0, -40.0, 30.0), (1, -45.0, 60.0), (2, -50.0, 90.0), (3, -60.0, 150.0)] {
-        let cfg = CellsConfig { bler: 0.1, codes: 1, noise_dbm, ..quiet() };
+        let q = quiet();
+        let cfg = CellsConfig {
+            bler: 0.1,
+            codes: 1,
+            env: EnvironmentKeys { noise_dbm: Some(noise_dbm), ..q.env.clone() },
+            ..q
+        };
         let mut h = system(&cfg, 1, SchedulerKind::RoundRobin);
         h.place(0, Track::fixed((50.0, 0.0)));
         let mut b = bearers(1);
@@ -162,7 +170,9 @@ fn a_handover_costs_exactly_one_tti() {
     // A user walking at 10 m/s from cell 0 towards cell 1 along the line between the two
     // sites, starting 0.51 m before the midpoint (433 m from each): 2 cm per TTI, the channel
     // updated every centimetre. It crosses in TTI 26 and is served in every TTI but that one.
-    let cfg = CellsConfig { channel_step: crate::units::Meters(0.01), ..quiet() };
+    let q = quiet();
+    let cfg =
+        CellsConfig { env: EnvironmentKeys { channel_step: Some(crate::units::Meters(0.01)), ..q.env.clone() }, ..q };
     let mut h = system(&cfg, 1, SchedulerKind::MaxCi);
     let l = Layout::hex7(500.0, true);
     let (sx, sy) = l.site(1);

@@ -13,7 +13,12 @@
 //! 7.1.7.2.1-1 and link adaptation): a TTI starting at t offers
 //! rate(t) × TTI / 8 bytes, the fraction of a byte carried to the next TTI so
 //! that the long-run rate is exact. Grants share these bytes
-//! ([`super::enb`]).
+//! ([`super::enb`]) through an [`Offer`]: with one rate for the cell (the
+//! bandwidth scenarios) the TTI's bytes are every UE's alike; with each UE
+//! on its own channel the TTI's resource (its resource blocks) is shared, a
+//! UE turning the share it gets into bytes at its own rate (*our choice*:
+//! a grant of g bytes to a UE whose whole TTI would carry B bytes takes g/B
+//! of the resource; the rest of the TTI goes on to the next UE).
 
 use super::channel::Channel;
 use crate::capacity::Schedule;
@@ -86,6 +91,28 @@ mod tests {
         assert_eq!([d.rate_at(ms(19_999)), d.rate_at(ms(20_000)), d.rate_at(ms(99_000))], [10e6, 0.5e6, 0.5e6]);
     }
 
+    /// Two UEs on their own channels, 10 and 2 Mb/s: 1250 and 250 B per TTI.
+    /// UE 0 taking 625 B leaves half the resource: 125 B for UE 1; a starved
+    /// TTI keeps each UE's share of what is left.
+    #[test]
+    fn each_ue_turns_its_share_into_bytes_at_its_own_rate() {
+        let tti = Dur::from_millis(1);
+        let fixed = |bps: f64| Blocks::new(Capacity::Schedule(Schedule::fixed(bps)), tti);
+        let mut o = Offer::per_ue(vec![fixed(10e6), fixed(2e6)]);
+        o.open(ms(0));
+        assert_eq!((o.available(0), o.available(1), o.rate(1)), (1250, 250, 2e6));
+        o.spend(0, 625);
+        assert_eq!((o.available(0), o.available(1)), (625, 125));
+        o.close(true);
+        o.open(ms(1));
+        assert_eq!((o.available(0), o.available(1)), (1875, 375));
+        // One rate for the cell: the bytes are every UE's.
+        let mut o = Offer::shared(fixed(10e6));
+        o.open(ms(0));
+        o.spend(1, 250);
+        assert_eq!((o.available(0), o.available(1), o.schedulable(1)), (1000, 1000, true));
+    }
+
     #[test]
     fn blocks_are_rate_times_tti_with_the_fraction_carried() {
         let tti = Dur::from_millis(1);
@@ -101,5 +128,89 @@ mod tests {
         // The square wave's blocks follow its rate: 1250 B, then 375 B after 2 s.
         let mut b = blocks(Schedule::square_wave(10e6, 3e6, Dur::from_secs(2)));
         assert_eq!([b.take(ms(1999)), b.take(ms(2000))], [1250, 375]);
+    }
+}
+
+/// The rates the TTI's bytes follow: the cell's, one for every UE, or each UE's own channel.
+#[derive(Clone, Debug)]
+enum Rates {
+    Shared(Blocks),
+    PerUe(Vec<Blocks>),
+}
+
+/// What one TTI offers the grants, and what a starved TTI keeps for the next.
+#[derive(Clone, Debug)]
+pub struct Offer {
+    rates: Rates,
+    /// Each UE's bytes of the whole TTI (one entry when shared).
+    bytes: Vec<u64>,
+    kept: Vec<u64>,
+    /// The share of the TTI's resource left (each UE on its own channel).
+    share: f64,
+}
+
+impl Offer {
+    /// One rate for the cell: every UE's bytes are the TTI's.
+    pub fn shared(blocks: Blocks) -> Offer {
+        Offer { rates: Rates::Shared(blocks), bytes: vec![0], kept: vec![0], share: 1.0 }
+    }
+
+    /// Each UE on its own channel (`blocks[u]`: UE u's).
+    pub fn per_ue(blocks: Vec<Blocks>) -> Offer {
+        let n = blocks.len();
+        Offer { rates: Rates::PerUe(blocks), bytes: vec![0; n], kept: vec![0; n], share: 1.0 }
+    }
+
+    /// Opens the TTI starting at `t` (once per TTI, in order): the bytes kept plus the TTI's.
+    pub fn open(&mut self, t: Time) {
+        match &mut self.rates {
+            Rates::Shared(b) => self.bytes[0] = self.kept[0] + b.take(t),
+            Rates::PerUe(v) => {
+                for ((bytes, kept), b) in self.bytes.iter_mut().zip(&self.kept).zip(v.iter_mut()) {
+                    *bytes = kept + b.take(t);
+                }
+            }
+        }
+        self.share = 1.0;
+    }
+
+    /// UE `u`'s rate in this TTI, b/s.
+    pub fn rate(&self, u: usize) -> f64 {
+        match &self.rates {
+            Rates::Shared(b) => b.rate(),
+            Rates::PerUe(v) => v[u].rate(),
+        }
+    }
+
+    /// The bytes UE `u` could still have of this TTI.
+    pub fn available(&self, u: usize) -> u64 {
+        match self.rates {
+            Rates::Shared(_) => self.bytes[0],
+            Rates::PerUe(_) => (self.share * self.bytes[u] as f64).floor() as u64,
+        }
+    }
+
+    /// Whether UE `u` may be granted in this TTI: on its own channel, not if
+    /// its rate gives it no byte (it would starve the others' grants).
+    pub fn schedulable(&self, u: usize) -> bool {
+        matches!(self.rates, Rates::Shared(_)) || self.available(u) > 0
+    }
+
+    /// UE `u` takes `bytes` of the TTI (a grant, or a HARQ retransmission's block).
+    pub fn spend(&mut self, u: usize, bytes: u64) {
+        match self.rates {
+            Rates::Shared(_) => self.bytes[0] = self.bytes[0].saturating_sub(bytes),
+            Rates::PerUe(_) => {
+                let whole = self.bytes[u] as f64;
+                self.share = if whole > 0.0 { (self.share - bytes as f64 / whole).max(0.0) } else { 0.0 };
+            }
+        }
+    }
+
+    /// Closes the TTI: what is left is kept for the next one (`keep`) or not.
+    pub fn close(&mut self, keep: bool) {
+        for u in 0..self.kept.len() {
+            self.kept[u] = if keep { self.available(u) } else { 0 };
+        }
     }
 }

@@ -5,14 +5,16 @@
 //! is the spec's *choice* (link adaptation on a Rayleigh fading channel with
 //! Doppler from the UE speed), with these models and values:
 //!
-//! - mobility: random waypoint in the cell ([`crate::radio::mobility`]);
+//! - mobility: random waypoint in the cell ([`crate::radio::env::waypoint`]);
 //! - path loss L = 128.1 + 37.6·log10(d / km) dB (TR 36.942 §4.5, macro cell
-//!   at 2 GHz), at least the minimum coupling loss of 70 dB (TR 36.942 Table 4.1);
+//!   at 2 GHz), at least the minimum coupling loss of 70 dB (TR 36.942 Table 4.1)
+//!   ([`PATH_LOSS`], the radio environment's law);
 //! - fast fading: Rayleigh, Doppler from the speed and the carrier
-//!   ([`crate::radio::rayleigh`]), flat over the allocation (*simplification*:
+//!   ([`crate::radio::env::rayleigh`]), flat over the allocation (*simplification*:
 //!   no frequency-selective scheduling);
-//! - no shadowing, no other cells or users: SINR = SNR (*our choice*: the
-//!   study has one UE in one cell);
+//! - no shadowing, no other cells: SINR = SNR (*our choice*: the study has
+//!   one cell); several UEs each move and fade on their own (each its own
+//!   stream), sharing the cell's resource blocks ([`super::capacity::Offer`]);
 //! - UE transmit power 23 dBm (TS 36.101 power class 3), eNodeB noise figure
 //!   5 dB (TR 36.942 Table 4.4), thermal noise −174 dBm/Hz over the bandwidth;
 //! - link adaptation per TTI from the SINR ([`super::link_adaptation`]): the
@@ -28,10 +30,16 @@
 //! bandwidth = "9MHz"       # default: 50 resource blocks of a 10 MHz carrier
 //! carrier = "2GHz"         # default
 //! ```
+//!
+//! `[radio.environment]` may set `radius`, `speed`, `carrier`,
+//! `path_loss_1km`, `path_loss_exponent`, `min_distance` and
+//! `min_coupling_loss` over these (docs/scenario.md).
 
 use super::link_adaptation::efficiency;
-use crate::radio::mobility::Waypoint;
-use crate::radio::rayleigh::Rayleigh;
+use crate::radio::env::propagation::PathLoss;
+use crate::radio::env::rayleigh::Rayleigh;
+use crate::radio::env::waypoint::Waypoint;
+use crate::radio::env::{Environment, EnvironmentKeys, FadingKind, LayoutKind, MobilityKind};
 use crate::rng::Rng;
 use crate::time::Time;
 use crate::units::{Hertz, Meters, Speed};
@@ -45,6 +53,9 @@ pub const NOISE_FIGURE_DB: f64 = 5.0;
 pub const THERMAL_DBM_PER_HZ: f64 = -174.0;
 /// Minimum coupling loss, dB (TR 36.942 Table 4.1, macro cell).
 pub const MIN_COUPLING_LOSS_DB: f64 = 70.0;
+/// The path loss law (TR 36.942 §4.5 at 2 GHz, from 1 m, floored at the minimum coupling loss).
+pub const PATH_LOSS: PathLoss =
+    PathLoss { at_1km_db: 128.1, db_per_decade: 37.6, min_distance: 1.0, min_loss_db: MIN_COUPLING_LOSS_DB };
 
 /// `[radio.lte.channel]`.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -77,19 +88,53 @@ mod defaults {
     }
 }
 
+/// The environment keys the LTE uplink does not model.
+const UNUSED: [&str; 9] = [
+    "rings",
+    "wrap_around",
+    "channel_step",
+    "shadowing_sigma",
+    "shadowing_site_correlation",
+    "shadowing_decorrelation",
+    "noise_dbm",
+    "speed_min",
+    "speed_max",
+];
+
 impl ChannelConfig {
+    /// The environment of this section (`key`) under `over`, `[radio.environment]`:
+    /// the single disc, random waypoint, [`PATH_LOSS`], Rayleigh fading.
+    pub fn environment(&self, over: Option<(&str, &EnvironmentKeys)>) -> Result<Environment, String> {
+        let env = Environment {
+            layout: LayoutKind::Disc,
+            rings: 1,
+            radius: self.cell_radius.0,
+            wrap_around: false,
+            mobility: MobilityKind::Waypoint,
+            speed_min: self.speed.0,
+            speed_max: self.speed.0,
+            channel_step: 0.0,
+            path_loss: PATH_LOSS,
+            shadowing_sigma: 0.0,
+            shadowing_site_correlation: 0.0,
+            shadowing_decorrelation: 0.0,
+            fading: FadingKind::Rayleigh,
+            carrier: self.carrier.0,
+            noise_dbm: None,
+        };
+        let models = (LayoutKind::Disc, MobilityKind::Waypoint, FadingKind::Rayleigh);
+        let own = EnvironmentKeys::default();
+        let env = env.resolve("LTE uplink", models, &UNUSED, ("radio.lte.channel", &own), over)?;
+        if let Some((key, _)) = over {
+            check(&env, key, "radius")?;
+        }
+        Ok(env)
+    }
+
     pub fn validate(&self, key: &str) -> Result<(), String> {
-        if !(self.cell_radius.0 > 0.0 && self.cell_radius.0 <= 100e3) {
-            return Err(format!("{key}.cell_radius: must be above 0 and at most 100km"));
-        }
-        if !(0.0..=150.0).contains(&self.speed.0) {
-            return Err(format!("{key}.speed: at most 150m/s"));
-        }
+        check(&self.environment(None)?, key, "cell_radius")?;
         if !(self.bandwidth.0 >= 180e3 && self.bandwidth.0 <= 100e6) {
             return Err(format!("{key}.bandwidth: must be between 180kHz (a resource block) and 100MHz"));
-        }
-        if !(self.carrier.0 >= 400e6 && self.carrier.0 <= 6e9) {
-            return Err(format!("{key}.carrier: must be between 400MHz and 6GHz"));
         }
         Ok(())
     }
@@ -100,9 +145,18 @@ impl ChannelConfig {
     }
 }
 
-/// The path loss at `distance` m, dB (TR 36.942 §4.5 at 2 GHz, floored at the minimum coupling loss).
-pub fn path_loss_db(distance: f64) -> f64 {
-    (128.1 + 37.6 * (distance.max(1.0) / 1000.0).log10()).max(MIN_COUPLING_LOSS_DB)
+/// The ranges the LTE uplink's environment holds to (`radius`: the radius key's name under `key`).
+fn check(env: &Environment, key: &str, radius: &str) -> Result<(), String> {
+    if !(env.radius > 0.0 && env.radius <= 100e3) {
+        return Err(format!("{key}.{radius}: must be above 0 and at most 100km"));
+    }
+    if !(0.0..=150.0).contains(&env.speed_max) {
+        return Err(format!("{key}.speed: at most 150m/s"));
+    }
+    if !(env.carrier >= 400e6 && env.carrier <= 6e9) {
+        return Err(format!("{key}.carrier: must be between 400MHz and 6GHz"));
+    }
+    Ok(())
 }
 
 /// One UE's uplink channel over time.
@@ -110,25 +164,33 @@ pub fn path_loss_db(distance: f64) -> f64 {
 pub struct Channel {
     track: Waypoint,
     fading: Rayleigh,
+    path_loss: PathLoss,
     bandwidth: f64,
     noise_dbm: f64,
 }
 
 impl Channel {
-    /// The channel of `cfg`, its track and fading drawn from `rng`.
-    pub fn new(cfg: &ChannelConfig, mut rng: Rng) -> Channel {
-        let fading = Rayleigh::new(cfg.speed.0, cfg.carrier.0, &mut rng);
+    /// The channel of `cfg` in `env`, its track and fading drawn from `rng`.
+    pub fn new(cfg: &ChannelConfig, env: &Environment, mut rng: Rng) -> Channel {
+        let fading = Rayleigh::new(env.speed_max, env.carrier, &mut rng);
         Channel {
-            track: Waypoint::new(cfg.cell_radius.0, cfg.speed.0, rng),
+            track: Waypoint::new(env.radius, env.speed_max, rng),
             fading,
+            path_loss: env.path_loss,
             bandwidth: cfg.bandwidth.0,
             noise_dbm: THERMAL_DBM_PER_HZ + 10.0 * cfg.bandwidth.0.log10() + NOISE_FIGURE_DB,
         }
     }
 
+    /// The UE's distance to the base station at `t`, m (times in order).
+    pub fn distance_at(&mut self, t: Time) -> f64 {
+        self.track.distance_at(t)
+    }
+
     /// The SINR at `t`, dB (times in order).
     pub fn sinr_db(&mut self, t: Time) -> f64 {
-        let loss = path_loss_db(self.track.distance_at(t));
+        let d = self.distance_at(t);
+        let loss = self.path_loss.loss_db(d);
         UE_POWER_DBM - loss + 10.0 * self.fading.gain(t).max(1e-12).log10() - self.noise_dbm
     }
 
@@ -147,10 +209,10 @@ mod tests {
     #[test]
     fn path_loss_at_hand_computed_distances() {
         // 1 km: 128.1 dB; 500 m: 128.1 − 37.6·0.30103 = 116.78 dB; 250 m: 105.46 dB; 10 m: the 70 dB floor.
-        assert!((path_loss_db(1000.0) - 128.1).abs() < 1e-9);
-        assert!((path_loss_db(500.0) - 116.781).abs() < 1e-3);
-        assert!((path_loss_db(250.0) - 105.463).abs() < 1e-3);
-        assert_eq!(path_loss_db(10.0), MIN_COUPLING_LOSS_DB);
+        assert!((PATH_LOSS.loss_db(1000.0) - 128.1).abs() < 1e-9);
+        assert!((PATH_LOSS.loss_db(500.0) - 116.781).abs() < 1e-3);
+        assert!((PATH_LOSS.loss_db(250.0) - 105.463).abs() < 1e-3);
+        assert_eq!(PATH_LOSS.loss_db(10.0), MIN_COUPLING_LOSS_DB);
     }
 
     /// At the cell edge without fading: noise −174 + 69.54 + 5 = −99.46 dBm over
@@ -159,7 +221,7 @@ mod tests {
     #[test]
     fn the_cell_edge_budget() {
         let noise = THERMAL_DBM_PER_HZ + 10.0 * 9e6f64.log10() + NOISE_FIGURE_DB;
-        let snr = UE_POWER_DBM - path_loss_db(500.0) - noise;
+        let snr = UE_POWER_DBM - PATH_LOSS.loss_db(500.0) - noise;
         assert!((snr - 5.68).abs() < 0.01, "{snr}");
         assert!((9e6 * efficiency(snr) / 1e6 - 8.04).abs() < 0.01);
     }
@@ -170,13 +232,57 @@ mod tests {
     fn rates_follow_the_channel_and_the_speed() {
         let changes = |speed: f64| {
             let cfg = ChannelConfig { speed: Speed(speed), ..toml::from_str("speed = \"1m/s\"").unwrap() };
-            let mut ch = Channel::new(&cfg, stream(3, "channel"));
+            let mut ch = Channel::new(&cfg, &cfg.environment(None).unwrap(), stream(3, "channel"));
             let rates: Vec<f64> = (0..20_000).map(|k| ch.rate_at(Time::ZERO + Dur::from_millis(k))).collect();
             assert!(rates.iter().all(|&r| (0.0..=cfg.peak_bps()).contains(&r)));
             rates.windows(2).filter(|w| (w[1] - w[0]).abs() > 0.1 * w[0].max(1.0)).count() as f64 / rates.len() as f64
         };
         let (slow, fast) = (changes(0.83), changes(30.0));
         assert!(slow < 0.02 && fast > 10.0 * slow, "TTI-to-TTI changes: {slow} at 0.83 m/s, {fast} at 30 m/s");
+    }
+
+    /// Four UEs of one cell, each on its own channel (its own stream): their
+    /// rates differ, and each UE's rate (1 s means: the fading averaged out)
+    /// follows its own distance to the base station, not another UE's. Fails
+    /// if the UEs share one channel (then every UE's rate is the same and
+    /// follows one UE's distance only).
+    #[test]
+    fn each_ue_has_its_own_channel_and_its_rate_follows_its_own_distance() {
+        use crate::radio::lte::LteConfig;
+        let cfg: LteConfig = toml::from_str("[channel]\nspeed = \"30m/s\"").unwrap();
+        let c = cfg.channel.clone().unwrap();
+        let env = c.environment(None).unwrap();
+        let streams = || (0..4).map(|u| stream(7, &format!("channel{u}"))).collect::<Vec<_>>();
+        let mut offer = cfg.offer(None, streams());
+        let mut replicas: Vec<Channel> = streams().into_iter().map(|r| Channel::new(&c, &env, r)).collect();
+        let (mut rate, mut dist) = (vec![Vec::new(); 4], vec![Vec::new(); 4]);
+        for s in 0..1000 {
+            let mut sum = [0.0; 4];
+            for k in 0..100 {
+                offer.open(Time::ZERO + Dur::from_millis(s * 1000 + k * 10));
+                for (u, x) in sum.iter_mut().enumerate() {
+                    *x += offer.rate(u);
+                }
+            }
+            for u in 0..4 {
+                rate[u].push(sum[u] / 100.0);
+                dist[u].push(replicas[u].distance_at(Time::ZERO + Dur::from_millis(s * 1000 + 500)).ln());
+            }
+        }
+        let corr = |a: &[f64], b: &[f64]| {
+            let n = a.len() as f64;
+            let (ma, mb) = (a.iter().sum::<f64>() / n, b.iter().sum::<f64>() / n);
+            let cov: f64 = a.iter().zip(b).map(|(x, y)| (x - ma) * (y - mb)).sum();
+            let va: f64 = a.iter().map(|x| (x - ma).powi(2)).sum();
+            let vb: f64 = b.iter().map(|y| (y - mb).powi(2)).sum();
+            cov / (va * vb).sqrt()
+        };
+        for u in 0..4 {
+            let v = (u + 1) % 4;
+            assert_ne!(rate[u], rate[v], "UEs {u} and {v} share a channel");
+            let (own, other) = (corr(&rate[u], &dist[u]), corr(&rate[u], &dist[v]));
+            assert!(own < -0.6 && other.abs() < 0.4, "UE {u}: rate vs own log-distance {own}, vs UE {v}'s {other}");
+        }
     }
 
     #[test]

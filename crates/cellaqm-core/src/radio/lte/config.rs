@@ -20,12 +20,14 @@
 
 use super::bsr::BsrConfig;
 use super::buffer_size::BsrTable;
-use super::capacity::{Blocks, Capacity};
+use super::capacity::{Blocks, Capacity, Offer};
 use super::channel::{Channel, ChannelConfig};
 use super::harq::HarqConfig;
 use crate::bsr::ReceiverConfig;
 use crate::capacity::Schedule;
+use crate::radio::env::EnvironmentKeys;
 use crate::radio::scheduler::SchedulerKind;
+use crate::rng::Rng;
 use crate::time::Dur;
 use crate::units::{Bytes, Rate};
 use serde::{Deserialize, Serialize};
@@ -189,16 +191,21 @@ impl LteConfig {
         }
     }
 
-    /// The transport blocks over time; a channel draws its track and fading from `rng`.
-    pub fn blocks(&self, rng: crate::rng::Rng) -> Blocks {
-        Blocks::new(self.capacity(rng), self.tti)
+    /// What the TTIs offer the grants of `rngs.len()` UEs: one rate for the
+    /// cell, or with `channel` each UE's own, its track and fading drawn
+    /// from its stream in `rngs`, in the environment of `channel` under
+    /// `over` (`[radio.environment]`).
+    pub fn offer(&self, over: Option<(&str, &EnvironmentKeys)>, rngs: Vec<Rng>) -> Offer {
+        let Some(c) = &self.channel else {
+            return Offer::shared(Blocks::new(self.capacity(), self.tti));
+        };
+        let env = c.environment(over).expect("validated");
+        let blocks = |rng| Blocks::new(Capacity::Channel(Box::new(Channel::new(c, &env, rng))), self.tti);
+        Offer::per_ue(rngs.into_iter().map(blocks).collect())
     }
 
-    /// The capacity over time.
-    fn capacity(&self, rng: crate::rng::Rng) -> Capacity {
-        if let Some(c) = &self.channel {
-            return Capacity::Channel(Box::new(Channel::new(c, rng)));
-        }
+    /// The cell's capacity over time, without a channel.
+    fn capacity(&self) -> Capacity {
         let (high_bps, low) = (self.nominal_bps(), self.low_rate.map(|r| r.bps()));
         Capacity::Schedule(match (low, self.period, self.switch_at) {
             (Some(low_bps), Some(period), _) => Schedule::square_wave(high_bps, low_bps, period),
@@ -309,7 +316,7 @@ mod tests {
 
     #[test]
     fn defaults_and_capacities() {
-        let capacity = |c: &LteConfig| format!("{:?}", c.capacity(stream(1, "channel")));
+        let capacity = |c: &LteConfig| format!("{:?}", c.capacity());
         let c = read("").unwrap();
         assert_eq!(c, LteConfig::fixed(Rate(10e6)));
         assert_eq!(capacity(&c), format!("{:?}", Capacity::Schedule(Schedule::fixed(10e6))));
@@ -321,7 +328,8 @@ mod tests {
         assert_eq!(capacity(&c), format!("{:?}", Capacity::Schedule(switch)));
         let c: LteConfig = toml::from_str("[channel]\nspeed = \"30m/s\"").unwrap();
         c.validate("radio.lte").unwrap();
-        assert!(matches!(c.capacity(stream(1, "channel")), Capacity::Channel(_)));
+        let offer = format!("{:?}", c.offer(None, vec![stream(1, "channel"), stream(2, "channel")]));
+        assert!(offer.starts_with("Offer { rates: PerUe([Blocks { capacity: Channel("), "{offer}");
         assert_eq!(c.nominal_bps(), 18e6, "9 MHz × 2 bit/s/Hz");
     }
 

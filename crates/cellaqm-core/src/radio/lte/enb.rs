@@ -32,7 +32,7 @@
 //! buffer size, e.g. a stale 0 B after the UE reported new data, and stall the
 //! UE until retxBSR-Timer).
 
-use super::capacity::Blocks;
+use super::capacity::Offer;
 use crate::radio::scheduler::{AnyScheduler, RateAverage, Scheduler, UserView};
 use crate::time::{Dur, Time};
 
@@ -55,10 +55,9 @@ struct UeState {
 pub struct EnbScheduler {
     scheduler: AnyScheduler,
     ues: Vec<UeState>,
-    blocks: Blocks,
+    /// The TTI's bytes, and those kept from earlier TTIs (see the module doc).
+    offer: Offer,
     tti: Dur,
-    /// Bytes kept from earlier TTIs (see the module doc).
-    kept: u64,
     min_grant: u64,
     sr_grant: u64,
     ues_per_tti: usize,
@@ -73,7 +72,7 @@ impl EnbScheduler {
     pub fn new(
         scheduler: AnyScheduler,
         ues: usize,
-        blocks: Blocks,
+        offer: Offer,
         tti: Dur,
         min_grant: u64,
         sr_grant: u64,
@@ -91,9 +90,8 @@ impl EnbScheduler {
         EnbScheduler {
             scheduler,
             ues: vec![state; ues],
-            blocks,
+            offer,
             tti,
-            kept: 0,
             min_grant,
             sr_grant,
             ues_per_tti,
@@ -143,15 +141,15 @@ impl EnbScheduler {
     /// in serving order: (UE, bytes) to `out` (cleared first).
     pub fn grants(&mut self, t: Time, out: &mut Vec<(usize, u64)>) {
         out.clear();
-        let mut bytes = self.kept + self.blocks.take(t);
-        let rate = self.blocks.rate();
+        self.offer.open(t);
         let tti_index = t.0 / self.tti.0;
         self.views.clear();
-        for s in &mut self.ues {
+        for (u, s) in self.ues.iter_mut().enumerate() {
             let mut retransmits = false;
+            let offer = &mut self.offer;
             s.retx.retain(|&(at, b)| {
                 if at == t {
-                    bytes = bytes.saturating_sub(b);
+                    offer.spend(u, b);
                     retransmits = true;
                 }
                 at != t
@@ -161,19 +159,20 @@ impl EnbScheduler {
                 0 if probe => self.sr_grant,
                 o => o,
             };
-            let backlog_bytes = if retransmits { 0 } else { wanting };
-            self.views.push(UserView { backlog_bytes, rate_bps: rate, avg_bps: s.avg.value(tti_index), priority: 0 });
+            let backlog_bytes = if retransmits || !self.offer.schedulable(u) { 0 } else { wanting };
+            let rate_bps = self.offer.rate(u);
+            self.views.push(UserView { backlog_bytes, rate_bps, avg_bps: s.avg.value(tti_index), priority: 0 });
         }
         self.scheduler.select(t, &self.views, self.ues_per_tti, &mut self.picked);
         let mut starved = false;
         for &u in &self.picked {
             let wanting = self.views[u].backlog_bytes;
-            let g = bytes.min(wanting);
+            let g = self.offer.available(u).min(wanting);
             if g < wanting && g < self.min_grant {
                 starved = true;
                 break;
             }
-            bytes -= g;
+            self.offer.spend(u, g);
             let s = &mut self.ues[u];
             if s.reported > s.granted {
                 s.granted += g;
@@ -183,13 +182,13 @@ impl EnbScheduler {
             s.avg.serve(tti_index, g as f64 * 8.0 / self.tti.as_secs_f64());
             out.push((u, g));
         }
-        self.kept = if starved { bytes } else { 0 };
+        self.offer.close(starved);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::capacity::Capacity;
+    use super::super::capacity::{Blocks, Capacity};
     use super::*;
     use crate::capacity::Schedule;
     use crate::radio::scheduler::SchedulerKind;
@@ -203,7 +202,7 @@ mod tests {
         EnbScheduler::new(
             kind.build(),
             ues,
-            Blocks::new(Capacity::Schedule(Schedule::fixed(bps)), tti),
+            Offer::shared(Blocks::new(Capacity::Schedule(Schedule::fixed(bps)), tti)),
             tti,
             125,
             64,

@@ -33,4 +33,4 @@ pub mod rlc_tx;
 pub mod ue;
 
 pub use config::LteConfig;
-pub use network::{LteEvent, LteOut, LteStats, LteUplink};
+pub use network::{LteStats, LteUplink};

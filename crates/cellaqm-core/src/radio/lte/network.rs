@@ -25,6 +25,7 @@
 //! idle; a packet arriving at an idle UE restarts them at the next boundary.
 
 use super::buffer_size::BsrTable;
+use super::capacity::Offer;
 use super::config::LteConfig;
 use super::downlink::DownPath;
 use super::enb::EnbScheduler;
@@ -35,30 +36,15 @@ use crate::bsr::{BsrSummary, FarEnd, Verdict};
 use crate::link::LinkStats;
 use crate::packet::Packet;
 use crate::queue::{AnyQueue, DropCause, Dropped, QueueDisc};
+use crate::radio::cell_summary::CellSummary;
+use crate::radio::clock::Clock;
+use crate::radio::event::{RadioEvent, RadioOut, UeEvent};
+use crate::radio::sap::TxOpportunity;
 use crate::radio::tally::Tally;
-use crate::radio::CellSummary;
 use crate::rng::Rng;
 use crate::time::{Dur, Time};
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
-
-/// The events of the LTE uplink.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LteEvent {
-    /// A TTI boundary of the cell.
-    Tti,
-    /// Downlink packets reach UE `u`.
-    Down(u16),
-}
-
-/// What a call produced.
-#[derive(Debug, Default)]
-pub struct LteOut {
-    pub to_ue: Vec<Packet>,
-    pub to_core: Vec<Packet>,
-    pub dropped: Vec<Dropped>,
-    pub schedule: Vec<(Time, LteEvent)>,
-}
 
 /// Counters of the cell, summed over its UEs (`summary["lte"]`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -93,8 +79,9 @@ pub struct LteUplink {
     sent: u64,
     /// SRs signalled in the TTI before.
     srs: Vec<usize>,
+    /// The TTI event asked for and not yet run.
     tti_at: Option<Time>,
-    last_tti: Option<Time>,
+    clock: Clock,
     down_at: Vec<Option<Time>>,
     grants: Vec<(usize, u64)>,
     delivered: Vec<Packet>,
@@ -108,8 +95,8 @@ pub struct LteUplink {
 
 impl LteUplink {
     /// The uplink of `cfg` for `queues.len()` UEs, each with its buffer
-    /// (queue discipline with its limits) and HARQ stream.
-    pub fn new(cfg: &LteConfig, queues: Vec<AnyQueue>, harq_rngs: Vec<Rng>, channel_rng: Rng) -> LteUplink {
+    /// (queue discipline with its limits) and HARQ stream, the TTIs' bytes from `offer`.
+    pub fn new(cfg: &LteConfig, queues: Vec<AnyQueue>, harq_rngs: Vec<Rng>, offer: Offer) -> LteUplink {
         let n = queues.len();
         let bsr = cfg.bsr();
         let rate = cfg.nominal_bps();
@@ -121,7 +108,7 @@ impl LteUplink {
         let enb = EnbScheduler::new(
             cfg.scheduler.build(),
             n,
-            cfg.blocks(channel_rng),
+            offer,
             cfg.tti,
             cfg.min_grant.0,
             cfg.sr_grant.0,
@@ -144,7 +131,7 @@ impl LteUplink {
             sent: 0,
             srs: Vec::new(),
             tti_at: None,
-            last_tti: None,
+            clock: Clock::new(cfg.tti),
             down_at: vec![None; n],
             grants: Vec::new(),
             delivered: Vec::new(),
@@ -156,7 +143,7 @@ impl LteUplink {
     }
 
     /// An uplink packet leaves UE `u`'s IP layer.
-    pub fn arrive_up(&mut self, now: Time, u: usize, pkt: Packet, out: &mut LteOut) {
+    pub fn arrive_up(&mut self, now: Time, u: usize, pkt: Packet, out: &mut RadioOut) {
         self.on_ue(now, u, |ue| ue.arrive(now, pkt, &mut out.dropped));
         self.want_tti(now, out);
     }
@@ -172,46 +159,43 @@ impl LteUplink {
     }
 
     /// A downlink packet for UE `u` leaves the core.
-    pub fn arrive_down(&mut self, now: Time, u: usize, pkt: Packet, out: &mut LteOut) {
+    pub fn arrive_down(&mut self, now: Time, u: usize, pkt: Packet, out: &mut RadioOut) {
         let at = self.down[u].send(now, pkt);
         if self.down_at[u].is_none() {
             self.down_at[u] = Some(at);
-            out.schedule.push((at, LteEvent::Down(u as u16)));
+            out.schedule.push((at, RadioEvent::Ue(u as u16, UeEvent::DownArrive)));
         }
     }
 
     /// Asks for the first TTI boundary at or after `now` not yet run.
-    fn want_tti(&mut self, now: Time, out: &mut LteOut) {
+    fn want_tti(&mut self, now: Time, out: &mut RadioOut) {
         if self.tti_at.is_some() {
             return;
         }
-        let mut at = Time(now.0.div_ceil(self.tti.0) * self.tti.0);
-        if self.last_tti == Some(at) {
-            at += self.tti;
-        }
+        let at = self.clock.next(now);
         self.tti_at = Some(at);
-        out.schedule.push((at, LteEvent::Tti));
+        out.schedule.push((at, RadioEvent::Tti));
     }
 
-    /// A scheduled event fires.
-    pub fn handle(&mut self, now: Time, ev: LteEvent, out: &mut LteOut) {
+    /// A scheduled event fires: the cell's TTI, or packets reaching UE `u` on the downlink.
+    pub fn handle(&mut self, now: Time, ev: RadioEvent, out: &mut RadioOut) {
         match ev {
-            LteEvent::Down(u) => {
-                let u = u as usize;
-                let next = self.down[u].arrivals(now, &mut out.to_ue);
-                self.down_at[u] = next;
+            RadioEvent::Ue(u, UeEvent::DownArrive) => {
+                let next = self.down[u as usize].arrivals(now, &mut out.to_ue);
+                self.down_at[u as usize] = next;
                 if let Some(at) = next {
-                    out.schedule.push((at, LteEvent::Down(u as u16)));
+                    out.schedule.push((at, ev));
                 }
             }
-            LteEvent::Tti => {
+            RadioEvent::Tti => {
                 self.tti_at = None;
-                self.last_tti = Some(now);
+                self.clock.run(now);
                 self.run_tti(now, out);
                 if self.busy(now) {
                     self.want_tti(now + self.tti, out);
                 }
             }
+            ev => unreachable!("the LTE uplink asks for no {ev:?}"),
         }
     }
 
@@ -223,7 +207,7 @@ impl LteUplink {
             || self.ues.iter().any(|u| u.has_data(now) || u.sr_pending() || u.next_queue_timer().is_some())
     }
 
-    fn run_tti(&mut self, now: Time, out: &mut LteOut) {
+    fn run_tti(&mut self, now: Time, out: &mut RadioOut) {
         self.counts.ttis += 1;
         // 1. Blocks the eNodeB is done with.
         while let Some(entry) = self.flying.first_entry() {
@@ -258,7 +242,8 @@ impl LteUplink {
         self.counts.ttis_with_grants += !granted.is_empty() as u64;
         for &(u, bytes) in &granted {
             self.enb.used(u);
-            let block = self.on_ue(now, u, |ue| ue.transmit(now, bytes, &mut out.dropped));
+            let grant = TxOpportunity { bytes };
+            let block = self.on_ue(now, u, |ue| ue.transmit(now, grant, &mut out.dropped));
             for (end, pkt) in &block.pdu.new_sdus {
                 self.rx[u].expect(*end, *pkt);
             }
@@ -284,7 +269,7 @@ impl LteUplink {
     }
 
     /// UE `u`'s decoded `block` reaches the eNodeB's RLC and MAC at `now`.
-    fn received(&mut self, now: Time, u: usize, block: &Block, out: &mut LteOut) {
+    fn received(&mut self, now: Time, u: usize, block: &Block, out: &mut RadioOut) {
         for &(s, e) in &block.pdu.ranges {
             self.rx[u].receive(s, e, &mut self.delivered);
         }
@@ -320,6 +305,11 @@ impl LteUplink {
         self.ues.iter().fold((0, 0), |(b, p), u| (b + u.queue().bytes(), p + u.queue().packets() as u64))
     }
 
+    /// Packets in UE `u`'s buffer.
+    pub fn ue_packets(&self, u: usize) -> u64 {
+        self.ues[u].queue().packets() as u64
+    }
+
     pub fn tti(&self) -> Dur {
         self.tti
     }
@@ -337,7 +327,7 @@ impl LteUplink {
             users: self.ues.len() as u32,
             downlink: "lte_uplink",
             scheduler: Some(self.scheduler),
-            goodput_bps: 0.0,
+            uplink: true,
             tti_utilisation: Some(s.ttis_with_grants as f64 / (end.0 / self.tti.0).max(1) as f64),
             users_per_tti: Some(s.ue.grants as f64 / s.ttis_with_grants.max(1) as f64),
             harq_delayed: Some(s.harq.retransmissions),
@@ -407,17 +397,18 @@ mod tests {
     fn uplink(cfg: &LteConfig, ues: usize) -> LteUplink {
         let queues = (0..ues).map(|u| QueueConfig::TailDrop.build(Limits::default(), stream(u as u64, "q"))).collect();
         let rngs = (0..ues).map(|u| stream(u as u64, "harq")).collect();
-        LteUplink::new(cfg, queues, rngs, stream(0, "channel"))
+        let channels = (0..ues).map(|u| stream(u as u64, "channel")).collect();
+        LteUplink::new(cfg, queues, rngs, cfg.offer(None, channels))
     }
 
     /// Runs `lte` with `arrivals` (time, UE, packet) until `end`; returns
     /// the packets delivered to the core with their times.
     fn run(lte: &mut LteUplink, arrivals: Vec<(Time, usize, Packet)>, end: Time) -> Vec<(Time, Packet)> {
-        let mut q: EventQueue<Result<LteEvent, (usize, Packet)>> = EventQueue::new();
+        let mut q: EventQueue<Result<RadioEvent, (usize, Packet)>> = EventQueue::new();
         for (t, u, p) in arrivals {
             q.schedule(t, Err((u, p)));
         }
-        let mut out = LteOut::default();
+        let mut out = RadioOut::default();
         let mut got = Vec::new();
         while let Some((now, ev)) = q.pop_until(end) {
             match ev {

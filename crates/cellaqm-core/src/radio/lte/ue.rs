@@ -18,6 +18,7 @@ use super::rlc_tx::{mac_pdu_bytes, RlcPdu, RlcTx, MAC_SUBHEADER, PDCP_HEADER};
 use crate::bsr::HeadOfLine;
 use crate::packet::Packet;
 use crate::queue::{AnyQueue, Dropped, QueueCtx, QueueDisc};
+use crate::radio::sap::TxOpportunity;
 use crate::rng::Rng;
 use crate::time::{Dur, Time};
 use serde::Serialize;
@@ -165,8 +166,9 @@ impl Ue {
         self.buffered(now) > 0 || self.rlc.next_retx().is_some()
     }
 
-    /// The UE uses a grant of `grant` bytes in the TTI starting at `now`.
-    pub fn transmit(&mut self, now: Time, grant: u64, dropped: &mut Vec<Dropped>) -> Block {
+    /// The UE uses its grant (the transmission opportunity of its BSR) in the TTI starting at `now`.
+    pub fn transmit(&mut self, now: Time, grant: TxOpportunity, dropped: &mut Vec<Dropped>) -> Block {
+        let grant = grant.bytes;
         let has_data = self.buffered(now) > 0;
         self.bsr.expire(now, has_data);
         let trigger = self.bsr.triggered();

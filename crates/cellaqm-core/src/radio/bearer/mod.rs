@@ -6,22 +6,27 @@
 //!  core ◀──────────────────────────── RLC AM (RNC) ◀── uplink DCH ◀── RLC AM (UE) ◀─ UE buffer ◀─ UE IP
 //! ```
 //!
-//! STATUS PDUs share the transport blocks with data on the reverse link. On
-//! HSDPA the downlink belongs to the cell ([`super::cell`]): the bearer hands
-//! it PDUs when flow control grants credits, and takes the PDUs the cell's air
-//! interface delivers. The bearer is passive: it gets `now` and due
-//! [`UeEvent`]s, and answers through [`RadioOut`]; each event kind has at most
-//! one live instance per user, a superseded one is ignored when it fires
-//! (lazy cancellation).
+//! STATUS PDUs share the transport blocks with data on the reverse link.
+//! Where a shared channel serves the downlink, the bearer does not know which
+//! one: it reports its buffer status and fills the transmission opportunities
+//! the channel's MAC grants it ([`super::sap`]), and takes the PDUs the
+//! channel's air line ([`AirLine`]) delivers. The bearer is passive: it gets
+//! `now` and due [`UeEvent`]s, and answers through [`RadioOut`]; each event
+//! kind has at most one live instance per user, a superseded one is ignored
+//! when it fires (lazy cancellation).
 
-use super::access::{RadioEvent, RadioOut};
-use super::config::BearerConfig;
-use super::dch::{Dch, LossLog};
-use super::dsch::DschSystem;
-use super::hsdpa::Hsdpa;
-use super::hsdsch::HsDsch;
-use super::pdcp::{pdcp_discipline, BufferHolds, Feed, Pdcp, SduStore};
+pub mod ack_delay;
+pub mod config;
+pub mod dch;
+pub mod fading;
+pub mod gilbert;
+pub mod pdcp;
+
+use super::air::AirLine;
+use super::event::{RadioEvent, RadioOut, UeEvent, UE_EVENTS};
 use super::pending::Pending;
+use super::sap::{BufferStatus, TxOpportunity};
+use super::streams::stream_name;
 use crate::link::LinkStats;
 use crate::metrics::Occupancy;
 use crate::packet::Packet;
@@ -29,36 +34,10 @@ use crate::queue::{DropCause, Dropped, Limits};
 use crate::rlc::{AmEntity, Delivery, Pdu, Release, SduId};
 use crate::rng;
 use crate::time::{earliest, Dur, Time};
+use config::BearerConfig;
+use dch::{Dch, LossLog};
+use pdcp::{pdcp_discipline, BufferHolds, Feed, Pdcp, SduStore};
 use serde::Serialize;
-
-/// The events of one user's bearer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UeEvent {
-    /// A TTI of the user's own DCH downlink starts.
-    DownTti = 0,
-    /// Downlink PDUs reach the UE (DCH delay line or HSDPA air line).
-    DownArrive = 1,
-    /// An uplink DCH TTI starts.
-    UpTti = 2,
-    /// Uplink PDUs reach the RNC.
-    UpArrive = 3,
-    /// HSDPA frames reach the Node-B's buffer of this user.
-    IubArrive = 4,
-    /// An RLC or PDCP timer.
-    Timer = 5,
-}
-
-const UE_EVENTS: usize = 6;
-
-/// The cell's shared downlink a bearer's events reach.
-pub enum SharedDown<'a> {
-    /// The single-cell HSDPA (Iub, MAC-hs buffers, air line).
-    Hsdpa(&'a mut Hsdpa),
-    /// The seven-cell HS-DSCH system (air lines only).
-    HsDsch(&'a mut HsDsch),
-    /// The DSCH system (air lines only).
-    Dsch(&'a mut DschSystem),
-}
 
 /// Time-integrated counters of a bearer (downlink PDCP buffer).
 #[derive(Clone, Copy, Debug, Default)]
@@ -72,28 +51,6 @@ pub struct BearerStats {
     /// Downlink transport: PDUs sent (data, STATUS, MRW) and lost on the air.
     pub down_pdus: u64,
     pub down_pdus_lost: u64,
-    /// RLC (RNC sender): retransmitted PDUs, polls, SDUs discarded after MaxDAT.
-    pub retransmissions: u64,
-    pub polls: u64,
-    pub sdus_discarded: u64,
-    /// MRW transmissions of the RNC sender, and its discard procedures an MRW_ACK ended.
-    pub mrws_sent: u64,
-    pub mrws_acknowledged: u64,
-    /// STATUS PDUs sent by the UE.
-    pub statuses: u64,
-    /// The same counters of the uplink RLC (the UE's sender, STATUS PDUs from the RNC).
-    pub up_retransmissions: u64,
-    pub up_polls: u64,
-    pub up_sdus_discarded: u64,
-    pub up_mrws_sent: u64,
-    pub up_mrws_acknowledged: u64,
-    pub up_statuses: u64,
-    /// RLC resets of the bearer (MaxMRW reached on either side; both directions restart).
-    pub rlc_resets: u64,
-    /// Downlink data PDUs that reached the UE's RLC (duplicates included).
-    pub data_pdus_received: u64,
-    /// Packets a discipline dropped or ECN-marked while RLC carried them (kept unmarked, see [`super::pdcp`]).
-    pub spared: u64,
     /// Uplink packets and bytes the RNC's RLC delivered towards the core.
     pub packets_up: u64,
     pub bytes_up: u64,
@@ -193,9 +150,8 @@ pub struct Bearer {
     up: Dch,
     /// The pending event of each kind.
     pending: [Pending; UE_EVENTS],
-    /// When each TTI kind last ran (no second TTI at the same instant).
-    last_down_tti: Option<Time>,
-    last_up_tti: Option<Time>,
+    /// RLC PDU size, bytes (a transmission opportunity holds whole PDUs).
+    pdu_bytes: u64,
     pdus: Vec<Pdu>,
     released: Vec<Release>,
     /// With `buffer_holds = "until_fully_sent"`: the SDUs whose last PDU went out
@@ -207,16 +163,6 @@ pub struct Bearer {
     /// How long the PDCP buffer held each backlog.
     occupancy: Occupancy,
     last_change: Time,
-}
-
-/// The random stream `part` of `user`'s bearer: user 0 keeps the single-user
-/// names (`radio.pdcp`), so that a one-user run draws as it always did;
-/// user `u` ≥ 1 draws from `radio.ue<u>.pdcp`.
-pub(super) fn stream_name(user: u32, part: &str) -> String {
-    match user {
-        0 => format!("radio.{part}"),
-        u => format!("radio.ue{u}.{part}"),
-    }
 }
 
 /// Hands on what an RLC receiver let go: a delivered SDU's packet to `to`
@@ -284,8 +230,7 @@ impl Bearer {
             dch: cfg.dch.as_ref().map(|d| Dch::new(d, payload, stream("down"))),
             up: Dch::new(&cfg.uplink, payload, stream("up")),
             pending: [Pending::default(); UE_EVENTS],
-            last_down_tti: None,
-            last_up_tti: None,
+            pdu_bytes: cfg.rlc.pdu_size.0,
             pdus: Vec::new(),
             released: Vec::new(),
             handed_down: (cfg.buffer_holds == BufferHolds::UntilFullySent).then(Vec::new),
@@ -324,24 +269,19 @@ impl Bearer {
         self.ue_buffer.arrive(now, pkt, &mut out.dropped);
     }
 
-    /// Event `ev` fires; `shared` is the cell's HS-DSCH, if it serves the
-    /// downlink. Returns `false` for a superseded event (nothing was done).
-    pub fn handle(&mut self, now: Time, ev: UeEvent, shared: Option<SharedDown>, out: &mut RadioOut) -> bool {
+    /// Event `ev` fires; `air` is the shared channel's air line to this
+    /// user, where one serves the downlink. Returns `false` for a superseded
+    /// event (nothing was done).
+    pub fn handle(&mut self, now: Time, ev: UeEvent, air: Option<&mut AirLine>, out: &mut RadioOut) -> bool {
         if !self.pending[ev as usize].due(now) {
             return false; // superseded
         }
         self.account(now);
         match ev {
             UeEvent::DownTti => self.dch_tti(now, out),
-            UeEvent::DownArrive => self.down_arrive(now, shared, out),
+            UeEvent::DownArrive => self.down_arrive(now, air, out),
             UeEvent::UpTti => self.up_tti(now, out),
             UeEvent::UpArrive => self.up_arrive(now, out),
-            UeEvent::IubArrive => {
-                let Some(SharedDown::Hsdpa(h)) = shared else { unreachable!("Iub frames only on HSDPA") };
-                if let Some(t) = h.iub_arrivals(now, self.user as usize) {
-                    self.want(UeEvent::IubArrive, t, out);
-                }
-            }
             UeEvent::Timer => {
                 self.pdcp.on_timer(now, &mut out.dropped);
                 self.ue_buffer.on_timer(now, &mut out.dropped);
@@ -359,8 +299,8 @@ impl Bearer {
 
     /// A TTI of the user's own DCH: the RNC's RLC fills its transport blocks.
     fn dch_tti(&mut self, now: Time, out: &mut RadioOut) {
-        self.last_down_tti = Some(now);
         let dch = self.dch.as_mut().expect("a DCH TTI on a DCH bearer");
+        dch.clock.run(now);
         let mut feed = Feed { now, pdcp: &mut self.pdcp, store: &mut self.down_store };
         let mut first = None;
         for _ in 0..dch.pdus_per_tti() {
@@ -377,19 +317,37 @@ impl Bearer {
         }
     }
 
-    /// Whether the RNC's RLC has something to send (flow control asks for credits then).
-    pub fn rnc_has_work(&mut self, now: Time) -> bool {
+    /// The RNC's report before a downlink transmission opportunity at `now`
+    /// (whether it would use one, then its PDCP backlog and retransmissions).
+    pub fn buffer_status(&mut self, now: Time) -> BufferStatus {
         let feed = Feed { now, pdcp: &mut self.pdcp, store: &mut self.down_store };
-        self.rnc.has_work(now, &feed)
+        BufferStatus {
+            ready: self.rnc.has_work(now, &feed),
+            new_bytes: self.pdcp.bytes(),
+            retx_pdus: self.rnc.tx.retx_pending(),
+        }
     }
 
-    /// PDUs the RNC's RLC waits to send again.
-    pub fn retx_pending(&self) -> u64 {
-        self.rnc.tx.retx_pending()
+    /// Fills the downlink transmission opportunity `op` at `now`: the RNC's
+    /// RLC gives up to the whole PDUs it holds, to `pdus`. Returns how many
+    /// it gave (fewer: it ran dry).
+    pub fn transmit_down(&mut self, now: Time, op: TxOpportunity, pdus: &mut Vec<Pdu>) -> u64 {
+        let mut given = 0;
+        while given < op.bytes / self.pdu_bytes {
+            let Some(pdu) = self.next_down_pdu(now) else { break };
+            pdus.push(pdu);
+            given += 1;
+        }
+        given
     }
 
-    /// The RNC's next downlink PDU, for a frame to the cell's Node-B.
-    pub fn next_down_pdu(&mut self, now: Time) -> Option<Pdu> {
+    /// RLC PDU size, bytes.
+    pub fn pdu_bytes(&self) -> u64 {
+        self.pdu_bytes
+    }
+
+    /// The RNC's next downlink PDU.
+    fn next_down_pdu(&mut self, now: Time) -> Option<Pdu> {
         self.account(now); // a hand-over discipline may drop, the buffer held until sent shrinks
         let mut feed = Feed { now, pdcp: &mut self.pdcp, store: &mut self.down_store };
         let pdu = self.rnc.next_pdu(now, &mut feed)?;
@@ -404,13 +362,11 @@ impl Bearer {
         self.pdcp.set_rate(now, bps, &mut out.dropped);
     }
 
-    /// Downlink PDUs due at the UE: from the user's DCH, or from the cell's air interface.
-    fn down_arrive(&mut self, now: Time, shared: Option<SharedDown>, out: &mut RadioOut) {
-        let next = match (&mut self.dch, shared) {
+    /// Downlink PDUs due at the UE: from the user's DCH, or from the shared channel's `air` line.
+    fn down_arrive(&mut self, now: Time, air: Option<&mut AirLine>, out: &mut RadioOut) {
+        let next = match (&mut self.dch, air) {
             (Some(dch), _) => dch.arrivals(now, &mut self.pdus),
-            (None, Some(SharedDown::Hsdpa(h))) => h.air_arrivals(now, self.user as usize, &mut self.pdus),
-            (None, Some(SharedDown::HsDsch(h))) => h.air_arrivals(now, self.user as usize, &mut self.pdus),
-            (None, Some(SharedDown::Dsch(d))) => d.air_arrivals(now, self.user as usize, &mut self.pdus),
+            (None, Some(air)) => air.arrivals(now, &mut self.pdus),
             (None, None) => unreachable!("a bearer without a downlink"),
         };
         if let Some(at) = next {
@@ -424,7 +380,7 @@ impl Bearer {
     }
 
     fn up_tti(&mut self, now: Time, out: &mut RadioOut) {
-        self.last_up_tti = Some(now);
+        self.up.clock.run(now);
         let mut feed = Feed { now, pdcp: &mut self.ue_buffer, store: &mut self.up_store };
         let mut first = None;
         for _ in 0..self.up.pdus_per_tti() {
@@ -476,8 +432,7 @@ impl Bearer {
     pub fn want_dch_tti(&mut self, now: Time, busy: bool, out: &mut RadioOut) {
         let Some(dch) = &self.dch else { return };
         if busy {
-            let at = dch.next_tti(now);
-            let at = if self.last_down_tti == Some(at) { at + dch.tti() } else { at };
+            let at = dch.clock.next(now);
             self.want(UeEvent::DownTti, at, out);
         }
     }
@@ -486,10 +441,7 @@ impl Bearer {
     pub fn want_uplink_and_timers(&mut self, now: Time, out: &mut RadioOut) {
         let feed = Feed { now, pdcp: &mut self.ue_buffer, store: &mut self.up_store };
         if self.ue.has_work(now, &feed) {
-            let mut at = self.up.next_tti(now);
-            if self.last_up_tti == Some(at) {
-                at += self.up.tti();
-            }
+            let at = self.up.clock.next(now);
             self.want(UeEvent::UpTti, at, out);
         }
         // Timers that may create work later.
@@ -514,27 +466,28 @@ impl Bearer {
     pub fn summary(&mut self, end: Time) -> RadioSummary {
         let s = self.stats(end);
         let down_slots = self.dch.as_ref().map_or(0, |d| end.0 / d.tti().0 * d.pdus_per_tti() as u64);
+        let (tx, up) = (self.rnc.tx.stats(), self.ue.tx.stats());
         let mut summary = RadioSummary {
             down_pdus: s.down_pdus,
             down_pdus_lost: s.down_pdus_lost,
-            retransmissions: s.retransmissions,
-            polls: s.polls,
-            sdus_discarded: s.sdus_discarded,
-            mrws_sent: s.mrws_sent,
-            mrws_acknowledged: s.mrws_acknowledged,
-            statuses: s.statuses,
-            up_retransmissions: s.up_retransmissions,
-            up_polls: s.up_polls,
-            up_sdus_discarded: s.up_sdus_discarded,
-            up_mrws_sent: s.up_mrws_sent,
-            up_mrws_acknowledged: s.up_mrws_acknowledged,
-            up_statuses: s.up_statuses,
-            rlc_resets: s.rlc_resets,
-            data_pdus_received: s.data_pdus_received,
+            retransmissions: tx.retransmissions,
+            polls: tx.polls,
+            sdus_discarded: tx.sdus_discarded,
+            mrws_sent: tx.mrws_sent,
+            mrws_acknowledged: tx.mrws_acknowledged,
+            statuses: self.ue.rx.stats().statuses_sent,
+            up_retransmissions: up.retransmissions,
+            up_polls: up.polls,
+            up_sdus_discarded: up.sdus_discarded,
+            up_mrws_sent: up.mrws_sent,
+            up_mrws_acknowledged: up.mrws_acknowledged,
+            up_statuses: self.rnc.rx.stats().statuses_sent,
+            rlc_resets: tx.resets,
+            data_pdus_received: self.ue.rx.stats().pdus_received,
             statuses_per_100_pdus: None,
             down_slots,
             frame_utilisation: None,
-            spared: s.spared,
+            spared: self.pdcp.stats().spared,
             mean_pdcp_bytes: s.queue_byte_ns as f64 / end.0.max(1) as f64,
             rate_bps: self.pdcp.rate_bps(),
         };
@@ -593,23 +546,6 @@ impl Bearer {
     /// Counters up to `now` (closes the backlog integrals at `now`).
     pub fn stats(&mut self, now: Time) -> BearerStats {
         self.account(now);
-        let (tx, up) = (self.rnc.tx.stats(), self.ue.tx.stats());
-        let mut s = self.stats;
-        s.retransmissions = tx.retransmissions;
-        s.polls = tx.polls;
-        s.sdus_discarded = tx.sdus_discarded;
-        s.mrws_sent = tx.mrws_sent;
-        s.mrws_acknowledged = tx.mrws_acknowledged;
-        s.statuses = self.ue.rx.stats().statuses_sent;
-        s.up_retransmissions = up.retransmissions;
-        s.up_polls = up.polls;
-        s.up_sdus_discarded = up.sdus_discarded;
-        s.up_mrws_sent = up.mrws_sent;
-        s.up_mrws_acknowledged = up.mrws_acknowledged;
-        s.up_statuses = self.rnc.rx.stats().statuses_sent;
-        s.rlc_resets = tx.resets;
-        s.data_pdus_received = self.ue.rx.stats().pdus_received;
-        s.spared = self.pdcp.stats().spared;
-        s
+        self.stats
     }
 }

@@ -1,6 +1,8 @@
 //! Hexagonal layouts of omnidirectional cells with wrap-around: the seven
 //! cells of the HS-DSCH study (hsdsch-buffer-mgmt.md, scenario 2) and the 37
-//! of the DSCH study (umts-dsch-rrm.md: 3 rings, ≈ 5 km across).
+//! of the DSCH study (umts-dsch-rrm.md: 3 rings, ≈ 5 km across); and the
+//! single disc of the LTE uplink study (one base station at its centre,
+//! [`Layout::disc`]).
 //!
 //! Cells of radius `R` (centre to corner), flat-topped: the base station of
 //! cell 0 at the origin, ring `r` (1 … n) of `6r` sites around it at the
@@ -32,6 +34,8 @@ pub const CELLS: usize = 7;
 #[derive(Clone, Debug)]
 pub struct Layout {
     radius: f64,
+    /// The radius of the circle users are placed in ([`Layout::place`]).
+    enclosing: f64,
     sites: Vec<Point>,
     /// The six translations that tile the plane with the cluster.
     shifts: [Point; 6],
@@ -45,6 +49,13 @@ fn polar(r: f64, deg: f64) -> Point {
 
 fn dist2(a: Point, b: Point) -> f64 {
     (a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)
+}
+
+/// A uniform point of the disc of `radius` around the origin: r = R·√U, angle 2πU'.
+pub fn uniform_in_disc(radius: f64, rng: &mut Rng) -> Point {
+    let r = radius * rng.random::<f64>().sqrt();
+    let a = 2.0 * PI * rng.random::<f64>();
+    (r * a.cos(), r * a.sin())
 }
 
 impl Layout {
@@ -74,7 +85,21 @@ impl Layout {
         for (k, s) in shifts.iter_mut().enumerate() {
             *s = polar(n.sqrt() * d, tilt + 60.0 * k as f64);
         }
-        Layout { radius, sites, shifts, wrap }
+        // The circle through the cluster's farthest corners: √7·R for one ring.
+        let enclosing = match rings {
+            1 => 7f64.sqrt() * radius,
+            _ => sites
+                .iter()
+                .flat_map(|s| (0..6).map(move |k| polar(radius, 60.0 * k as f64)).map(move |c| dist2(*s, (-c.0, -c.1))))
+                .fold(0.0, f64::max)
+                .sqrt(),
+        };
+        Layout { radius, enclosing, sites, shifts, wrap }
+    }
+
+    /// One base station at the centre of a disc of `radius` m (no wrap-around).
+    pub fn disc(radius: f64) -> Layout {
+        Layout { radius, enclosing: radius, sites: vec![(0.0, 0.0)], shifts: [(0.0, 0.0); 6], wrap: false }
     }
 
     /// The number of cells.
@@ -87,9 +112,10 @@ impl Layout {
         self.sites[c]
     }
 
-    /// The radius of the circle enclosing the seven cells: √7·R.
+    /// The radius of the circle users are placed in: the circle through the
+    /// cluster's farthest corners (√7·R for seven cells); the disc's own.
     pub fn enclosing_radius(&self) -> f64 {
-        7f64.sqrt() * self.radius
+        self.enclosing
     }
 
     /// `p` moved into the cluster around the origin (with wrap-around; else `p`).
@@ -129,11 +155,9 @@ impl Layout {
         best.0
     }
 
-    /// A uniform point of the enclosing circle, wrapped: r = Rc·√U, angle 2πU'.
+    /// A uniform point of the enclosing circle, wrapped.
     pub fn place(&self, rng: &mut Rng) -> Point {
-        let r = self.enclosing_radius() * rng.random::<f64>().sqrt();
-        let a = 2.0 * PI * rng.random::<f64>();
-        self.wrap((r * a.cos(), r * a.sin()))
+        self.wrap(uniform_in_disc(self.enclosing, rng))
     }
 
     /// A point uniform over the cluster: uniform in a square around it, drawn
@@ -251,6 +275,14 @@ mod tests {
         }
         let sd = (n as f64 / 37.0 * (36.0 / 37.0)).sqrt();
         assert!(count.iter().all(|&k| (k as f64 - 2000.0).abs() < 4.0 * sd), "{count:?}");
+        // The enclosing circle passes through the farthest corners: ring 3's corner site
+        // at 3D = 3√3·R and 30°, (4.5·R, 2.598·R), has its 0° corner at (5.5·R, 2.598·R): 6.083·R.
+        assert!(
+            close(l.enclosing_radius(), 500.0 * (5.5f64.powi(2) + 2.598076f64.powi(2)).sqrt()),
+            "{}",
+            l.enclosing_radius()
+        );
+        assert!(close(Layout::rings(1, 500.0, true).enclosing_radius(), 500.0 * 7f64.sqrt()));
         // Without wrap-around, placements lie in the cells too.
         let plain = Layout::rings(3, 500.0, false);
         let p = plain.place_uniform(&mut rng);

@@ -14,12 +14,13 @@
 
 use super::fading::{FadingConfig, FadingErrors};
 use super::gilbert::{Gilbert, GilbertConfig};
+use crate::radio::air::AirLine;
+use crate::radio::clock::Clock;
 use crate::rlc::Pdu;
 use crate::rng::Rng;
 use crate::time::{Dur, Time};
 use crate::units::Rate;
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 
 /// A DCH as written in a scenario (`[radio.dch]`, `[radio.uplink]`).
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -99,9 +100,12 @@ pub struct Dch {
     last_slot: Option<u64>,
     /// With a trace: each TTI in which PDUs were lost, with how many.
     losses: Option<LossLog>,
-    /// PDUs on their way, with arrival times (non-decreasing).
-    line: VecDeque<(Time, Pdu)>,
+    /// PDUs on their way.
+    line: AirLine,
+    /// The last TTI that carried a PDU.
     last_tti: Option<Time>,
+    /// Its TTI clock.
+    pub clock: Clock,
     stats: DchStats,
 }
 
@@ -123,8 +127,9 @@ impl Dch {
             in_tti: 0,
             last_slot: None,
             losses: None,
-            line: VecDeque::new(),
+            line: AirLine::default(),
             last_tti: None,
+            clock: Clock::new(cfg.tti),
             stats: DchStats::default(),
         }
     }
@@ -139,11 +144,6 @@ impl Dch {
 
     pub fn stats(&self) -> DchStats {
         self.stats
-    }
-
-    /// The first TTI start at or after `now`.
-    pub fn next_tti(&self, now: Time) -> Time {
-        Time(now.0.div_ceil(self.tti.0) * self.tti.0)
     }
 
     /// Sends `pdu` in the TTI starting at `now`. Returns its arrival time if
@@ -181,17 +181,12 @@ impl Dch {
             return None;
         }
         let at = now + self.tti + self.delay;
-        let was_empty = self.line.is_empty();
-        self.line.push_back((at, pdu));
-        was_empty.then_some(at)
+        self.line.push(at, pdu).then_some(at)
     }
 
     /// Moves the PDUs due by `now` to `out`; returns when the next one arrives.
     pub fn arrivals(&mut self, now: Time, out: &mut Vec<Pdu>) -> Option<Time> {
-        while self.line.front().is_some_and(|(at, _)| *at <= now) {
-            out.push(self.line.pop_front().expect("checked").1);
-        }
-        self.line.front().map(|(at, _)| *at)
+        self.line.arrivals(now, out)
     }
 
     /// Start logging the TTIs with lost PDUs ([`Dch::take_losses`]).
@@ -206,7 +201,7 @@ impl Dch {
 
     /// PDUs on their way.
     pub fn in_flight(&self) -> impl Iterator<Item = &Pdu> {
-        self.line.iter().map(|(_, p)| p)
+        self.line.iter()
     }
 }
 
@@ -258,13 +253,13 @@ mod tests {
                 rnc.receive(t, &p);
             }
             rnc.tx.drain_released().for_each(drop);
-            if dl.next_tti(t) == t {
+            if dl.clock.next(t) == t {
                 for _ in 0..dl.pdus_per_tti() {
                     let Some(p) = rnc.next_pdu(t, &mut src) else { break };
                     dl.transmit(t, p);
                 }
             }
-            if ul.next_tti(t) == t {
+            if ul.clock.next(t) == t {
                 for _ in 0..ul.pdus_per_tti() {
                     let Some(p) = ue.next_pdu(t, &mut none) else { break };
                     ul.transmit(t, p);
@@ -339,7 +334,7 @@ mod tests {
             let lost = dch.stats().pdus_lost - before;
             assert!(lost == 0 || lost == 12, "frame {f}: {lost} of 12 PDUs lost");
             frames_lost += (lost == 12) as u64;
-            dch.line.clear();
+            dch.arrivals(Time::MAX, &mut Vec::new());
         }
         let ratio = frames_lost as f64 / frames as f64;
         assert!((ratio / 0.1 - 1.0).abs() < 0.06, "{ratio}");
@@ -364,7 +359,7 @@ mod tests {
             }
             let k = dch.stats().pdus_lost - before;
             partial += (k > 0 && k < 12) as u64;
-            dch.line.clear();
+            dch.arrivals(Time::MAX, &mut Vec::new());
         }
         let (lost, sent) = (dch.stats().pdus_lost as f64, dch.stats().pdus_sent as f64);
         assert!(partial > frames / 100, "bursts start and end inside frames: {partial}");

@@ -1,7 +1,36 @@
-//! Handover of the DSCH study (Ferrús et al.): every 100 ms a user moves to the best cell
-//! (the strongest pilot: every cell's pilot has the same power, so the best
-//! cell has the highest path gain) if it beats the serving cell by the
-//! hysteresis (the paper: 1 dB).
+//! Which cell serves a user, and when it hands over.
+//!
+//! - [`best_cell`], the DSCH study (Ferrús et al.): every 100 ms a user moves
+//!   to the best cell (the strongest pilot: every cell's pilot has the same
+//!   power, so the best cell has the highest path gain) if it beats the
+//!   serving cell by the hysteresis (the paper: 1 dB).
+//! - [`serving`], the HS-DSCH system: at each channel step the user is
+//!   served by the nearest base station (the HS-DSCH study) or the one with
+//!   the highest path gain, shadowing included (`attach = "strongest"`, 3GPP
+//!   system simulations' rule), without hysteresis.
+
+use super::layout::{Layout, Point};
+use serde::{Deserialize, Serialize};
+
+/// `attach` in `[radio.cells]`: which base station serves a user.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Attach {
+    /// The nearest (wrap-around distance; the study).
+    #[default]
+    Nearest,
+    /// The one with the highest path gain, shadowing included (3GPP system simulations' rule).
+    Strongest,
+}
+
+/// The cell that serves a user at `position` with path `gains` under `attach`
+/// (the lowest index among equals).
+pub fn serving(attach: Attach, layout: &Layout, position: Point, gains: &[f64]) -> usize {
+    match attach {
+        Attach::Nearest => layout.nearest(position),
+        Attach::Strongest => best_cell(gains, 0, 1.0),
+    }
+}
 
 /// The cell to serve a user with path `gains` (linear) now served by
 /// `serving`, with `hysteresis` (linear ratio, 1 dB = 1.259).

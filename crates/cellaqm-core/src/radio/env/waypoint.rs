@@ -7,10 +7,9 @@
 //! The model is advanced in time order ([`Waypoint::distance_at`] with
 //! non-decreasing times); each new waypoint is one draw from the user's stream.
 
+use super::layout::uniform_in_disc;
 use crate::rng::Rng;
 use crate::time::Time;
-use rand::Rng as _;
-use std::f64::consts::PI;
 
 /// One user's track.
 #[derive(Clone, Debug)]
@@ -56,13 +55,6 @@ impl Waypoint {
         let (x, y) = self.position_at(t);
         (x * x + y * y).sqrt()
     }
-}
-
-/// A uniform point of the disc of `radius` around the origin: r = R·√U, angle 2πU'.
-fn uniform_in_disc(radius: f64, rng: &mut Rng) -> (f64, f64) {
-    let r = radius * rng.random::<f64>().sqrt();
-    let a = 2.0 * PI * rng.random::<f64>();
-    (r * a.cos(), r * a.sin())
 }
 
 #[cfg(test)]

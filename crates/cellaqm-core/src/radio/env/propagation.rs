@@ -1,11 +1,15 @@
-//! Path gain and the SIR of an HS-DSCH user (hsdsch-buffer-mgmt.md, "Details
-//! the study leaves open → Radio").
+//! Path loss, and the SIR of an HS-DSCH user.
 //!
-//! - Path loss `L = 128.1 + 35·log10(d / km)` dB: the exponent 3.5 is the
-//!   study's, the constant 128.1 dB our choice (the 3GPP TR 25.942 macro-cell
-//!   constant); distances below `min_distance` count as `min_distance`.
+//! - Path loss `L = L_1km + S·log10(d / km)` dB, at least `min_loss_db`;
+//!   distances below `min_distance` count as `min_distance`:
+//!   - HS-DSCH study (hsdsch-buffer-mgmt.md): S = 35 (exponent 3.5, the
+//!     study's), L_1km = 128.1 dB (our choice: the 3GPP TR 25.942 macro-cell
+//!     constant), no floor;
+//!   - DSCH study (Ferrús et al.): 128.1 + 37.6·log10(d/km) (our choice: TR 25.942), no floor;
+//!   - LTE uplink (lte-uplink-raqm.md): 128.1 + 37.6·log10(d/km) (TR 36.942 §4.5,
+//!     macro cell at 2 GHz), at least the minimum coupling loss 70 dB (TR 36.942 Table 4.1).
 //! - SIR of user `u` served by cell `s` (the formula is our choice, the
-//!   constants 0.4 (orthogonality loss) and 0.1 (self-interference) the study's):
+//!   constants 0.4 (orthogonality loss) and 0.1 (self-interference) the HS-DSCH study's):
 //!   `P_u g_us / (0.4 (P_s − P_u) g_us + 0.1 P_u g_us + Σ_{c≠s} P_c g_uc + N)`.
 
 /// Path loss parameters.
@@ -13,18 +17,29 @@
 pub struct PathLoss {
     /// Loss at 1 km, dB.
     pub at_1km_db: f64,
-    /// The distance exponent.
-    pub exponent: f64,
+    /// Loss per decade of distance, dB (10 × the distance exponent).
+    pub db_per_decade: f64,
     /// Distances below this count as this (m).
     pub min_distance: f64,
+    /// The least loss, dB (the minimum coupling loss; `-inf`: none).
+    pub min_loss_db: f64,
 }
 
 impl PathLoss {
+    /// A law of exponent `exponent` with `at_1km_db` dB at 1 km, distances below `min_distance` m as that, no floor.
+    pub fn exponent(at_1km_db: f64, exponent: f64, min_distance: f64) -> PathLoss {
+        PathLoss { at_1km_db, db_per_decade: 10.0 * exponent, min_distance, min_loss_db: f64::NEG_INFINITY }
+    }
+
+    /// The loss at `d` m, dB.
+    pub fn loss_db(&self, d: f64) -> f64 {
+        let km = d.max(self.min_distance) / 1000.0;
+        (self.at_1km_db + self.db_per_decade * km.log10()).max(self.min_loss_db)
+    }
+
     /// The path gain at `d` m with `shadow_db` dB of shadowing, linear.
     pub fn gain(&self, d: f64, shadow_db: f64) -> f64 {
-        let km = d.max(self.min_distance) / 1000.0;
-        let loss_db = self.at_1km_db + 10.0 * self.exponent * km.log10();
-        10f64.powf((shadow_db - loss_db) / 10.0)
+        10f64.powf((shadow_db - self.loss_db(d)) / 10.0)
     }
 }
 
@@ -64,7 +79,8 @@ pub fn dbm_to_w(dbm: f64) -> f64 {
 mod tests {
     use super::*;
 
-    const PL: PathLoss = PathLoss { at_1km_db: 128.1, exponent: 3.5, min_distance: 10.0 };
+    const PL: PathLoss =
+        PathLoss { at_1km_db: 128.1, db_per_decade: 35.0, min_distance: 10.0, min_loss_db: f64::NEG_INFINITY };
 
     #[test]
     fn path_loss_is_128_1_db_at_1_km_and_35_db_per_decade() {

@@ -149,7 +149,7 @@ fn marcum_q1_terms(a: f64, b: f64) -> (f64, u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::radio::gilbert::{loss_and_burst, Gilbert};
+    use crate::radio::bearer::gilbert::{loss_and_burst, Gilbert};
     use crate::rng::stream;
 
     /// Values from SciPy (scipy.special.j0; Q1(a, b) = scipy.stats.ncx2.sf(b², 2, a²)).

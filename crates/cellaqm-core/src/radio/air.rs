@@ -1,0 +1,46 @@
+//! PDUs on their way to a UE (an air interface, a DCH's delay, an Iub line):
+//! each with its arrival time, in arrival order.
+
+use crate::rlc::Pdu;
+use crate::time::Time;
+use std::collections::VecDeque;
+
+/// A delay line of PDUs, arrival times non-decreasing.
+#[derive(Clone, Debug, Default)]
+pub struct AirLine(VecDeque<(Time, Pdu)>);
+
+impl AirLine {
+    /// Sends `pdu` to arrive at `at` (not before the last one sent). Returns
+    /// whether the line was empty: the caller then asks for the arrival event at `at`.
+    pub fn push(&mut self, at: Time, pdu: Pdu) -> bool {
+        let was_empty = self.0.is_empty();
+        self.0.push_back((at, pdu));
+        was_empty
+    }
+
+    /// When the last PDU sent arrives.
+    pub fn last(&self) -> Option<Time> {
+        self.0.back().map(|&(at, _)| at)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Moves the PDUs due by `now` to `out`; returns when the next one arrives.
+    pub fn arrivals(&mut self, now: Time, out: &mut impl Extend<Pdu>) -> Option<Time> {
+        while self.0.front().is_some_and(|(at, _)| *at <= now) {
+            out.extend(self.0.pop_front().map(|(_, pdu)| pdu));
+        }
+        self.0.front().map(|&(at, _)| at)
+    }
+
+    /// The PDUs on their way.
+    pub fn iter(&self) -> impl Iterator<Item = &Pdu> {
+        self.0.iter().map(|(_, p)| p)
+    }
+}
