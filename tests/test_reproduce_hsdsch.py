@@ -70,6 +70,17 @@ def test_quick_findings_table(quick):
     assert "The study's stated findings, judged on this run" in (quick / "report.md").read_text()
 
 
+def test_the_reference_runs_only_where_the_study_compares_with_it():
+    """The never-dropping reference: at 0.4 and 0.3 s (both schedulers) and RR's highest load (paired t-tests);
+    not at max-SIR's highest load nor with web sessions, where the study runs the ANOVA alone."""
+    by = hsdsch.STUDY.by_name()
+    for name in ("long-rr-0.4", "long-rr-0.3", "long-rr-0.2", "long-sir-0.4", "long-sir-0.3"):
+        assert any(r.labels["scheme"] == "reference" for r in by[name].runs(True, 2)), name
+    for name in ("long-sir-0.2", "web-rr-0.0175", "web-rr-0.015", "web-sir-0.0175", "web-sir-0.015"):
+        runs = by[name].runs(True, 2)
+        assert len(runs) == 16 and all(r.labels["scheme"] != "reference" for r in runs), name
+
+
 def test_red_curve_by_hand():
     # ns-2's count rule at p_b = 0.05: no drop for counts 1..19, then 0.05/(2 − 0.05 c) for c = 20..39:
     # drops come 20–40 arrivals apart, 1/0.0339 on average; p_b = 1 drops every arrival.
