@@ -71,7 +71,7 @@ reproduce-hsdsch: build ## The HS-DSCH study: scenarios 1-3, ANOVA and Tukey, th
 reproduce-rlc: build ## The RLC-TCP study's 18 experiments and its 16 findings judged (about 3.5 min on 2 cores, 400 CPU s; QUICK=1 for CI's)
 	$(BIN)/cellaqm reproduce umts-rlc-tcp $(if $(QUICK),--quick) --out results/umts-rlc-tcp
 
-reproduce-modern: build ## The studies' schemes beside CoDel, PIE and FQ-CoDel on every bearer and two traces (about 110 CPU-s; QUICK=1 for CI's)
+reproduce-modern: build ## The studies' schemes beside CoDel, PIE and FQ-CoDel on every bearer and two traces (about 175 CPU-s; QUICK=1 for CI's)
 	$(BIN)/cellaqm reproduce modern-aqm $(if $(QUICK),--quick) --out results/modern-aqm
 
 reproduce-dsch: build ## The DSCH study's 5 experiments and its 20 findings judged (about 930 CPU s, 8 min on 2 free cores; QUICK=1 for CI's)

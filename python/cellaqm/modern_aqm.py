@@ -121,13 +121,18 @@ def _hsdsch(queue: dict[str, Any], receiver: dict[str, Any] | None) -> dict[str,
     return {"core": doc["core"], "radio": radio}
 
 
-def _lte_ul(queue: dict[str, Any], receiver: dict[str, Any] | None) -> dict[str, Any]:
-    lte: dict[str, Any] = {"rate": "10Mbps", "scheduler": "proportional_fair", "ues_per_tti": 1,
-                           "bsr_period": "20ms", "bsr_table": lte_uplink.BSR_TABLE}
-    if receiver:
-        lte["receiver"] = dict(receiver)
-    return {"core": dict(lte_uplink.CORE),
-            "radio": {"bearer": "lte_uplink", "uplink_buffer": lte_uplink.BUFFER, "uplink_queue": queue, "lte": lte}}
+def _lte_uplink(rate: dict[str, Any]) -> Callable[[dict[str, Any], dict[str, Any] | None], dict[str, Any]]:
+    """The LTE uplink study's radio with ``rate`` (a fixed cell rate, or each UE's own fading channel)."""
+
+    def build(queue: dict[str, Any], receiver: dict[str, Any] | None) -> dict[str, Any]:
+        lte: dict[str, Any] = {**rate, "scheduler": "proportional_fair", "ues_per_tti": 1, "bsr_period": "20ms",
+                               "bsr_table": lte_uplink.BSR_TABLE}
+        if receiver:
+            lte["receiver"] = dict(receiver)
+        return {"core": dict(lte_uplink.CORE), "radio": {"bearer": "lte_uplink", "uplink_buffer": lte_uplink.BUFFER,
+                                                         "uplink_queue": queue, "lte": lte}}
+
+    return build
 
 
 #: The measured traces (Mahimahi format), in the repository.
@@ -151,7 +156,11 @@ BEARERS: dict[str, Bearer] = {b.name: b for b in (
     Bearer("hsdpa", "HSDPA 3.6 Mb/s cell, round robin (the WCDMA study's HSDPA bearer)", (4, 8), 100, _hsdpa),
     Bearer("hsdsch", "HS-DSCH, seven cells, round robin (the HS-DSCH study's system)", (14, 30), 100, _hsdsch),
     Bearer("lte-ul", "LTE uplink 10 Mb/s cell, proportional fair (the LTE uplink study's radio)", (3, 3), 1250,
-           _lte_ul, upload=True, schemes=tuple(SCHEMES)),
+           _lte_uplink({"rate": "10Mbps"}), upload=True, schemes=tuple(SCHEMES)),
+    Bearer("lte-ul-fading", "LTE uplink, each UE on its own fading channel at 0.83 m/s, proportional fair (the LTE "
+           "uplink study's realistic radio)", (3, 3), 1250,
+           _lte_uplink({"channel": {"speed": "0.83m/s"}, "harq": {"bler": 0.1}}), upload=True,
+           schemes=tuple(SCHEMES)),
     Bearer("umts-trace", "Measured T-Mobile UMTS link, driving (Mahimahi trace, 2.0 Mb/s mean down)", (1, 4), 1000,
            _trace("TMobile-UMTS-driving")),
     Bearer("lte-trace", "Measured Verizon LTE link (Mahimahi trace)", (1, 4), 1000, _trace("Verizon-LTE-short")),

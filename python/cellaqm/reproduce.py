@@ -56,8 +56,8 @@ STUDIES = (
            "trace, the study's 20 findings judged (docs/dsch.md)"),
     Target("modern-aqm", "modern_aqm",
            "the studies' question asked of today's AQMs: TD, DF, RED, ARED, PDPC, TTLRED1/2, T-AQM, PDCP discard "
-           "(and R-AQM on the LTE uplink) beside CoDel, PIE and FQ-CoDel on the R99 DCH, HSDPA, HS-DSCH and LTE "
-           "uplink bearers and two measured traces, bulk and web traffic: goodput, p95 delay, Jain's index, drops "
+           "(and R-AQM on the LTE uplink) beside CoDel, PIE and FQ-CoDel (with and without ECN) on the R99 DCH, "
+           "HSDPA, HS-DSCH and LTE uplink (fixed rate and fading) bearers and two measured traces, bulk and web traffic: goodput, p95 delay, Jain's index, drops "
            "(docs/modern-aqm.md)"),
 )
 EXPERIMENTS = tuple(s.name for s in STUDIES)
@@ -184,9 +184,10 @@ umts-dsch-rrm: the DSCH study's 37-cell system, phi 60-100% x {400, 600} web use
 the web users' demand; the users under test's TCP throughput with SACK+FACK on/off;
 660 s runs, 10 replications; three readings of the calls' load; one transfer's
 time-sequence trace; the 20 findings judged (--quick: 60 s, phi 60 and 100%, 1).
-modern-aqm: not a study: the studies' schemes beside CoDel, PIE and FQ-CoDel on
-every bearer (R99 DCH, HSDPA, HS-DSCH, LTE uplink) and two measured traces, bulk
-and web traffic, CUBIC + SACK; 120 s, 5 replications (--quick: 30 s, 1).
+modern-aqm: not a study: the studies' schemes beside CoDel, PIE and FQ-CoDel
+(each with and without ECN) on every bearer (R99 DCH, HSDPA, HS-DSCH, LTE uplink
+fixed and fading) and two measured traces, bulk and web traffic, CUBIC + SACK;
+120 s, 5 replications (--quick: 30 s, 1).
 
 Exit status: 0 when every run finished; 1 when some runs failed (their
 experiments have no table; --resume reruns them) or OUT cannot be written; 2
