@@ -9,6 +9,7 @@ import pytest
 
 from cellaqm import lte_uplink
 from cellaqm.cli import main
+from study_csv import by, rows
 
 
 @pytest.fixture(scope="module")
@@ -16,15 +17,6 @@ def quick(tmp_path_factory):
     out = tmp_path_factory.mktemp("lte")
     assert main(["reproduce", "lte-uplink-raqm", "--quick", "--quiet", "--out", str(out)]) == 0
     return out
-
-
-def rows(out: Path, name: str) -> list[dict[str, str]]:
-    return list(csv.DictReader((out / f"{name}.csv").open()))
-
-
-def by(rs: list[dict[str, str]], **match: str) -> dict[str, str]:
-    (row,) = [r for r in rs if all(r[k] == v for k, v in match.items())]
-    return row
 
 
 def test_every_experiment_writes_its_table_and_figure(quick):

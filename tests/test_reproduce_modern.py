@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import csv
-from pathlib import Path
-
 import pytest
 
 from cellaqm import modern_aqm
 from cellaqm.cli import main
+from study_csv import by, rows
 
 
 @pytest.fixture(scope="module")
@@ -16,15 +14,6 @@ def quick(tmp_path_factory):
     out = tmp_path_factory.mktemp("modern")
     assert main(["reproduce", "modern-aqm", "--quick", "--quiet", "--out", str(out)]) == 0
     return out
-
-
-def rows(out: Path, name: str) -> list[dict[str, str]]:
-    return list(csv.DictReader((out / f"{name}.csv").open()))
-
-
-def by(rs: list[dict[str, str]], **match: str) -> dict[str, str]:
-    (row,) = [r for r in rs if all(r[k] == v for k, v in match.items())]
-    return row
 
 
 def test_every_bearer_runs_every_scheme_with_both_traffics(quick):

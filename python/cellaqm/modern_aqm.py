@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -92,24 +92,16 @@ class Bearer:
     upload: bool = False
     #: The schemes it runs (R-AQM only where an eNodeB reads BSRs).
     schemes: tuple[str, ...] = tuple(s for s in SCHEMES if s != "raqm")
-    note: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
-def _wcdma_radio(bearer: str, buffer_kb: int, queue: dict[str, Any]) -> dict[str, Any]:
-    radio = {k: (dict(v) if isinstance(v, dict) else v) for k, v in wcdma.BEARERS[bearer]["radio"].items()}
-    radio.update(buffer=f"{buffer_kb}kB", queue=queue, uplink={"rate": "64kbps", "tti": "20ms", "delay": "15ms"})
-    return radio
+def _wcdma(bearer: str) -> Callable[[dict[str, Any], dict[str, Any] | None], dict[str, Any]]:
+    """A bearer of the WCDMA study as that study builds it (100 kB PDCP buffer, 70 ms core), ``queue`` in it."""
 
+    def build(queue: dict[str, Any], receiver: dict[str, Any] | None) -> dict[str, Any]:
+        doc = wcdma.scenario(bearer, "file", "td")
+        return {"core": doc["core"], "radio": {**doc["radio"], "queue": queue}}
 
-def _dch(queue: dict[str, Any], receiver: dict[str, Any] | None) -> dict[str, Any]:
-    return {"core": {"rate": "100Mbps", "delay": "70ms"}, "radio": _wcdma_radio("dch384", 100, queue)}
-
-
-def _hsdpa(queue: dict[str, Any], receiver: dict[str, Any] | None) -> dict[str, Any]:
-    radio = _wcdma_radio("hsdpa3600", 100, queue)
-    radio["hsdpa"] = {**radio["hsdpa"], "scheduler": "round_robin"}
-    return {"core": {"rate": "100Mbps", "delay": "70ms"}, "radio": radio}
+    return build
 
 
 def _hsdsch(queue: dict[str, Any], receiver: dict[str, Any] | None) -> dict[str, Any]:
@@ -152,8 +144,8 @@ def _trace(name: str) -> Callable[[dict[str, Any], dict[str, Any] | None], dict[
 
 
 BEARERS: dict[str, Bearer] = {b.name: b for b in (
-    Bearer("dch384", "R99 DCH 384 kb/s with RLC AM (the WCDMA study's bearer)", (1, 1), 100, _dch),
-    Bearer("hsdpa", "HSDPA 3.6 Mb/s cell, round robin (the WCDMA study's HSDPA bearer)", (4, 8), 100, _hsdpa),
+    Bearer("dch384", "R99 DCH 384 kb/s with RLC AM (the WCDMA study's bearer)", (1, 1), 100, _wcdma("dch384")),
+    Bearer("hsdpa", "HSDPA 3.6 Mb/s cell, round robin (the WCDMA study's HSDPA bearer)", (4, 8), 100, _wcdma("hsdpa3600")),
     Bearer("hsdsch", "HS-DSCH, seven cells, round robin (the HS-DSCH study's system)", (14, 30), 100, _hsdsch),
     Bearer("lte-ul", "LTE uplink 10 Mb/s cell, proportional fair (the LTE uplink study's radio)", (3, 3), 1250,
            _lte_uplink({"rate": "10Mbps"}), upload=True, schemes=tuple(SCHEMES)),
