@@ -106,7 +106,7 @@ impl FarEnd {
     /// `now`, when the true head-of-line delay was `true_delay`: one
     /// observation of the estimator, L being the bytes delivered since the
     /// previous one. For a radio whose BSRs ride in MAC PDUs rather than with
-    /// packets ([`crate::radio::lte`]).
+    /// packets ([`crate::radio::ran::lte_ul`]).
     pub fn observe(&mut self, now: Time, queue_bytes: u64, true_delay: Dur) {
         let estimate = self.estimator.observe_at(now, queue_bytes, self.received);
         if let Some(t) = &mut self.trace {

@@ -241,10 +241,10 @@ pub struct Summary {
     pub radio: Option<crate::radio::RadioSummary>,
     /// The LTE uplink's counters (grants, BSRs, SRs, HARQ), with `bearer = "lte_uplink"`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub lte: Option<crate::radio::lte::LteStats>,
+    pub lte: Option<crate::radio::ran::lte_ul::LteStats>,
     /// The DSCH system's central-cell measures (`bearer = "dsch"`, docs/dsch.md).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub dsch: Option<crate::radio::dsch::DschSummary>,
+    pub dsch: Option<crate::radio::ran::dsch::DschSummary>,
     /// One row per cell (a run has one): its users, goodput and shared channel.
     pub cells: Vec<crate::radio::CellSummary>,
     pub ledger: Ledger,

@@ -26,7 +26,7 @@
 //! the place of both the bottleneck and the uplink: a packet at those hops is
 //! handed to the bearer of its flow's user, and what the bearers deliver
 //! continues on the route. With `bearer = "lte_uplink"` that is the LTE
-//! uplink's UE of the user (uplink) or its ACK downlink ([`crate::radio::lte`]).
+//! uplink's UE of the user (uplink) or its ACK downlink ([`crate::radio::ran::lte_ul`]).
 //!
 //! A flow is a TCP connection between a client endpoint (at the user's UE)
 //! and a server endpoint, or a UDP stream (`flows.rs`). Flows are created

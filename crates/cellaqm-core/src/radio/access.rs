@@ -47,7 +47,7 @@ mod tests {
     use super::super::bearer::pdcp::BufferHolds;
     use super::super::config::BearerKind;
     use super::super::event::{RadioEvent, RadioOut};
-    use super::super::hsdpa::HsdpaConfig;
+    use super::super::ran::hsdpa::HsdpaConfig;
     use super::super::ran::Ran;
     use super::*;
     use crate::engine::EventQueue;

@@ -23,11 +23,11 @@
 use super::bearer::config::BearerConfig;
 use super::bearer::dch::DchConfig;
 use super::bearer::pdcp::{pdcp_discipline, BufferHolds};
-use super::dsch::DschConfig;
 use super::env::{EnvironmentConfig, EnvironmentKeys};
-use super::hsdpa::{HsdpaConfig, HsdpaUser};
-use super::hsdsch::CellsConfig;
-use super::lte::LteConfig;
+use super::ran::dsch::DschConfig;
+use super::ran::hsdpa::{HsdpaConfig, HsdpaUser};
+use super::ran::hsdsch::CellsConfig;
+use super::ran::lte_ul::LteConfig;
 use crate::queue::QueueConfig;
 use crate::rlc::RlcConfig;
 use crate::units::{Bytes, Rate};

@@ -2,7 +2,7 @@
 //! studies.
 //!
 //! A run's radio is one radio system ([`ran`]: every system behind the
-//! [`ran::Ran`] trait, one file each) reached through [`access`]. Its events
+//! [`ran::Ran`] trait, one folder each) reached through [`access`]. Its events
 //! and outputs are one vocabulary for every system ([`event`]). The UMTS
 //! systems serve a [`bearer`] per user: one user's chain, the RNC's PDCP
 //! buffer with its queue discipline ([`bearer::pdcp`]), the two RLC AM
@@ -13,10 +13,11 @@
 //! on their way to the core. A bearer does not know which channel serves it:
 //! it reports its buffer status and fills the transmission opportunities the
 //! channel's MAC grants ([`sap`]). The shared channels and their models: the
-//! single HSDPA cell ([`hsdpa`], with a [`scheduler`]), the seven-cell
-//! HS-DSCH system of the HS-DSCH study ([`hsdsch`]), the UMTS DSCH resource
-//! manager ([`dsch`]); the LTE uplink of the LTE study ([`lte`]: BSRs, SR and
-//! grants, HARQ, in-sequence reassembly) is the other kind of radio, with the
+//! single HSDPA cell ([`ran::hsdpa`], with a [`scheduler`]), the seven-cell
+//! HS-DSCH system of the HS-DSCH study ([`ran::hsdsch`]), the UMTS DSCH resource
+//! manager ([`ran::dsch`]); the LTE uplink of the LTE study ([`ran::lte_ul`]: BSRs, SR and
+//! grants, on the LTE pieces both directions share, [`lte`]: HARQ, RLC,
+//! in-sequence reassembly, capacity, channel) is the other kind of radio, with the
 //! managed buffer in the UE. The radio environment ([`env`]: layout,
 //! mobility, propagation, handover) gives the multi-cell systems and the LTE
 //! UEs their channels. [`config`] reads `[radio]`: the
@@ -40,11 +41,8 @@ pub mod busy;
 pub mod cell_summary;
 pub mod clock;
 pub mod config;
-pub mod dsch;
 pub mod env;
 pub mod event;
-pub mod hsdpa;
-pub mod hsdsch;
 pub mod lte;
 pub mod pending;
 pub mod ran;

@@ -299,7 +299,7 @@ mod tests {
     use super::*;
 
     fn base() -> Environment {
-        crate::radio::hsdsch::CellsConfig::default_environment()
+        crate::radio::ran::hsdsch::CellsConfig::default_environment()
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! 7.1.7.2.1-1 and link adaptation): a TTI starting at t offers
 //! rate(t) × TTI / 8 bytes, the fraction of a byte carried to the next TTI so
 //! that the long-run rate is exact. Grants share these bytes
-//! ([`super::enb`]) through an [`Offer`]: with one rate for the cell (the
+//! ([`crate::radio::ran::lte_ul::enb`]) through an [`Offer`]: with one rate for the cell (the
 //! bandwidth scenarios) the TTI's bytes are every UE's alike; with each UE
 //! on its own channel the TTI's resource (its resource blocks) is shared, a
 //! UE turning the share it gets into bytes at its own rate (*our choice*:

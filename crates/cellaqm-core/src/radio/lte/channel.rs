@@ -248,7 +248,7 @@ mod tests {
     /// follows one UE's distance only).
     #[test]
     fn each_ue_has_its_own_channel_and_its_rate_follows_its_own_distance() {
-        use crate::radio::lte::LteConfig;
+        use crate::radio::ran::lte_ul::LteConfig;
         let cfg: LteConfig = toml::from_str("[channel]\nspeed = \"30m/s\"").unwrap();
         let c = cfg.channel.clone().unwrap();
         let env = c.environment(None).unwrap();

@@ -1,5 +1,6 @@
-//! A radio system behind one interface: the [`Ran`] trait, and one file per
-//! system implementing it.
+//! A radio system behind one interface: the [`Ran`] trait, and one folder
+//! per system (its model, and `ran.rs`: the system as a [`Ran`]; a file for
+//! the R99 DCHs, whose model is the bearers').
 //!
 //! - [`dch`]: an R99 DCH per user (each bearer its own downlink);
 //! - [`hsdpa`]: the single HSDPA cell (Iub flow control, MAC-hs buffers, the HS-DSCH scheduler);
@@ -30,14 +31,14 @@ pub mod umts;
 use super::bearer::RadioSummary;
 use super::cell_summary::CellSummary;
 use super::config::{BearerKind, RadioConfig};
-use super::dsch::DschSummary;
 use super::event::{RadioEvent, RadioOut};
-use super::lte::LteStats;
 use crate::bsr::BsrSummary;
 use crate::link::LinkStats;
 use crate::metrics::{BsrTrace, RadioLossTrace};
 use crate::packet::{Dir, Packet};
 use crate::time::Time;
+use dsch::DschSummary;
+use lte_ul::LteStats;
 
 /// A user's managed buffer seen as a link, for its `users.csv` row.
 pub struct UserBuffer {

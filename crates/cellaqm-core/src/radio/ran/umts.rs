@@ -19,8 +19,8 @@ use crate::radio::air::AirLine;
 use crate::radio::bearer::{Bearer, RadioSummary};
 use crate::radio::cell_summary::CellSummary;
 use crate::radio::config::RadioConfig;
-use crate::radio::dsch::DschSummary;
 use crate::radio::event::{RadioEvent, RadioOut, UeEvent};
+use crate::radio::ran::dsch::DschSummary;
 use crate::radio::tally::Tally;
 use crate::time::{Dur, Time};
 

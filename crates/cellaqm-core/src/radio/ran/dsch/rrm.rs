@@ -174,7 +174,7 @@ impl Rrm {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::radio::dsch::checks::{load, load_factor, transmit_power};
+    use crate::radio::ran::dsch::checks::{load, load_factor, transmit_power};
 
     fn db(x: f64) -> f64 {
         10f64.powf(x / 10.0)

@@ -10,7 +10,7 @@ use crate::radio::env::layout::Layout;
 use crate::radio::env::track::Track;
 use crate::radio::env::EnvironmentKeys;
 use crate::radio::event::RadioOut;
-use crate::radio::hsdpa::HsdpaConfig;
+use crate::radio::ran::hsdpa::HsdpaConfig;
 use crate::radio::scheduler::SchedulerKind;
 use crate::time::{Dur, Time};
 use crate::units::Speed;

@@ -25,12 +25,9 @@
 //! idle; a packet arriving at an idle UE restarts them at the next boundary.
 
 use super::buffer_size::BsrTable;
-use super::capacity::Offer;
 use super::config::LteConfig;
 use super::downlink::DownPath;
 use super::enb::EnbScheduler;
-use super::harq::{HarqStats, Outcome};
-use super::reassembly::Reassembly;
 use super::ue::{Block, Ue, UeStats};
 use crate::bsr::{BsrSummary, FarEnd, Verdict};
 use crate::link::LinkStats;
@@ -39,6 +36,9 @@ use crate::queue::{AnyQueue, DropCause, Dropped, QueueDisc};
 use crate::radio::cell_summary::CellSummary;
 use crate::radio::clock::Clock;
 use crate::radio::event::{RadioEvent, RadioOut, UeEvent};
+use crate::radio::lte::capacity::Offer;
+use crate::radio::lte::harq::{HarqStats, Outcome};
+use crate::radio::lte::reassembly::Reassembly;
 use crate::radio::sap::TxOpportunity;
 use crate::radio::tally::Tally;
 use crate::rng::Rng;

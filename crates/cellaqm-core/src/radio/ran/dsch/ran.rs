@@ -1,14 +1,14 @@
-//! The 37-cell DSCH system (`bearer = "dsch"`, [`crate::radio::dsch`]): the
+//! The 37-cell DSCH system (`bearer = "dsch"`, [`crate::radio::ran::dsch`]): the
 //! scenario's users are its users under test, served by their cells'
 //! resource managers every 10 ms frame beside the emulated load.
 
-use super::umts::{Downlink, Umts, Users};
+use super::{DschSummary, DschSystem};
 use crate::radio::air::AirLine;
 use crate::radio::bearer::Bearer;
 use crate::radio::cell_summary::CellSummary;
 use crate::radio::config::RadioConfig;
-use crate::radio::dsch::{DschSummary, DschSystem};
 use crate::radio::event::{RadioEvent, RadioOut};
+use crate::radio::ran::umts::{Downlink, Umts, Users};
 use crate::time::Time;
 
 pub struct DschCells {

@@ -4,20 +4,20 @@
 //!
 //! The buffer is the study's RLC transmission buffer (1.25 MB) managed by a
 //! discipline (drop-tail, DFF, PDCP discard, T-AQM, …), which decides on an
-//! SDU when the RLC takes it for a grant ([`super::rlc_tx`]). A grant builds
+//! SDU when the RLC takes it for a grant ([`crate::radio::lte::rlc_tx`]). A grant builds
 //! one MAC PDU: the BSR control element if one goes out ([`super::bsr`]),
 //! then the RLC PDU; the BSR reports the bytes left after the PDU (TS 36.321
 //! §6.1.3.1), counting queued IP packets as PDCP SDUs and the RLC's bytes as
 //! PDCP PDUs (TS 36.323 §4.5), headers of RLC and MAC not included. HARQ draws
-//! the block's fate at once ([`super::harq`]); a block given up has its data
+//! the block's fate at once ([`crate::radio::lte::harq`]); a block given up has its data
 //! sent again by RLC AM after `status_delay`.
 
 use super::bsr::{BsrCe, BsrConfig, BsrProcedure, LCGS};
-use super::harq::{Harq, HarqConfig, HarqStats, Outcome};
-use super::rlc_tx::{mac_pdu_bytes, RlcPdu, RlcTx, MAC_SUBHEADER, PDCP_HEADER};
 use crate::bsr::HeadOfLine;
 use crate::packet::Packet;
 use crate::queue::{AnyQueue, Dropped, QueueCtx, QueueDisc};
+use crate::radio::lte::harq::{Harq, HarqConfig, HarqStats, Outcome};
+use crate::radio::lte::rlc_tx::{mac_pdu_bytes, RlcPdu, RlcTx, MAC_SUBHEADER, PDCP_HEADER};
 use crate::radio::sap::TxOpportunity;
 use crate::rng::Rng;
 use crate::time::{Dur, Time};

@@ -22,6 +22,7 @@ pub mod blocks;
 pub mod checks;
 pub mod config;
 pub mod power;
+pub mod ran;
 pub mod rrm;
 pub mod stats;
 pub mod system;
@@ -31,5 +32,6 @@ pub mod transport_format;
 pub mod web;
 
 pub use config::DschConfig;
+pub use ran::DschCells;
 pub use stats::DschSummary;
 pub use system::DschSystem;

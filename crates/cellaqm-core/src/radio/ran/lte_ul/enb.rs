@@ -11,7 +11,7 @@
 //!     in that order: grant min(bytes left in the TTI, wanting(u))
 //! ```
 //!
-//! The TTI's bytes come from the cell's capacity ([`super::capacity`]); HARQ
+//! The TTI's bytes come from the cell's capacity ([`crate::radio::lte::capacity`]); HARQ
 //! retransmissions due in that TTI take theirs first (non-adaptive: same
 //! size), and their UEs get no new grant. A grant smaller than `min_grant`
 //! that does not cover the UE's wanting is not made: the bytes are kept for
@@ -32,7 +32,7 @@
 //! buffer size, e.g. a stale 0 B after the UE reported new data, and stall the
 //! UE until retxBSR-Timer).
 
-use super::capacity::Offer;
+use crate::radio::lte::capacity::Offer;
 use crate::radio::scheduler::{AnyScheduler, RateAverage, Scheduler, UserView};
 use crate::time::{Dur, Time};
 
@@ -188,9 +188,9 @@ impl EnbScheduler {
 
 #[cfg(test)]
 mod tests {
-    use super::super::capacity::{Blocks, Capacity};
     use super::*;
     use crate::capacity::Schedule;
+    use crate::radio::lte::capacity::{Blocks, Capacity};
     use crate::radio::scheduler::SchedulerKind;
 
     fn ms(v: u64) -> Time {

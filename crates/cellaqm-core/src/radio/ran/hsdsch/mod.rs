@@ -8,10 +8,12 @@
 
 pub mod config;
 pub mod mcs;
+pub mod ran;
 pub mod sir_stats;
 pub mod system;
 #[cfg(test)]
 mod tests;
 
 pub use config::{Attach, CellsConfig, OtherCells};
+pub use ran::HsDschCells;
 pub use system::{HsCellStats, HsDsch};

@@ -6,7 +6,7 @@
 //! each user's Iub arrivals; like a bearer's, each has at most one live
 //! instance (per user for the Iub's).
 
-use super::umts::{Downlink, Umts, Users};
+use super::channel::{Hsdpa, HsdpaStats};
 use crate::radio::air::AirLine;
 use crate::radio::bearer::Bearer;
 use crate::radio::busy::Busy;
@@ -14,8 +14,8 @@ use crate::radio::cell_summary::CellSummary;
 use crate::radio::clock::Clock;
 use crate::radio::config::RadioConfig;
 use crate::radio::event::{RadioEvent, RadioOut};
-use crate::radio::hsdpa::{Hsdpa, HsdpaStats};
 use crate::radio::pending::Pending;
+use crate::radio::ran::umts::{Downlink, Umts, Users};
 use crate::radio::sap::TxOpportunity;
 use crate::radio::scheduler::SchedulerKind;
 use crate::rlc::Pdu;

@@ -20,12 +20,12 @@
 
 use super::bsr::BsrConfig;
 use super::buffer_size::BsrTable;
-use super::capacity::{Blocks, Capacity, Offer};
-use super::channel::{Channel, ChannelConfig};
-use super::harq::HarqConfig;
 use crate::bsr::ReceiverConfig;
 use crate::capacity::Schedule;
 use crate::radio::env::EnvironmentKeys;
+use crate::radio::lte::capacity::{Blocks, Capacity, Offer};
+use crate::radio::lte::channel::{Channel, ChannelConfig};
+use crate::radio::lte::harq::HarqConfig;
 use crate::radio::scheduler::SchedulerKind;
 use crate::rng::Rng;
 use crate::time::Dur;

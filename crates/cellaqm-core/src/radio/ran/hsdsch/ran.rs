@@ -1,14 +1,14 @@
 //! The HS-DSCH system (`[radio.cells]` with `bearer = "hsdpa"`,
-//! [`crate::radio::hsdsch`]): every cell's HS-DSCH served from the users'
+//! [`crate::radio::ran::hsdsch`]): every cell's HS-DSCH served from the users'
 //! RNC bearers each TTI, on one TTI clock for all cells.
 
-use super::umts::{Downlink, Umts, Users};
+use super::HsDsch;
 use crate::radio::air::AirLine;
 use crate::radio::bearer::Bearer;
 use crate::radio::cell_summary::CellSummary;
 use crate::radio::config::RadioConfig;
 use crate::radio::event::{RadioEvent, RadioOut};
-use crate::radio::hsdsch::HsDsch;
+use crate::radio::ran::umts::{Downlink, Umts, Users};
 use crate::time::Time;
 
 pub struct HsDschCells(HsDsch);

@@ -15,7 +15,7 @@
 //!   granted ("for HSDPA from the credits granted", Lakkakorpi & Cuny, WCNC 2006):
 //!   credits × MAC-d bits / period, so the frame cap bounds it too.
 //! - Scheduling: every TTI the cell's [`Scheduler`] picks one user with data
-//!   in the Node-B ([`super::scheduler`]: round robin, max C/I, proportional
+//!   in the Node-B ([`crate::radio::scheduler`]: round robin, max C/I, proportional
 //!   fair, strict priority); it gets `rate · TTI` bits at its channel's rate
 //!   (the cell's `rate`, or the user's own `channel_rate`; fractions carry
 //!   over while the cell stays busy).
@@ -25,8 +25,8 @@
 //!   "with probability 0.1 per IP packet"). The UE's reordering keeps each
 //!   user's PDUs in order, so the PDUs behind it wait too.
 
-use super::air::AirLine;
-use super::scheduler::{AnyScheduler, RateAverage, Scheduler, SchedulerKind, UserView};
+use crate::radio::air::AirLine;
+use crate::radio::scheduler::{AnyScheduler, RateAverage, Scheduler, SchedulerKind, UserView};
 use crate::rlc::Pdu;
 use crate::rng::Rng;
 use crate::time::{Dur, Time};
