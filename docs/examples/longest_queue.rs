@@ -1,5 +1,6 @@
 //! Longest queue first: the user whose Node-B buffer holds the most bytes.
-use super::{in_turn_by, Scheduler, Turn, UserView};
+use super::interface::{Scheduler, UserView};
+use super::turn::{in_turn_by, Turn};
 use crate::time::Time;
 
 #[derive(Clone, Debug, Default)]
@@ -15,7 +16,7 @@ impl Scheduler for LongestQueue {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{picks, view};
+    use super::super::interface::tests::{picks, view};
     use super::*;
 
     #[test]

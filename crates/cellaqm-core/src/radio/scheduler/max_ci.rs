@@ -3,7 +3,8 @@
 //! SIR"); equal channels in turn. It maximises cell throughput and starves
 //! users at the cell edge while better ones have data.
 
-use super::{in_turn_by, Scheduler, Turn, UserView};
+use super::interface::{Scheduler, UserView};
+use super::turn::{in_turn_by, Turn};
 use crate::time::Time;
 
 /// Serves the best channel first.
@@ -20,7 +21,7 @@ impl Scheduler for MaxCi {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{picks, view};
+    use super::super::interface::tests::{picks, view};
     use super::*;
 
     #[test]

@@ -4,7 +4,8 @@
 //! resource manager, which serves conversational users before interactive ones
 //! (Ferrús et al.).
 
-use super::{in_turn_by, Scheduler, Turn, UserView};
+use super::interface::{Scheduler, UserView};
+use super::turn::{in_turn_by, Turn};
 use crate::time::Time;
 
 /// Serves class 0 first.
@@ -21,7 +22,7 @@ impl Scheduler for StrictPriority {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{picks, view};
+    use super::super::interface::tests::{picks, view};
     use super::*;
 
     #[test]

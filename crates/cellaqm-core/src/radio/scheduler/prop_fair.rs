@@ -7,7 +7,8 @@
 //! gets an equal share of the TTIs, whatever its rate; with fading channels,
 //! each is served near its own peaks.
 
-use super::{in_turn_by, Scheduler, Turn, UserView};
+use super::interface::{Scheduler, UserView};
+use super::turn::{in_turn_by, Turn};
 use crate::time::Time;
 
 /// Serves the highest rate relative to the user's own average.
@@ -27,8 +28,8 @@ impl Scheduler for ProportionalFair {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::view;
-    use super::super::RateAverage;
+    use super::super::average::RateAverage;
+    use super::super::interface::tests::view;
     use super::*;
 
     #[test]

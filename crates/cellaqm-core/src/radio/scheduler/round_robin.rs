@@ -1,7 +1,8 @@
 //! Round robin: each backlogged user in turn (the HS-DSCH study: "RR =
 //! the next active user in turn"; the WCDMA study's HSDPA scheduler).
 
-use super::{in_turn_by, Scheduler, Turn, UserView};
+use super::interface::{Scheduler, UserView};
+use super::turn::{in_turn_by, Turn};
 use crate::time::Time;
 
 /// Serves backlogged users in turn, whatever their channels.
@@ -18,7 +19,7 @@ impl Scheduler for RoundRobin {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{picks, view};
+    use super::super::interface::tests::{picks, view};
     use super::*;
 
     #[test]

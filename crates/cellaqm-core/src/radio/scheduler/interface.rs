@@ -1,0 +1,46 @@
+//! What a scheduler sees of each user ([`UserView`]) and what it does with
+//! them ([`Scheduler`]): the interface every scheduler of a shared channel implements.
+
+use crate::time::Time;
+
+/// What a scheduler knows of one user at the start of a TTI.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct UserView {
+    /// Bytes waiting at the transmitter (the Node-B's MAC-hs buffer); 0: nothing to send.
+    pub backlog_bytes: u64,
+    /// The rate the user's channel supports in this TTI (b/s).
+    pub rate_bps: f64,
+    /// The user's average served rate (b/s), see [`RateAverage`]; 0 for a
+    /// scheduler that does not read it ([`SchedulerKind::uses_average`]).
+    pub avg_bps: f64,
+    /// Priority class: 0 is served first.
+    pub priority: u8,
+}
+
+/// Picks the users a TTI serves.
+pub trait Scheduler {
+    /// Writes to `picked` (cleared first), in serving order, up to `max` users
+    /// with a backlog, and advances the scheduler's turn past the last one.
+    fn select(&mut self, now: Time, users: &[UserView], max: usize, picked: &mut Vec<usize>);
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A user with `backlog` bytes, a channel of `rate` b/s, an average of `avg` b/s, class `priority`.
+    pub fn view(backlog: u64, rate: f64, avg: f64, priority: u8) -> UserView {
+        UserView { backlog_bytes: backlog, rate_bps: rate, avg_bps: avg, priority }
+    }
+
+    /// `rounds` single picks from `s` over fixed `users`.
+    pub fn picks(s: &mut impl Scheduler, users: &[UserView], rounds: usize) -> Vec<Option<usize>> {
+        let mut picked = Vec::new();
+        (0..rounds)
+            .map(|_| {
+                s.select(Time::ZERO, users, 1, &mut picked);
+                picked.first().copied()
+            })
+            .collect()
+    }
+}
