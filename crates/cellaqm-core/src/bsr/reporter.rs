@@ -57,9 +57,7 @@ impl Reporter {
     /// way (or earlier in the same step), `sent` departs for the link, and
     /// `waiting` bytes stay queued. A due report rides with `sent`.
     pub fn dequeued(&mut self, now: Time, dropped: &[Dropped], sent: Option<&Packet>, waiting: u64) {
-        for d in dropped {
-            self.head.left(d.pkt.uid);
-        }
+        self.head.dropped(dropped);
         let Some(pkt) = sent else { return };
         self.head.left(pkt.uid);
         if now >= self.due {

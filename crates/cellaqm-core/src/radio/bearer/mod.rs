@@ -318,13 +318,14 @@ impl Bearer {
     }
 
     /// The RNC's report before a downlink transmission opportunity at `now`
-    /// (whether it would use one, then its PDCP backlog and retransmissions).
+    /// (whether it would use one, then its PDCP backlog, retransmissions and head-of-line delay).
     pub fn buffer_status(&mut self, now: Time) -> BufferStatus {
         let feed = Feed { now, pdcp: &mut self.pdcp, store: &mut self.down_store };
         BufferStatus {
             ready: self.rnc.has_work(now, &feed),
             new_bytes: self.pdcp.bytes(),
             retx_pdus: self.rnc.tx.retx_pending(),
+            head_of_line: Some(self.pdcp.head_of_line_delay(now)),
         }
     }
 

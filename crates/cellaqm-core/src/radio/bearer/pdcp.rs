@@ -63,10 +63,11 @@
 //! scan, where the PDCP cannot tell which packet was marked:
 //! [`pdcp_discipline`] refuses its `ecn`.
 
+use crate::bsr::HeadOfLine;
 use crate::packet::{Ecn, Packet};
 use crate::queue::{AnyQueue, Backlog, DropPosition, Dropped, QueueConfig, QueueCtx, QueueDisc};
 use crate::rlc::{SduId, SduSource};
-use crate::time::Time;
+use crate::time::{Dur, Time};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -173,6 +174,8 @@ pub struct Pdcp {
     queue: AnyQueue,
     rate_bps: f64,
     keep: Keep,
+    /// The packets waiting to be copied to the RLC, with when each arrived.
+    waiting_since: HeadOfLine,
     stats: PdcpStats,
 }
 
@@ -196,7 +199,7 @@ impl Pdcp {
                 dropped: Vec::new(),
             }),
         };
-        Pdcp { queue, rate_bps, keep, stats: PdcpStats::default() }
+        Pdcp { queue, rate_bps, keep, waiting_since: HeadOfLine::default(), stats: PdcpStats::default() }
     }
 
     /// The bearer rate the discipline is told (for HSDPA: from the credits granted).
@@ -218,6 +221,14 @@ impl Pdcp {
 
     /// An IP packet arrives from the core network.
     pub fn arrive(&mut self, now: Time, pkt: Packet, dropped: &mut Vec<Dropped>) {
+        let from = dropped.len();
+        self.waiting_since.entered(pkt.uid, now);
+        self.admit(now, pkt, dropped);
+        self.waiting_since.dropped(&dropped[from..]);
+    }
+
+    /// The discipline decides on the arrival `pkt`.
+    fn admit(&mut self, now: Time, pkt: Packet, dropped: &mut Vec<Dropped>) {
         let ctx = self.ctx(now);
         let Keep::UntilReleased(r) = &mut self.keep else {
             return self.queue.enqueue(pkt, &ctx, dropped);
@@ -246,6 +257,7 @@ impl Pdcp {
         if let Keep::UntilReleased(r) = &mut self.keep {
             r.settle(from, dropped, &mut self.stats);
         }
+        self.waiting_since.dropped(&dropped[from..]);
     }
 
     pub fn next_timer(&self) -> Option<Time> {
@@ -283,7 +295,10 @@ impl Pdcp {
                 pkt
             }
             Keep::UntilHandOver(h) => {
-                let pkt = self.queue.dequeue(&ctx, &mut h.dropped)?;
+                let from = h.dropped.len();
+                let got = self.queue.dequeue(&ctx, &mut h.dropped);
+                self.waiting_since.dropped(&h.dropped[from..]);
+                let pkt = got?;
                 if h.counts_carried {
                     h.carried.push_back((id, pkt.size));
                     h.carried_backlog.bytes += pkt.size as u64;
@@ -293,6 +308,7 @@ impl Pdcp {
                 pkt
             }
         };
+        self.waiting_since.left(pkt.uid);
         self.stats.copied += 1;
         Some(pkt)
     }
@@ -306,6 +322,7 @@ impl Pdcp {
 
     /// The RLC confirmed or discarded SDU `id`: its packet leaves the buffer (if it is still counted).
     pub fn release(&mut self, now: Time, id: SduId, dropped: &mut Vec<Dropped>) {
+        let from = dropped.len();
         let ctx = self.ctx(now);
         match &mut self.keep {
             Keep::UntilHandOver(h) => {
@@ -321,6 +338,12 @@ impl Pdcp {
             }
             Keep::UntilReleased(r) => r.release(&mut self.queue, &ctx, id, dropped, &mut self.stats),
         }
+        self.waiting_since.dropped(&dropped[from..]);
+    }
+
+    /// How long the oldest packet waiting to be copied to the RLC has waited at `now` (zero: none waits).
+    pub fn head_of_line_delay(&self, now: Time) -> Dur {
+        self.waiting_since.delay(now)
     }
 
     /// Bytes in the buffer (waiting, and carried by the RLC while it counts them).

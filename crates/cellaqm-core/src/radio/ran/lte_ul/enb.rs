@@ -11,6 +11,10 @@
 //!     in that order: grant min(bytes left in the TTI, wanting(u))
 //! ```
 //!
+//! The eNodeB reads each BSR as the UE's buffer status and answers with grants,
+//! its transmission opportunities ([`crate::radio::sap`]: the MAC↔RLC interface
+//! of the UMTS bearers, in the other direction).
+//!
 //! The TTI's bytes come from the cell's capacity ([`crate::radio::lte::capacity`]); HARQ
 //! retransmissions due in that TTI take theirs first (non-adaptive: same
 //! size), and their UEs get no new grant. A grant smaller than `min_grant`
@@ -33,13 +37,15 @@
 //! UE until retxBSR-Timer).
 
 use crate::radio::lte::capacity::Offer;
+use crate::radio::sap::BufferStatus;
 use crate::radio::scheduler::{AnyScheduler, RateAverage, Scheduler, UserView};
 use crate::time::{Dur, Time};
 
 /// What the eNodeB knows of one UE.
 #[derive(Clone, Debug)]
 struct UeState {
-    reported: u64,
+    /// The latest BSR taken, as a buffer status ([`BufferStatus::bsr`]).
+    reported: BufferStatus,
     /// When the UE built the report now held (the first TTI of its block).
     reported_at: Option<Time>,
     granted: u64,
@@ -79,7 +85,7 @@ impl EnbScheduler {
         ues_per_tti: usize,
     ) -> EnbScheduler {
         let state = UeState {
-            reported: 0,
+            reported: BufferStatus::default(),
             reported_at: None,
             granted: 0,
             sr: false,
@@ -103,20 +109,20 @@ impl EnbScheduler {
     /// An SR of UE `u` reached the eNodeB.
     pub fn on_sr(&mut self, u: usize) {
         let s = &mut self.ues[u];
-        if s.reported <= s.granted && s.pipeline == 0 {
+        if s.reported.new_bytes <= s.granted && s.pipeline == 0 {
             s.sr = true;
         }
     }
 
-    /// A BSR of UE `u` reporting `bytes` (as read), built in the TTI starting
-    /// at `built`, reached the eNodeB. Returns whether it was taken (false: an
-    /// older report than the one held).
-    pub fn on_bsr(&mut self, u: usize, bytes: u64, built: Time) -> bool {
+    /// A BSR of UE `u`, read as its buffer `status` (the bytes it reports),
+    /// built in the TTI starting at `built`, reached the eNodeB. Returns
+    /// whether it was taken (false: an older report than the one held).
+    pub fn on_bsr(&mut self, u: usize, status: BufferStatus, built: Time) -> bool {
         let s = &mut self.ues[u];
         if s.reported_at.is_some_and(|t| built < t) {
             return false;
         }
-        s.reported = bytes;
+        s.reported = status;
         s.reported_at = Some(built);
         s.granted = 0;
         true
@@ -134,7 +140,7 @@ impl EnbScheduler {
 
     /// Whether a UE last reported data, has an SR, a grant in the pipeline, or a retransmission reserved.
     pub fn busy(&self) -> bool {
-        self.ues.iter().any(|s| s.reported > 0 || s.sr || s.pipeline > 0 || !s.retx.is_empty())
+        self.ues.iter().any(|s| s.reported.ready || s.sr || s.pipeline > 0 || !s.retx.is_empty())
     }
 
     /// The grants for the TTI starting at `t` (made `grant_delay` earlier),
@@ -154,8 +160,8 @@ impl EnbScheduler {
                 }
                 at != t
             });
-            let probe = s.sr || (s.reported > 0 && s.pipeline == 0);
-            let wanting = match s.reported.saturating_sub(s.granted) {
+            let probe = s.sr || (s.reported.ready && s.pipeline == 0);
+            let wanting = match s.reported.new_bytes.saturating_sub(s.granted) {
                 0 if probe => self.sr_grant,
                 o => o,
             };
@@ -174,7 +180,7 @@ impl EnbScheduler {
             }
             self.offer.spend(u, g);
             let s = &mut self.ues[u];
-            if s.reported > s.granted {
+            if s.reported.new_bytes > s.granted {
                 s.granted += g;
             }
             s.sr = false;
@@ -226,8 +232,8 @@ mod tests {
         e.used(1);
         // UE 1 reports 2000 B (read), UE 0 reports 300 B: round robin from UE 0 (after 1):
         // 300 B to UE 0, the remaining 950 B to UE 1; then UE 1's last 1050 B.
-        e.on_bsr(1, 2000, ms(2));
-        e.on_bsr(0, 300, ms(2));
+        e.on_bsr(1, BufferStatus::bsr(2000), ms(2));
+        e.on_bsr(0, BufferStatus::bsr(300), ms(2));
         e.grants(ms(3), &mut g);
         assert_eq!(g, [(0, 300), (1, 950)]);
         e.grants(ms(4), &mut g);
@@ -242,11 +248,11 @@ mod tests {
     fn a_stale_report_does_not_overwrite_a_newer_one() {
         let mut e = enb(10e6, 1, SchedulerKind::RoundRobin);
         let mut g = Vec::new();
-        assert!(e.on_bsr(0, 4677, ms(11)));
-        assert!(!e.on_bsr(0, 0, ms(3)), "built at 3 ms, before the report of 11 ms");
+        assert!(e.on_bsr(0, BufferStatus::bsr(4677), ms(11)));
+        assert!(!e.on_bsr(0, BufferStatus::bsr(0), ms(3)), "built at 3 ms, before the report of 11 ms");
         e.grants(ms(15), &mut g);
         assert_eq!(g, [(0, 1250)]);
-        assert!(e.on_bsr(0, 0, ms(16)));
+        assert!(e.on_bsr(0, BufferStatus::bsr(0), ms(16)));
         e.grants(ms(17), &mut g);
         assert!(g.is_empty());
     }
@@ -255,8 +261,8 @@ mod tests {
     fn retransmissions_take_their_tti_first() {
         let mut e = enb(10e6, 2, SchedulerKind::RoundRobin);
         let mut g = Vec::new();
-        e.on_bsr(0, 10_000, ms(0));
-        e.on_bsr(1, 10_000, ms(0));
+        e.on_bsr(0, BufferStatus::bsr(10_000), ms(0));
+        e.on_bsr(1, BufferStatus::bsr(10_000), ms(0));
         e.reserve(0, ms(8), 1000);
         e.grants(ms(8), &mut g);
         assert_eq!(g, [(1, 250)], "UE 0 retransmits 1000 B: no new grant, 250 B left for UE 1");
@@ -266,7 +272,7 @@ mod tests {
     fn a_low_rate_cell_keeps_its_bytes_for_a_grant_worth_its_headers() {
         // 128 kb/s: 16 B per TTI; a 125-byte least grant every 8 TTIs (128 B).
         let mut e = enb(128e3, 1, SchedulerKind::ProportionalFair);
-        e.on_bsr(0, 100_000, ms(0));
+        e.on_bsr(0, BufferStatus::bsr(100_000), ms(0));
         let mut g = Vec::new();
         let mut got = Vec::new();
         for k in 0..24 {

@@ -39,7 +39,7 @@ use crate::radio::event::{RadioEvent, RadioOut, UeEvent};
 use crate::radio::lte::capacity::Offer;
 use crate::radio::lte::harq::{HarqStats, Outcome};
 use crate::radio::lte::reassembly::Reassembly;
-use crate::radio::sap::TxOpportunity;
+use crate::radio::sap::{BufferStatus, TxOpportunity};
 use crate::radio::tally::Tally;
 use crate::rng::Rng;
 use crate::time::{Dur, Time};
@@ -286,7 +286,7 @@ impl LteUplink {
         if let Some(b) = block.bsr {
             let level = b.ce.levels[0].expect("the UE's one logical channel is in group 0");
             let read = self.bsr_table.read(level, b.exact);
-            if self.enb.on_bsr(u, read, block.first) {
+            if self.enb.on_bsr(u, BufferStatus::bsr(read), block.first) {
                 self.far[u].observe(now, read, b.true_delay);
             }
         }

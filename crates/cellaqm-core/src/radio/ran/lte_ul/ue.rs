@@ -121,9 +121,7 @@ impl Ue {
         self.head.entered(pkt.uid, now);
         let ctx = self.ctx(now);
         self.queue.enqueue(pkt, &ctx, dropped);
-        for d in &dropped[from..] {
-            self.head.left(d.pkt.uid);
-        }
+        self.head.dropped(&dropped[from..]);
         if !dropped[from..].iter().any(|d| d.pkt.uid == pkt.uid) {
             self.bsr.data_arrived(0, &before);
         }
@@ -134,9 +132,7 @@ impl Ue {
         let from = dropped.len();
         let ctx = self.ctx(now);
         self.queue.on_timer(&ctx, dropped);
-        for d in &dropped[from..] {
-            self.head.left(d.pkt.uid);
-        }
+        self.head.dropped(&dropped[from..]);
         // RLC retransmissions now due are data newly available (TS 36.321 §5.4.5).
         let due = self.rlc.announce(now);
         if due > 0 {
@@ -179,9 +175,7 @@ impl Ue {
         let pdu = self.rlc.fill(now, room, || {
             let from = dropped.len();
             let got = queue.dequeue(&ctx, dropped);
-            for d in &dropped[from..] {
-                head.left(d.pkt.uid);
-            }
+            head.dropped(&dropped[from..]);
             got
         });
         for &uid in &pdu.completed {
