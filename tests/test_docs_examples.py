@@ -82,3 +82,20 @@ def test_linux_24_tcp_profile_is_the_sweeps_and_runs_both_ways():
         summary = cellaqm.run({**base, "tcp": {**tcp, **pair}}).summary
         assert summary["downloads"]["completed"] == 1, pair
         assert summary["fast_retransmits"] > 0, pair
+
+
+def test_every_compiled_rust_example_is_shown_verbatim():
+    """Each docs/examples/*.rs (compiled and tested by cargo test through a #[path] module)
+    stands on a docs page exactly as the file is: the scheduler and the radio on
+    docs/scenario.md, the queue scheme on docs/queues.md."""
+    pages = {
+        "longest_queue.rs": "scenario.md",
+        "fixed_rate_radio.rs": "scenario.md",
+        "fixed_drop.rs": "queues.md",
+    }
+    examples = sorted(p.name for p in (ROOT / "docs" / "examples").glob("*.rs"))
+    assert examples == sorted(pages), "name the page of each example"
+    for name, page in pages.items():
+        example = (ROOT / "docs" / "examples" / name).read_text(encoding="utf-8")
+        shown = (ROOT / "docs" / page).read_text(encoding="utf-8")
+        assert f"```rust\n{example}```" in shown, f"docs/{page}: show docs/examples/{name}"

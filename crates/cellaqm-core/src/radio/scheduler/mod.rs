@@ -22,7 +22,7 @@
 mod average;
 mod interface;
 /// docs/scenario.md's example scheduler, compiled and tested with the crate
-/// (the page shows the file verbatim, a test below checks it), but not registered.
+/// (the page shows the file verbatim, tests/test_docs_examples.py checks it), but not registered.
 #[cfg(test)]
 #[path = "../../../../../docs/examples/longest_queue.rs"]
 mod longest_queue;
@@ -119,15 +119,5 @@ mod tests {
         assert_eq!(picked, [0, 1, 3], "at most every backlogged user");
         s.select(Time::ZERO, &users, 2, &mut picked);
         assert_eq!(picked, [0, 1], "the turn moved past the last one picked (3)");
-    }
-
-    #[test]
-    fn the_docs_show_the_example_scheduler_verbatim() {
-        let page = include_str!("../../../../../docs/scenario.md");
-        let example = include_str!("../../../../../docs/examples/longest_queue.rs");
-        assert!(
-            page.contains(&format!("```rust\n{example}```")),
-            "docs/scenario.md: show docs/examples/longest_queue.rs"
-        );
     }
 }
