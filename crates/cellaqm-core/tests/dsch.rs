@@ -54,6 +54,8 @@ fn errors_name_the_key() {
     assert!(e.contains("radio.dsch.phi"), "{e}");
     let e = dsch(&["radio.dsch.rings=0"]).unwrap_err();
     assert!(e.contains("radio.dsch.rings"), "{e}");
+    let e = dsch(&["radio.dsch.shadowing_sigma=\"x\""]).unwrap_err();
+    assert_eq!(e, "radio.dsch.shadowing_sigma: expected a number, got \"x\"", "an environment key, flattened");
     let e = dsch(&["radio.dsch.phy=0.5"]).unwrap_err();
     assert!(e.contains("phy"), "{e}");
     let e = dsch(&["radio.bearer=\"dch\""]).unwrap_err();

@@ -81,6 +81,14 @@ fn errors_name_the_key() {
     assert!(err.contains("radio.cells.users_per_tti"), "{err}");
     let err = hsdsch("long-rr", &["radio.cells.radius_m=3"]).unwrap_err();
     assert!(err.contains("radius_m"), "{err}");
+    // The radio environment's keys written in [radio.cells] (flattened there) and in
+    // [radio.environment]: a bad value names its key, not only the section.
+    let err = hsdsch("long-rr", &["radio.cells.speed=\"fast\""]).unwrap_err();
+    assert_eq!(err, "radio.cells.speed: expected a speed with a unit, like \"30m/s\", got \"fast\"");
+    let err = hsdsch("long-rr", &["radio.cells.layout=\"hex99\""]).unwrap_err();
+    assert_eq!(err, "radio.cells.layout: expected one of \"hex7\", \"hex\", \"disc\", got \"hex99\"");
+    let err = hsdsch("long-rr", &["radio.environment.radius=3"]).unwrap_err();
+    assert_eq!(err, "radio.environment.radius: expected a string with a unit, like \"500m\", got the bare number 3");
 }
 
 /// `[radio.environment]`: its keys mean what the same keys of `[radio.cells]`

@@ -20,8 +20,11 @@ use super::layout::Layout;
 use super::propagation::PathLoss;
 use super::shadowing::Shadowing;
 use crate::rng::Rng;
+use crate::scenario::nested_error;
 use crate::units::{Hertz, Meters, Speed};
-use serde::{Deserialize, Serialize};
+use serde::de::{Error as _, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+use std::fmt;
 
 /// `layout`: where the base stations stand ([`super::layout::Layout`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -55,49 +58,71 @@ pub enum FadingKind {
     Rayleigh,
 }
 
-/// The environment's keys as a scenario gives them (each optional):
-/// `[radio.environment]`, and flattened into `[radio.cells]` and `[radio.dsch]`.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
-pub struct EnvironmentKeys {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub layout: Option<LayoutKind>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rings: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub radius: Option<Meters>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub wrap_around: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mobility: Option<MobilityKind>,
+/// Declares [`EnvironmentKeys`] and reads it key by key, so that a bad
+/// value's error names its key (`radio.cells.speed: …`) also where the keys
+/// are flattened into a system's section: inside `#[serde(flatten)]` serde
+/// keeps no path below the section.
+macro_rules! environment_keys {
+    ($($(#[doc = $doc:literal])* $key:ident: $ty:ty,)*) => {
+        /// The environment's keys as a scenario gives them (each optional):
+        /// `[radio.environment]`, and flattened into `[radio.cells]` and `[radio.dsch]`.
+        #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+        pub struct EnvironmentKeys {
+            $($(#[doc = $doc])* #[serde(skip_serializing_if = "Option::is_none")] pub $key: Option<$ty>,)*
+        }
+
+        impl<'de> Deserialize<'de> for EnvironmentKeys {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                const KEYS: &[&str] = &[$(stringify!($key)),*];
+                struct Keys;
+                impl<'de> Visitor<'de> for Keys {
+                    type Value = EnvironmentKeys;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str("a table of the radio environment's keys")
+                    }
+                    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<EnvironmentKeys, A::Error> {
+                        let mut keys = EnvironmentKeys::default();
+                        while let Some(key) = map.next_key::<String>()? {
+                            match key.as_str() {
+                                $(stringify!($key) => keys.$key = Some(value_of(&mut map, &key)?),)*
+                                _ => return Err(A::Error::unknown_field(&key, KEYS)),
+                            }
+                        }
+                        Ok(keys)
+                    }
+                }
+                d.deserialize_struct("EnvironmentKeys", KEYS, Keys)
+            }
+        }
+    };
+}
+
+/// The value of `key`, its error naming the key.
+fn value_of<'de, T: Deserialize<'de>, A: MapAccess<'de>>(map: &mut A, key: &str) -> Result<T, A::Error> {
+    map.next_value().map_err(|e| A::Error::custom(nested_error(key, &e.to_string())))
+}
+
+environment_keys! {
+    layout: LayoutKind,
+    rings: u32,
+    radius: Meters,
+    wrap_around: bool,
+    mobility: MobilityKind,
     /// One speed for every user (sets `speed_min` and `speed_max`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub speed: Option<Speed>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub speed_min: Option<Speed>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub speed_max: Option<Speed>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub channel_step: Option<Meters>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub path_loss_1km: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub path_loss_exponent: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min_distance: Option<Meters>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min_coupling_loss: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shadowing_sigma: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shadowing_site_correlation: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shadowing_decorrelation: Option<Meters>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fading: Option<FadingKind>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub carrier: Option<Hertz>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub noise_dbm: Option<f64>,
+    speed: Speed,
+    speed_min: Speed,
+    speed_max: Speed,
+    channel_step: Meters,
+    path_loss_1km: f64,
+    path_loss_exponent: f64,
+    min_distance: Meters,
+    min_coupling_loss: f64,
+    shadowing_sigma: f64,
+    shadowing_site_correlation: f64,
+    shadowing_decorrelation: Meters,
+    fading: FadingKind,
+    carrier: Hertz,
+    noise_dbm: f64,
 }
 
 /// `[radio.environment]` itself: the keys, and no other.
