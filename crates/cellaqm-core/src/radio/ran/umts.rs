@@ -10,7 +10,7 @@
 //! buffers together stand for the run's `bottleneck` in the summary: their
 //! summed backlog is tallied over time ([`Tally`]), each user's own in its bearer.
 
-use super::{Ran, UserBuffer};
+use super::interface::{Ran, UserBuffer};
 use crate::link::LinkStats;
 use crate::metrics::RadioLossTrace;
 use crate::packet::{Dir, Packet};
@@ -20,7 +20,7 @@ use crate::radio::bearer::{Bearer, RadioSummary};
 use crate::radio::cell_summary::CellSummary;
 use crate::radio::config::RadioConfig;
 use crate::radio::event::{RadioEvent, RadioOut, UeEvent};
-use crate::radio::ran::dsch::DschSummary;
+use crate::radio::ran::dsch::stats::DschSummary;
 use crate::radio::tally::Tally;
 use crate::time::{Dur, Time};
 

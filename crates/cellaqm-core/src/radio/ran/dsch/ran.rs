@@ -2,7 +2,8 @@
 //! scenario's users are its users under test, served by their cells'
 //! resource managers every 10 ms frame beside the emulated load.
 
-use super::{DschSummary, DschSystem};
+use super::stats::DschSummary;
+use super::system::DschSystem;
 use crate::radio::air::AirLine;
 use crate::radio::bearer::Bearer;
 use crate::radio::cell_summary::CellSummary;

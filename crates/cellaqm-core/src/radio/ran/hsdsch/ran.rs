@@ -2,7 +2,7 @@
 //! [`crate::radio::ran::hsdsch`]): every cell's HS-DSCH served from the users'
 //! RNC bearers each TTI, on one TTI clock for all cells.
 
-use super::HsDsch;
+use super::system::HsDsch;
 use crate::radio::air::AirLine;
 use crate::radio::bearer::Bearer;
 use crate::radio::cell_summary::CellSummary;

@@ -49,7 +49,7 @@ use crate::radio::env::propagation::{db, dbm_to_w, Interference, PathLoss};
 use crate::radio::env::track::Track;
 use crate::radio::env::Environment;
 use crate::radio::pending::Pending;
-use crate::radio::ran::hsdpa::HsdpaConfig;
+use crate::radio::ran::hsdpa::channel::HsdpaConfig;
 use crate::radio::sap::TxOpportunity;
 use crate::radio::scheduler::{AnyScheduler, RateAverage, Scheduler, SchedulerKind, UserView};
 use crate::radio::streams::stream_name;

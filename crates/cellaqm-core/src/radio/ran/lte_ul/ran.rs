@@ -3,7 +3,7 @@
 //! the UEs', which together stand for the run's `uplink` (their summed
 //! backlog tallied over time); each user's row has its UE's buffer.
 
-use super::{LteStats, LteUplink};
+use super::network::{LteStats, LteUplink};
 use crate::bsr::BsrSummary;
 use crate::link::LinkStats;
 use crate::metrics::BsrTrace;
@@ -12,7 +12,7 @@ use crate::queue::Limits;
 use crate::radio::cell_summary::CellSummary;
 use crate::radio::config::RadioConfig;
 use crate::radio::event::{RadioEvent, RadioOut};
-use crate::radio::ran::{Ran, UserBuffer};
+use crate::radio::ran::interface::{Ran, UserBuffer};
 use crate::radio::streams::stream_name;
 use crate::radio::tally::Tally;
 use crate::rng;
