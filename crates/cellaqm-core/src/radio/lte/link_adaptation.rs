@@ -74,13 +74,13 @@ mod tests {
 
     #[test]
     fn the_downlink_baseline_at_hand_computed_points() {
-        // 0 dB: 0.6·log2 2 = 0.6; 10 dB: 0.6·log2 11 = 2.0757; the cap 4.4 from
-        // log2(1 + x) = 7.333, x = 160.3 (22.05 dB); below −10 dB nothing.
+        // 0 dB: 0.6·log2 2 = 0.6; 10 dB: 0.6·log2 11 = 2.07566; 22 dB: 0.6·log2 159.49 = 4.39039;
+        // the cap 4.4 from log2(1 + x) = 7.333, x = 160.3 (22.05 dB); below −10 dB nothing.
         let e = |db| DOWNLINK.efficiency(db);
         assert_eq!(e(-10.01), 0.0);
         assert!((e(0.0) - 0.6).abs() < 1e-12);
         assert!((e(10.0) - 2.07565).abs() < 1e-5);
-        assert!((e(22.0) - 4.3897).abs() < 1e-4);
+        assert!((e(22.0) - 4.39039).abs() < 1e-5);
         assert_eq!(e(22.1), 4.4);
     }
 }

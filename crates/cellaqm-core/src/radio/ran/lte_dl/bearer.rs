@@ -18,7 +18,7 @@ use crate::packet::Packet;
 use crate::queue::{AnyQueue, Dropped, QueueCtx, QueueDisc};
 use crate::radio::lte::harq::{Harq, HarqConfig, HarqStats, Outcome};
 use crate::radio::lte::rlc_tx::{mac_pdu_bytes, RlcPdu, RlcTx, MAC_SUBHEADER, PDCP_HEADER};
-use crate::radio::sap::{BufferStatus, TxOpportunity};
+use crate::radio::sap::TxOpportunity;
 use crate::rng::Rng;
 use crate::time::{Dur, Time};
 
@@ -93,18 +93,9 @@ impl Bearer {
         self.queue.next_timer()
     }
 
-    /// What the bearer reports before a TTI: new bytes above the RLC, and
-    /// whether it would use an opportunity (data queued, being segmented, or due again).
-    pub fn status(&self, now: Time) -> BufferStatus {
-        let (pending, pieces) = self.rlc.pending(now);
-        BufferStatus {
-            ready: pending > 0 || self.queue.packets() > 0,
-            new_bytes: self.queue.bytes(),
-            retx_pdus: pieces,
-        }
-    }
-
-    /// MAC PDU bytes that would carry every byte the bearer could send at `now`.
+    /// The bearer's buffer status before a TTI, as the scheduler reads it:
+    /// the MAC PDU bytes that would carry every byte it could send at `now`
+    /// (queued packets, the SDU being segmented, retransmissions due).
     pub fn need(&self, now: Time) -> u64 {
         let (bytes, pieces) = self.rlc.pending(now);
         let packets = self.queue.packets() as u64;
@@ -113,7 +104,7 @@ impl Bearer {
 
     /// Whether anything waits, now or later (an AM retransmission not yet due).
     pub fn has_data(&self, now: Time) -> bool {
-        self.status(now).ready || self.rlc.next_retx().is_some()
+        self.need(now) > 0 || self.rlc.next_retx().is_some()
     }
 
     /// Fills the opportunity `op` of the TTI starting at `now`: one MAC PDU.

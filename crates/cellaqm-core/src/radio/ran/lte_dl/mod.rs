@@ -43,8 +43,6 @@ use bearer::Bearer;
 use cell::Cell;
 use config::LteDownlinkConfig;
 
-pub use config::RlcMode;
-
 pub struct LteDl {
     cell: Cell,
     uplink: Vec<AckPath>,
