@@ -26,7 +26,7 @@ BUILD_STAMP := $(VENV)/.cellaqm-build.stamp
 .DEFAULT_GOAL := help
 # One cargo build at a time: the targets share ./target.
 .NOTPARALLEL:
-.PHONY: help venv ray build run run-scenario reproduce reproduce-lte reproduce-hsdsch reproduce-dsch reproduce-rlc reproduce-modern bench-wcdma test lint test-rust test-python stubtest bench bench-memory bench-interrupt bench-call bench-startup bench-many-flows bench-sweep bench-store bench-scale clean
+.PHONY: help venv ray build run run-scenario reproduce reproduce-lte reproduce-hsdsch reproduce-dsch reproduce-rlc reproduce-modern bench-wcdma test lint test-rust test-python stubtest bench bench-memory bench-interrupt bench-call bench-startup bench-many-flows bench-sweep bench-store bench-scale bench-lte-downlink clean
 
 help: ## List the targets
 	@awk 'BEGIN {FS = ":.*## "} /^[a-zA-Z_-]+:.*## / {printf "  %-12s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -116,6 +116,9 @@ bench: ## Run the speed benchmarks (bench/, release build): one flow by rate, a 
 	cargo run --release -q -p cellaqm-bench --bin cell-speed
 	cargo run --release -q -p cellaqm-bench --bin hsdsch-speed
 	cargo run --release -q -p cellaqm-bench --bin dsch-speed
+
+bench-lte-downlink: ## A 100-UE LTE downlink cell on fading channels: simulated seconds per CPU second (release; target: at least 100)
+	cargo run --release -q -p cellaqm-bench --bin lte-downlink-speed
 
 bench-scale: ## The HS-DSCH system from 7 to 61 cells and 200 to 10 000 users: speed, cost per user-second, memory (release; a few minutes)
 	cargo run --release -q -p cellaqm-bench --bin hsdsch-scale

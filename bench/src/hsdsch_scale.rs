@@ -16,9 +16,11 @@
 //! Target (issue 37): 61 cells (the issue's 57) and 10 000 users at least as
 //! fast as real time; the cost per user-second within 2× from 200 to 10 000 users.
 
+mod cpu;
 mod memory;
 
 use cellaqm_core::{run, RunOptions, Scenario};
+use cpu::cpu_s;
 use memory::{measure_in_child, peak_rss_kb, MEMORY_CHILD};
 use std::path::Path;
 
@@ -26,15 +28,6 @@ use std::path::Path;
 const RINGS: [u32; 4] = [1, 2, 3, 4];
 const USERS: [u32; 3] = [200, 1_000, 10_000];
 const SIMULATED: &str = "20s";
-
-/// This thread's CPU time, s (`CLOCK_THREAD_CPUTIME_ID`).
-fn cpu_s() -> f64 {
-    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `t` is a valid timespec for the call to write.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    assert_eq!(rc, 0, "clock_gettime");
-    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
-}
 
 fn scenario(rings: u32, users: u32, duration: &str) -> Scenario {
     let cells = 3 * rings * (rings + 1) + 1;

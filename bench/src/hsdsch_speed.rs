@@ -10,19 +10,13 @@
 //! Run with `make bench` (release build). Target (issue 22): at least 100
 //! simulated seconds per second on one core for the 200-user web load.
 
+mod cpu;
+
 use cellaqm_core::{run, RunOptions, Scenario};
+use cpu::cpu_s;
 
 /// Repetitions of each run (the median is reported).
 const REPS: usize = 5;
-
-/// This thread's CPU time, s (`CLOCK_THREAD_CPUTIME_ID`).
-fn cpu_s() -> f64 {
-    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `t` is a valid timespec for the call to write.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    assert_eq!(rc, 0, "clock_gettime");
-    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
-}
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);

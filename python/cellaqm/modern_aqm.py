@@ -127,6 +127,19 @@ def _lte_uplink(rate: dict[str, Any]) -> Callable[[dict[str, Any], dict[str, Any
     return build
 
 
+#: The LTE downlink's cell (docs/lte-downlink.md): 9 MHz, each UE on its own Rayleigh-fading channel walking at
+#: 3 m/s in a 500 m cell, proportional fair over up to 4 UEs per TTI, RLC AM, HARQ at 10 %, ACKs 10 ms up (our choice).
+LTE_DOWNLINK: dict[str, Any] = {"bandwidth": "9MHz", "scheduler": "proportional_fair", "ues_per_tti": 4, "rlc": "am",
+                                "uplink_delay": "10ms", "harq": {"bler": 0.1},
+                                "channel": {"speed": "3m/s", "cell_radius": "500m", "carrier": "2GHz"}}
+
+
+def _lte_downlink(queue: dict[str, Any], receiver: dict[str, Any] | None) -> dict[str, Any]:
+    """The LTE downlink with ``queue`` in each UE's PDCP buffer at the eNodeB (the LTE study's 1.25 MB and core)."""
+    return {"core": dict(lte_uplink.CORE), "radio": {"bearer": "lte_downlink", "buffer": lte_uplink.BUFFER,
+                                                     "queue": queue, "lte_downlink": LTE_DOWNLINK}}
+
+
 #: The measured traces (Mahimahi format), in the repository.
 TRACES = Path(__file__).resolve().parents[2] / "scenarios" / "traces" / "data"
 
@@ -153,6 +166,8 @@ BEARERS: dict[str, Bearer] = {b.name: b for b in (
            "uplink study's realistic radio)", (3, 3), 1250,
            _lte_uplink({"channel": {"speed": "0.83m/s"}, "harq": {"bler": 0.1}}), upload=True,
            schemes=tuple(SCHEMES)),
+    Bearer("lte-dl", "LTE downlink, each UE on its own fading channel at 3 m/s, proportional fair (docs/lte-downlink.md)",
+           (4, 8), 1250, _lte_downlink),
     Bearer("umts-trace", "Measured T-Mobile UMTS link, driving (Mahimahi trace, 2.0 Mb/s mean down)", (1, 4), 1000,
            _trace("TMobile-UMTS-driving")),
     Bearer("lte-trace", "Measured Verizon LTE link (Mahimahi trace)", (1, 4), 1000, _trace("Verizon-LTE-short")),

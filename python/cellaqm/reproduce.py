@@ -57,7 +57,7 @@ STUDIES = (
     Target("modern-aqm", "modern_aqm",
            "the studies' question asked of today's AQMs: TD, DF, RED, ARED, PDPC, TTLRED1/2, T-AQM, PDCP discard "
            "(and R-AQM on the LTE uplink) beside CoDel, PIE and FQ-CoDel (with and without ECN) on the R99 DCH, "
-           "HSDPA, HS-DSCH and LTE uplink (fixed rate and fading) bearers and two measured traces, bulk and web traffic: goodput, p95 delay, Jain's index, drops "
+           "HSDPA, HS-DSCH, LTE uplink (fixed rate and fading) and LTE downlink bearers and two measured traces, bulk and web traffic: goodput, p95 delay, Jain's index, drops "
            "(docs/modern-aqm.md)"),
 )
 EXPERIMENTS = tuple(s.name for s in STUDIES)
@@ -186,7 +186,7 @@ the web users' demand; the users under test's TCP throughput with SACK+FACK on/o
 time-sequence trace; the 20 findings judged (--quick: 60 s, phi 60 and 100%, 1).
 modern-aqm: not a study: the studies' schemes beside CoDel, PIE and FQ-CoDel
 (each with and without ECN) on every bearer (R99 DCH, HSDPA, HS-DSCH, LTE uplink
-fixed and fading) and two measured traces, bulk and web traffic, CUBIC + SACK;
+fixed and fading, LTE downlink) and two measured traces, bulk and web traffic, CUBIC + SACK;
 120 s, 5 replications (--quick: 30 s, 1).
 
 Exit status: 0 when every run finished; 1 when some runs failed (their

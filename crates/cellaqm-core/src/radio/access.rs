@@ -73,6 +73,7 @@ mod tests {
             cells: None,
             lte: None,
             dsch: None,
+            lte_downlink: None,
             environment: None,
             uplink: DchConfig::default(),
             buffer: Some(Bytes(buffer)),

@@ -28,6 +28,7 @@ use super::ran::dsch::config::DschConfig;
 use super::ran::hsdpa::channel::{HsdpaConfig, HsdpaUser};
 use super::ran::hsdsch::config::CellsConfig;
 use super::ran::lte_ul::config::LteConfig;
+use super::ran::lte_dl::config::LteDownlinkConfig;
 use crate::queue::QueueConfig;
 use crate::rlc::RlcConfig;
 use crate::units::{Bytes, Rate};
@@ -48,11 +49,14 @@ pub enum BearerKind {
     /// The DSCH system of Ferrús et al. (`[radio.dsch]`): 37 cells whose
     /// resource managers grant each frame's DSCH transport format.
     Dsch,
+    /// The LTE downlink (`[radio.lte_downlink]`): one cell, the eNodeB's PDCP
+    /// buffer (`buffer`, `queue`) and RLC per UE, a scheduler, HARQ.
+    LteDownlink,
 }
 
 impl BearerKind {
     /// Every kind, for `cellaqm list links`: (kind, its section, what it is).
-    pub const ALL: [(BearerKind, &'static str, &'static str); 4] = [
+    pub const ALL: [(BearerKind, &'static str, &'static str); 5] = [
         (BearerKind::Dch, "radio.dch", "an R99 DCH per user (WCDMA): each user's own downlink, no shared scheduler"),
         (
             BearerKind::Hsdpa,
@@ -69,6 +73,11 @@ impl BearerKind {
             "radio.dsch",
             "the UMTS DSCH in a 37-cell system with prioritised resource management (conversational users first, web load)",
         ),
+        (
+            BearerKind::LteDownlink,
+            "radio.lte_downlink",
+            "the LTE downlink: the eNodeB's PDCP buffer and RLC (AM or UM) per UE, each on its own channel, a scheduler, HARQ",
+        ),
     ];
 
     /// The sections under `[radio]` the kind reads (the first is its own, required).
@@ -78,6 +87,7 @@ impl BearerKind {
             BearerKind::Hsdpa => &["hsdpa", "cells"],
             BearerKind::LteUplink => &["lte"],
             BearerKind::Dsch => &["dsch"],
+            BearerKind::LteDownlink => &["lte_downlink"],
         }
     }
 
@@ -93,6 +103,7 @@ impl BearerKind {
             BearerKind::Hsdpa => "hsdpa",
             BearerKind::LteUplink => "lte_uplink",
             BearerKind::Dsch => "dsch",
+            BearerKind::LteDownlink => "lte_downlink",
         }
     }
 }
@@ -122,6 +133,9 @@ pub struct RadioConfig {
     /// users under test (docs/dsch.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dsch: Option<DschConfig>,
+    /// The LTE downlink (with `bearer = "lte_downlink"`): one cell, a bearer per UE.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lte_downlink: Option<LteDownlinkConfig>,
     /// The radio environment of `[radio.cells]`, `[radio.dsch]` or
     /// `[radio.lte.channel]`: layout, mobility, propagation (its keys take
     /// precedence over the same keys in those sections).
@@ -257,6 +271,7 @@ impl RadioConfig {
             ("hsdpa", self.hsdpa.is_some()),
             ("cells", self.cells.is_some()),
             ("lte", self.lte.is_some()),
+            ("lte_downlink", self.lte_downlink.is_some()),
         ];
         let own = self.bearer.sections();
         if let Some((name, _)) = sections.iter().find(|(name, on)| *on && !own.contains(name)) {
@@ -304,6 +319,15 @@ impl RadioConfig {
                 }
                 self.refuse_umts_keys(key)?;
             }
+            BearerKind::LteDownlink => {
+                match &self.lte_downlink {
+                    Some(l) => l.validate(&format!("{key}.lte_downlink"))?,
+                    None => {
+                        return Err(format!("{key}.lte_downlink: missing (required with bearer = \"lte_downlink\")"))
+                    }
+                }
+                self.refuse_lte_downlink_keys(key)?;
+            }
         }
         self.check_environment(key)?;
         self.validate_bearer(key, &self.with_group(&UserGroup::default()))?;
@@ -331,6 +355,18 @@ impl RadioConfig {
                 return Err(format!(
                     "{gkey}.channel_rate: only with {key}.bearer = \"hsdpa\" (a DCH user has its own rate: dch.rate)"
                 ));
+            }
+            if self.bearer == BearerKind::LteDownlink {
+                let unused = [
+                    ("uplink_buffer", g.uplink_buffer.is_some()),
+                    ("uplink_queue", g.uplink_queue.is_some()),
+                    ("rlc", g.rlc.is_some()),
+                    ("uplink", g.uplink.is_some()),
+                    ("priority", g.priority.is_some()),
+                ];
+                if let Some((name, _)) = unused.iter().find(|k| k.1) {
+                    return Err(format!("{gkey}.{name}: not used with {key}.bearer = \"lte_downlink\""));
+                }
             }
             if self.bearer == BearerKind::LteUplink {
                 let umts = [
@@ -376,6 +412,25 @@ impl RadioConfig {
         }
     }
 
+    /// With the LTE downlink, the keys of the UMTS RLC, the uplink DCH and the
+    /// UE's buffer have no meaning (the PDCP buffer counts what waits for the
+    /// RLC): refused when they differ from their defaults.
+    fn refuse_lte_downlink_keys(&self, key: &str) -> Result<(), String> {
+        let keys = [
+            ("buffer_holds", !self.buffer_holds.is_default()),
+            ("uplink_buffer", self.uplink_buffer.is_some()),
+            ("uplink_queue", self.uplink_queue != QueueConfig::default()),
+            ("rlc", self.rlc != RlcConfig::default()),
+            ("uplink", self.uplink != DchConfig::default()),
+        ];
+        match keys.iter().find(|k| k.1) {
+            Some((name, _)) => {
+                Err(format!("{key}.{name}: not used with bearer = \"lte_downlink\" (see [{key}.lte_downlink])"))
+            }
+            None => Ok(()),
+        }
+    }
+
     /// Checks one bearer; `key` names where its keys were given.
     /// `[radio.environment]`'s keys, named as in a scenario under `[radio]`.
     pub fn environment_keys(&self) -> Option<(&'static str, &EnvironmentKeys)> {
@@ -387,12 +442,16 @@ impl RadioConfig {
         let over_key = format!("{key}.environment");
         let over = self.environment.as_ref().map(|e| (over_key.as_str(), &e.keys));
         let channel = self.lte.as_ref().and_then(|l| l.channel.as_ref());
+        if let Some(env) = self.lte_downlink.as_ref().and_then(|l| l.environment(&format!("{key}.lte_downlink"), over))
+        {
+            return env.map(drop);
+        }
         match (&self.cells, &self.dsch, channel) {
             (Some(c), _, _) => c.environment(&format!("{key}.cells"), over).map(drop),
             (_, Some(d), _) => d.environment(&format!("{key}.dsch"), over).map(drop),
             (_, _, Some(c)) => c.environment(over).map(drop),
             _ if over.is_some() => Err(format!(
-                "{over_key}: no radio system of this scenario has an environment (it serves [{key}.cells], [{key}.dsch] and [{key}.lte.channel])"
+                "{over_key}: no radio system of this scenario has an environment (it serves [{key}.cells], [{key}.dsch], [{key}.lte.channel] and [{key}.lte_downlink.channel])"
             )),
             _ => Ok(()),
         }
@@ -408,8 +467,8 @@ impl RadioConfig {
         }
         for (name, queue) in [("queue", &b.queue), ("uplink_queue", &b.uplink_queue)] {
             queue.validate(&format!("{key}.{name}"))?;
-            // The LTE UE's buffer is left as a link's is, when the RLC takes a packet: any scheme.
-            if self.bearer != BearerKind::LteUplink {
+            // The LTE buffers are left as a link's is, when the RLC takes a packet: any scheme.
+            if !matches!(self.bearer, BearerKind::LteUplink | BearerKind::LteDownlink) {
                 pdcp_discipline(queue, &format!("{key}.{name}"))?;
             }
         }

@@ -18,7 +18,8 @@
 //! manager ([`ran::dsch`]); the LTE uplink of the LTE study ([`ran::lte_ul`]: BSRs, SR and
 //! grants, on the LTE pieces both directions share, [`lte`]: HARQ, RLC,
 //! in-sequence reassembly, capacity, channel) is the other kind of radio, with the
-//! managed buffer in the UE. The radio environment ([`env`]: layout,
+//! managed buffer in the UE; the LTE downlink ([`ran::lte_dl`]) has it in the
+//! eNodeB, each UE's PDCP buffer over RLC AM or UM. The radio environment ([`env`]: layout,
 //! mobility, propagation, handover) gives the multi-cell systems and the LTE
 //! UEs their channels. [`config`] reads `[radio]`: the
 //! template of every user's bearer and the groups of users that differ.

@@ -327,6 +327,9 @@ impl Scenario {
                         .into(),
                 );
             }
+            if self.radio.as_ref().is_some_and(|r| r.bearer == crate::radio::BearerKind::LteDownlink) {
+                return Err("ack_delay: not with radio.bearer = \"lte_downlink\" (not modelled there)".into());
+            }
             a.validate("ack_delay")?;
             for (at, user) in self.forward_buffer_owners() {
                 if self.forward_buffer_packets(user).is_none() {

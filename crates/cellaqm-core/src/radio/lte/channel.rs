@@ -35,7 +35,7 @@
 //! `path_loss_1km`, `path_loss_exponent`, `min_distance` and
 //! `min_coupling_loss` over these (docs/scenario.md).
 
-use super::link_adaptation::efficiency;
+use super::link_adaptation::{Shannon, DOWNLINK, UPLINK};
 use crate::radio::env::propagation::PathLoss;
 use crate::radio::env::rayleigh::Rayleigh;
 use crate::radio::env::waypoint::Waypoint;
@@ -53,6 +53,27 @@ pub const NOISE_FIGURE_DB: f64 = 5.0;
 pub const THERMAL_DBM_PER_HZ: f64 = -174.0;
 /// Minimum coupling loss, dB (TR 36.942 Table 4.1, macro cell).
 pub const MIN_COUPLING_LOSS_DB: f64 = 70.0;
+/// eNodeB transmit power, dBm (TR 36.942 §4, macro cell at 10 MHz).
+pub const ENB_POWER_DBM: f64 = 46.0;
+/// UE receiver noise figure, dB (TR 36.942 §4).
+pub const UE_NOISE_FIGURE_DB: f64 = 9.0;
+
+/// The link budget of one direction: the transmitter's power, the
+/// receiver's noise figure, and the link adaptation rule.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    pub tx_power_dbm: f64,
+    pub noise_figure_db: f64,
+    pub shannon: Shannon,
+}
+
+/// The uplink: a power class 3 UE to the eNodeB.
+pub const UPLINK_BUDGET: Budget =
+    Budget { tx_power_dbm: UE_POWER_DBM, noise_figure_db: NOISE_FIGURE_DB, shannon: UPLINK };
+/// The downlink: the eNodeB's whole power over the bandwidth to a UE.
+pub const DOWNLINK_BUDGET: Budget =
+    Budget { tx_power_dbm: ENB_POWER_DBM, noise_figure_db: UE_NOISE_FIGURE_DB, shannon: DOWNLINK };
+
 /// The path loss law (TR 36.942 §4.5 at 2 GHz, from 1 m, floored at the minimum coupling loss).
 pub const PATH_LOSS: PathLoss =
     PathLoss { at_1km_db: 128.1, db_per_decade: 37.6, min_distance: 1.0, min_loss_db: MIN_COUPLING_LOSS_DB };
@@ -105,6 +126,16 @@ impl ChannelConfig {
     /// The environment of this section (`key`) under `over`, `[radio.environment]`:
     /// the single disc, random waypoint, [`PATH_LOSS`], Rayleigh fading.
     pub fn environment(&self, over: Option<(&str, &EnvironmentKeys)>) -> Result<Environment, String> {
+        self.environment_of("LTE uplink", "radio.lte.channel", over)
+    }
+
+    /// The environment as [`ChannelConfig::environment`], for `system` whose section is `key`.
+    pub fn environment_of(
+        &self,
+        system: &str,
+        key: &str,
+        over: Option<(&str, &EnvironmentKeys)>,
+    ) -> Result<Environment, String> {
         let env = Environment {
             layout: LayoutKind::Disc,
             rings: 1,
@@ -124,7 +155,7 @@ impl ChannelConfig {
         };
         let models = (LayoutKind::Disc, MobilityKind::Waypoint, FadingKind::Rayleigh);
         let own = EnvironmentKeys::default();
-        let env = env.resolve("LTE uplink", models, &UNUSED, ("radio.lte.channel", &own), over)?;
+        let env = env.resolve(system, models, &UNUSED, (key, &own), over)?;
         if let Some((key, _)) = over {
             check(&env, key, "radius")?;
         }
@@ -132,7 +163,12 @@ impl ChannelConfig {
     }
 
     pub fn validate(&self, key: &str) -> Result<(), String> {
-        check(&self.environment(None)?, key, "cell_radius")?;
+        self.validate_of("LTE uplink", key)
+    }
+
+    /// Checks ranges for `system`, whose section is `key`.
+    pub fn validate_of(&self, system: &str, key: &str) -> Result<(), String> {
+        check(&self.environment_of(system, key, None)?, key, "cell_radius")?;
         if !(self.bandwidth.0 >= 180e3 && self.bandwidth.0 <= 100e6) {
             return Err(format!("{key}.bandwidth: must be between 180kHz (a resource block) and 100MHz"));
         }
@@ -167,18 +203,27 @@ pub struct Channel {
     path_loss: PathLoss,
     bandwidth: f64,
     noise_dbm: f64,
+    tx_power_dbm: f64,
+    shannon: Shannon,
 }
 
 impl Channel {
     /// The channel of `cfg` in `env`, its track and fading drawn from `rng`.
-    pub fn new(cfg: &ChannelConfig, env: &Environment, mut rng: Rng) -> Channel {
+    pub fn new(cfg: &ChannelConfig, env: &Environment, rng: Rng) -> Channel {
+        Channel::with_budget(cfg, env, rng, &UPLINK_BUDGET)
+    }
+
+    /// The channel of `cfg` in `env` on the link `budget`, its track and fading drawn from `rng`.
+    pub fn with_budget(cfg: &ChannelConfig, env: &Environment, mut rng: Rng, budget: &Budget) -> Channel {
         let fading = Rayleigh::new(env.speed_max, env.carrier, &mut rng);
         Channel {
             track: Waypoint::new(env.radius, env.speed_max, rng),
             fading,
             path_loss: env.path_loss,
             bandwidth: cfg.bandwidth.0,
-            noise_dbm: THERMAL_DBM_PER_HZ + 10.0 * cfg.bandwidth.0.log10() + NOISE_FIGURE_DB,
+            noise_dbm: THERMAL_DBM_PER_HZ + 10.0 * cfg.bandwidth.0.log10() + budget.noise_figure_db,
+            tx_power_dbm: budget.tx_power_dbm,
+            shannon: budget.shannon,
         }
     }
 
@@ -191,12 +236,13 @@ impl Channel {
     pub fn sinr_db(&mut self, t: Time) -> f64 {
         let d = self.distance_at(t);
         let loss = self.path_loss.loss_db(d);
-        UE_POWER_DBM - loss + 10.0 * self.fading.gain(t).max(1e-12).log10() - self.noise_dbm
+        self.tx_power_dbm - loss + 10.0 * self.fading.gain(t).max(1e-12).log10() - self.noise_dbm
     }
 
     /// The rate link adaptation gives at `t`, b/s (times in order).
     pub fn rate_at(&mut self, t: Time) -> f64 {
-        self.bandwidth * efficiency(self.sinr_db(t))
+        let sinr_db = self.sinr_db(t);
+        self.bandwidth * self.shannon.efficiency(sinr_db)
     }
 }
 
@@ -205,6 +251,8 @@ mod tests {
     use super::*;
     use crate::rng::stream;
     use crate::time::Dur;
+
+    use super::super::link_adaptation::efficiency;
 
     #[test]
     fn path_loss_at_hand_computed_distances() {

@@ -12,7 +12,10 @@
 //! ```
 //!
 //! in bit/s/Hz, with the uplink baseline of its Table A.2-1: α = 0.4,
-//! SINR_MIN = −10 dB, Thr_MAX = 2.0 bit/s/Hz (16QAM at the highest code rate).
+//! SINR_MIN = −10 dB, Thr_MAX = 2.0 bit/s/Hz (16QAM at the highest code rate),
+//! and the downlink baseline of its Annex A.1: α = 0.6, SINR_MIN = −10 dB,
+//! Thr_MAX = 4.4 bit/s/Hz (64QAM at the highest code rate). One rule, two
+//! parameter sets ([`Shannon`]: [`UPLINK`], [`DOWNLINK`]).
 
 /// α of the uplink (TR 36.942 Table A.2-1).
 pub const ALPHA: f64 = 0.4;
@@ -21,12 +24,35 @@ pub const SINR_MIN_DB: f64 = -10.0;
 /// Thr_MAX of the uplink, bit/s/Hz.
 pub const THR_MAX: f64 = 2.0;
 
-/// The spectral efficiency at `sinr_db`, bit/s/Hz.
-pub fn efficiency(sinr_db: f64) -> f64 {
-    if sinr_db < SINR_MIN_DB {
-        return 0.0;
+/// The attenuated and truncated Shannon bound of one direction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shannon {
+    /// α: the implementation losses.
+    pub alpha: f64,
+    /// SINR_MIN, dB: below it, nothing.
+    pub sinr_min_db: f64,
+    /// Thr_MAX, bit/s/Hz: the highest MCS.
+    pub thr_max: f64,
+}
+
+/// The uplink baseline (TR 36.942 Table A.2-1).
+pub const UPLINK: Shannon = Shannon { alpha: ALPHA, sinr_min_db: SINR_MIN_DB, thr_max: THR_MAX };
+/// The downlink baseline (TR 36.942 Annex A.1).
+pub const DOWNLINK: Shannon = Shannon { alpha: 0.6, sinr_min_db: -10.0, thr_max: 4.4 };
+
+impl Shannon {
+    /// The spectral efficiency at `sinr_db`, bit/s/Hz.
+    pub fn efficiency(&self, sinr_db: f64) -> f64 {
+        if sinr_db < self.sinr_min_db {
+            return 0.0;
+        }
+        (self.alpha * (1.0 + 10f64.powf(sinr_db / 10.0)).log2()).min(self.thr_max)
     }
-    (ALPHA * (1.0 + 10f64.powf(sinr_db / 10.0)).log2()).min(THR_MAX)
+}
+
+/// The uplink's spectral efficiency at `sinr_db`, bit/s/Hz.
+pub fn efficiency(sinr_db: f64) -> f64 {
+    UPLINK.efficiency(sinr_db)
 }
 
 #[cfg(test)]
@@ -44,5 +70,17 @@ mod tests {
         assert!((efficiency(14.9) - 1.99825).abs() < 1e-4);
         assert_eq!(efficiency(14.92), THR_MAX);
         assert_eq!(efficiency(40.0), THR_MAX);
+    }
+
+    #[test]
+    fn the_downlink_baseline_at_hand_computed_points() {
+        // 0 dB: 0.6·log2 2 = 0.6; 10 dB: 0.6·log2 11 = 2.07566; 22 dB: 0.6·log2 159.49 = 4.39039;
+        // the cap 4.4 from log2(1 + x) = 7.333, x = 160.3 (22.05 dB); below −10 dB nothing.
+        let e = |db| DOWNLINK.efficiency(db);
+        assert_eq!(e(-10.01), 0.0);
+        assert!((e(0.0) - 0.6).abs() < 1e-12);
+        assert!((e(10.0) - 2.07565).abs() < 1e-5);
+        assert!((e(22.0) - 4.39039).abs() < 1e-5);
+        assert_eq!(e(22.1), 4.4);
     }
 }

@@ -6,7 +6,8 @@
 //! - [`hsdpa`]: the single HSDPA cell (Iub flow control, MAC-hs buffers, the HS-DSCH scheduler);
 //! - [`hsdsch`]: the seven-cell HS-DSCH system of the HS-DSCH study;
 //! - [`dsch`]: the 37-cell DSCH system of the DSCH study;
-//! - [`lte_ul`]: the LTE uplink of the LTE study.
+//! - [`lte_ul`]: the LTE uplink of the LTE study;
+//! - [`lte_dl`]: the LTE downlink (one cell, PDCP + RLC per UE at the eNodeB).
 //!
 //! The four UMTS systems serve a bearer per user ([`super::bearer`]) from
 //! their downlink ([`umts::Downlink`]); [`umts::Umts`] does what is common to
@@ -26,6 +27,7 @@ mod fixed_rate_radio;
 pub mod hsdpa;
 pub mod hsdsch;
 pub mod interface;
+pub mod lte_dl;
 pub mod lte_ul;
 pub mod umts;
 
@@ -51,6 +53,7 @@ pub enum AnyRan {
     HsDsch(umts::Umts<hsdsch::HsDschCells>),
     Dsch(umts::Umts<dsch::DschCells>),
     LteUplink(lte_ul::LteUl),
+    LteDownlink(lte_dl::LteDl),
 }
 
 impl AnyRan {
@@ -59,6 +62,7 @@ impl AnyRan {
         let users = users.max(1);
         match cfg.bearer {
             BearerKind::LteUplink => AnyRan::LteUplink(lte_ul::LteUl::new(cfg, users, seed)),
+            BearerKind::LteDownlink => AnyRan::LteDownlink(lte_dl::LteDl::new(cfg, users, seed)),
             BearerKind::Dsch => AnyRan::Dsch(dsch::DschCells::new(cfg, users, seed)),
             BearerKind::Hsdpa if cfg.cells.is_some() => AnyRan::HsDsch(hsdsch::HsDschCells::new(cfg, users, seed)),
             BearerKind::Hsdpa => AnyRan::Hsdpa(hsdpa::HsdpaCell::new(cfg, users, seed)),
@@ -76,6 +80,7 @@ macro_rules! dispatch {
             AnyRan::HsDsch($r) => $call,
             AnyRan::Dsch($r) => $call,
             AnyRan::LteUplink($r) => $call,
+            AnyRan::LteDownlink($r) => $call,
         }
     };
 }

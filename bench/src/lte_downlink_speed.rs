@@ -1,0 +1,43 @@
+//! LTE downlink speed benchmark (issue 41): a 100-UE cell, each UE with a
+//! bulk download on its own Rayleigh-fading channel (scenarios/lte-downlink/
+//! ten-ues-pf-fading.toml with 100 flows: proportional fair, 4 UEs per TTI,
+//! CoDel PDCP buffers, RLC AM, HARQ 10 %), 60 simulated seconds, seed 1.
+//! Prints simulated seconds per CPU second (this thread's CPU time, median
+//! of three runs) and the cell's goodput.
+//!
+//! Run with `make bench-lte-downlink` (release build). Target (issue 41): at
+//! least 100 simulated seconds per CPU second.
+
+mod cpu;
+
+use cellaqm_core::{run, RunOptions, Scenario};
+use cpu::cpu_s;
+
+const SIMULATED_S: f64 = 60.0;
+
+fn main() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../scenarios/lte-downlink/ten-ues-pf-fading.toml");
+    let text = std::fs::read_to_string(path).expect("the scenario file");
+    let sets = ["traffic.flows=100".to_string(), format!("duration={SIMULATED_S}s")];
+    let s = Scenario::from_toml_str(&text, &sets).expect("benchmark scenario is valid");
+    let mut cpu: Vec<f64> = Vec::new();
+    let mut last = None;
+    for _ in 0..3 {
+        let t0 = cpu_s();
+        let r = run(&s, 1, &RunOptions::default()).summary;
+        cpu.push(cpu_s() - t0);
+        last = Some(r);
+    }
+    cpu.sort_by(f64::total_cmp);
+    let r = last.expect("three runs");
+    println!(
+        "100 UEs, one LTE downlink cell (fading, proportional fair), {SIMULATED_S} s: {:.2} CPU s, \
+         {:.0} simulated s per CPU s ({:.3e} events); cell goodput {:.1} Mb/s, p95 delay {:.0} ms, TTIs used {:.3}",
+        cpu[1],
+        SIMULATED_S / cpu[1],
+        r.events as f64,
+        r.goodput_bps / 1e6,
+        r.delay_ms.p95.unwrap_or(f64::NAN),
+        r.cells[0].tti_utilisation.unwrap_or(f64::NAN),
+    );
+}

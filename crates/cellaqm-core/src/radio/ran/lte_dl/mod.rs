@@ -1,0 +1,254 @@
+//! The LTE downlink (`bearer = "lte_downlink"`, `[radio.lte_downlink]`):
+//! one cell, the eNodeB's PDCP buffer and RLC per UE (the managed buffers),
+//! 1 ms TTIs, each UE's CQI from its own channel, link adaptation on the
+//! attenuated Shannon bound of TR 36.942 Annex A, HARQ, a scheduler from
+//! [`crate::radio::scheduler`], and an uplink that carries the ACKs.
+//! One concept per file:
+//! - [`config`]: the `radio.lte_downlink` section;
+//! - [`bearer`]: a UE's bearer at the eNodeB (PDCP buffer, RLC, HARQ);
+//! - [`receiver`]: a UE's RLC receiver (in-sequence reassembly, UM discard);
+//! - [`cell`]: the cell run TTI by TTI (channels, scheduler, HARQ timing);
+//! - [`ack_path`]: the uplink to the core.
+//!
+//! *One cell*: no other cells, no interference (SINR = SNR), no shadowing
+//! (docs/lte-downlink.md). The PDCP buffers together are the run's
+//! `bottleneck` (their summed backlog tallied over time); each user's row has its own.
+
+pub mod ack_path;
+pub mod bearer;
+pub mod cell;
+pub mod config;
+pub mod receiver;
+#[cfg(test)]
+mod tests;
+
+use super::interface::{Ran, UserBuffer};
+use crate::capacity::Schedule;
+use crate::link::LinkStats;
+use crate::packet::{Dir, Packet};
+use crate::queue::{Limits, QueueDisc};
+use crate::radio::cell_summary::CellSummary;
+use crate::radio::clock::Clock;
+use crate::radio::config::RadioConfig;
+use crate::radio::event::{RadioEvent, RadioOut, UeEvent};
+use crate::radio::lte::capacity::{Blocks, Capacity, Offer};
+use crate::radio::lte::channel::{Channel, DOWNLINK_BUDGET};
+use crate::radio::lte::link_adaptation::DOWNLINK;
+use crate::radio::streams::stream_name;
+use crate::radio::tally::Tally;
+use crate::rng::{self, Rng};
+use crate::time::{Dur, Time};
+use ack_path::AckPath;
+use bearer::Bearer;
+use cell::Cell;
+use config::LteDownlinkConfig;
+
+pub struct LteDl {
+    cell: Cell,
+    uplink: Vec<AckPath>,
+    uplink_delay: Dur,
+    /// When each UE's uplink next delivers, if asked for.
+    up_at: Vec<Option<Time>>,
+    clock: Clock,
+    /// The TTI event asked for and not yet run.
+    tti_at: Option<Time>,
+    /// The PDCP buffers together over time, and each one's.
+    tally: Tally,
+    tallies: Vec<Tally>,
+    scheduler: &'static str,
+}
+
+impl LteDl {
+    /// The downlink of `cfg.lte_downlink` for `users` UEs (streams
+    /// `radio[.ue<u>].pdcp`, `radio[.ue<u>].harq`, `radio[.ue<u>].lte.channel`).
+    pub fn new(cfg: &RadioConfig, users: u32, seed: u64) -> LteDl {
+        let dl = cfg.lte_downlink.as_ref().expect("validated: [radio.lte_downlink] with bearer = \"lte_downlink\"");
+        let stream = |u: u32, part: &str| rng::stream(seed, &stream_name(u, part));
+        let bearers = (0..users)
+            .map(|u| {
+                let c = cfg.bearer(u);
+                let limits = Limits { bytes: c.buffer.map(|b| b.0), packets: c.buffer_packets };
+                let queue = c.queue.build(limits, stream(u, "pdcp"));
+                Bearer::new(queue, dl.peak_bps(), dl.rlc, &dl.harq, stream(u, "harq"), dl.tti, dl.status_delay)
+            })
+            .collect();
+        let channels = (0..users).map(|u| stream(u, "lte.channel")).collect();
+        let env = dl.environment("radio.lte_downlink", cfg.environment_keys()).map(|e| e.expect("validated"));
+        LteDl::with(dl, bearers, offer(dl, env.as_ref(), channels))
+    }
+
+    /// The system of `dl` with `bearers` on the channels of `offer`.
+    pub fn with(dl: &LteDownlinkConfig, bearers: Vec<Bearer>, offer: Offer) -> LteDl {
+        let n = bearers.len();
+        LteDl {
+            cell: Cell::new(dl, bearers, offer),
+            uplink: (0..n).map(|_| AckPath::default()).collect(),
+            uplink_delay: dl.uplink_delay,
+            up_at: vec![None; n],
+            clock: Clock::new(dl.tti),
+            tti_at: None,
+            tally: Tally::default(),
+            tallies: (0..n).map(|_| Tally::default()).collect(),
+            scheduler: dl.scheduler.name(),
+        }
+    }
+
+    /// The PDCP buffer's backlog of UE `u`: (bytes, packets).
+    fn backlog_of(&self, u: usize) -> (u64, u64) {
+        let q = self.cell.bearers[u].queue();
+        (q.bytes(), q.packets() as u64)
+    }
+
+    /// Holds every tally up to `now`, before a change.
+    fn hold(&mut self, now: Time) {
+        self.tally.hold(now);
+        self.tallies.iter_mut().for_each(|t| t.hold(now));
+    }
+
+    /// Asks for the first TTI boundary at or after `now` not yet run.
+    fn want_tti(&mut self, now: Time, out: &mut RadioOut) {
+        if self.tti_at.is_none() {
+            let at = self.clock.next(now);
+            self.tti_at = Some(at);
+            out.schedule.push((at, RadioEvent::Tti));
+        }
+    }
+
+    pub fn cell(&self) -> &Cell {
+        &self.cell
+    }
+}
+
+/// Each UE's bytes per TTI: its own fading channel in `env`, or the fixed `sinr_db` for all.
+pub fn offer(dl: &LteDownlinkConfig, env: Option<&crate::radio::env::Environment>, rngs: Vec<Rng>) -> Offer {
+    let blocks = |capacity| Blocks::new(capacity, dl.tti);
+    Offer::per_ue(match (env, dl.channel_config()) {
+        (Some(env), Some(c)) => rngs
+            .into_iter()
+            .map(|rng| blocks(Capacity::Channel(Box::new(Channel::with_budget(&c, env, rng, &DOWNLINK_BUDGET)))))
+            .collect(),
+        _ => {
+            let bps = dl.bandwidth.0 * DOWNLINK.efficiency(dl.sinr_db.expect("validated: sinr_db or channel"));
+            rngs.iter().map(|_| blocks(Capacity::Schedule(Schedule::fixed(bps)))).collect()
+        }
+    })
+}
+
+impl Ran for LteDl {
+    fn arrive_down(&mut self, now: Time, ue: usize, pkt: Packet, out: &mut RadioOut) {
+        self.tally.hold(now);
+        self.tallies[ue].hold(now);
+        let before = self.backlog_of(ue);
+        self.cell.bearers[ue].arrive(now, pkt, &mut out.dropped);
+        let after = self.backlog_of(ue);
+        self.tally.change(before, after);
+        self.tallies[ue].change(before, after);
+        self.want_tti(now, out);
+    }
+
+    fn arrive_up(&mut self, now: Time, ue: usize, pkt: Packet, out: &mut RadioOut) {
+        let at = self.uplink[ue].send(now, self.uplink_delay, pkt);
+        if self.up_at[ue].is_none() {
+            self.up_at[ue] = Some(at);
+            out.schedule.push((at, RadioEvent::Ue(ue as u16, UeEvent::UpArrive)));
+        }
+    }
+
+    fn handle(&mut self, now: Time, ev: RadioEvent, out: &mut RadioOut) {
+        match ev {
+            RadioEvent::Ue(u, UeEvent::UpArrive) => {
+                let next = self.uplink[u as usize].arrivals(now, &mut out.to_core);
+                self.up_at[u as usize] = next;
+                if let Some(at) = next {
+                    out.schedule.push((at, ev));
+                }
+            }
+            RadioEvent::Tti => {
+                self.tti_at = None;
+                self.clock.run(now);
+                self.hold(now);
+                self.cell.run_tti(now, &mut out.to_ue, &mut out.dropped);
+                for (u, t) in self.tallies.iter_mut().enumerate() {
+                    let q = self.cell.bearers[u].queue();
+                    (t.bytes, t.packets) = (q.bytes(), q.packets() as u64);
+                }
+                self.tally.bytes = self.tallies.iter().map(|t| t.bytes).sum();
+                self.tally.packets = self.tallies.iter().map(|t| t.packets).sum();
+                if self.cell.busy(now) {
+                    self.want_tti(now + self.cell.tti(), out);
+                }
+            }
+            ev => unreachable!("the LTE downlink asks for no {ev:?}"),
+        }
+    }
+
+    fn cells(&self, end: Time) -> Vec<CellSummary> {
+        let c = &self.cell;
+        let served: u64 = c.bearers.iter().map(|b| b.opportunities).sum();
+        vec![CellSummary {
+            cell: 0,
+            users: c.bearers.len() as u32,
+            downlink: "lte_downlink",
+            scheduler: Some(self.scheduler),
+            tti_utilisation: Some(c.counts.ttis_served as f64 / (end.0 / c.tti().0).max(1) as f64),
+            users_per_tti: Some(served as f64 / c.counts.ttis_served.max(1) as f64),
+            harq_delayed: Some(c.harq().retransmissions),
+            ..CellSummary::default()
+        }]
+    }
+
+    fn cell_of(&self, _ue: usize) -> u32 {
+        0
+    }
+
+    fn bytes_held(&self) -> u64 {
+        self.cell.bytes_held() + self.uplink.iter().map(AckPath::bytes).sum::<u64>()
+    }
+
+    fn backlog(&self) -> (u64, u64) {
+        (self.tally.bytes, self.tally.packets)
+    }
+
+    fn buffer_packets(&self, ue: usize) -> u64 {
+        self.backlog_of(ue).1
+    }
+
+    /// The PDCP buffers together, seen as one link (busy: the TTIs that served
+    /// a UE), and their ECN marks.
+    fn bottleneck(&mut self, end: Time) -> (LinkStats, u64) {
+        self.hold(end);
+        let c = &self.cell;
+        let stats = LinkStats {
+            busy: Dur(c.counts.ttis_served.saturating_mul(c.tti().0).min(end.0)),
+            packets_sent: c.delivered.iter().map(|d| d.0).sum(),
+            bytes_sent: c.delivered.iter().map(|d| d.1).sum(),
+            queue_byte_ns: self.tally.byte_ns,
+            queue_packet_ns: self.tally.packet_ns,
+            occupancy: Some(self.tally.occupancy.clone()),
+        };
+        (stats, c.bearers.iter().map(|b| b.queue().stats().marked).sum())
+    }
+
+    /// Nothing: the uplink (ACKs) is not managed.
+    fn uplink(&mut self, _end: Time) -> (LinkStats, u64) {
+        (LinkStats::default(), 0)
+    }
+
+    fn user_buffer(&mut self, ue: usize, end: Time) -> UserBuffer {
+        self.hold(end);
+        let (c, t) = (&self.cell, &self.tallies[ue]);
+        let b = &c.bearers[ue];
+        let stats = LinkStats {
+            busy: Dur(b.opportunities.saturating_mul(c.tti().0).min(end.0)),
+            packets_sent: c.delivered[ue].0,
+            bytes_sent: c.delivered[ue].1,
+            queue_byte_ns: t.byte_ns,
+            queue_packet_ns: t.packet_ns,
+            occupancy: Some(t.occupancy.clone()),
+        };
+        UserBuffer { stats, marked: b.queue().stats().marked, dir: Dir::Down }
+    }
+
+    /// No traces are kept.
+    fn record_traces(&mut self) {}
+}
