@@ -1,18 +1,26 @@
-//! PDUs on their way to a UE (an air interface, a DCH's delay, an Iub line):
-//! each with its arrival time, in arrival order.
+//! PDUs or packets on their way (an air interface, a DCH's delay, an Iub
+//! line, the unmanaged return path of an LTE bearer): each with its arrival
+//! time, in arrival order.
 
+use crate::packet::Packet;
 use crate::rlc::Pdu;
 use crate::time::Time;
 use std::collections::VecDeque;
 
-/// A delay line of PDUs, arrival times non-decreasing.
-#[derive(Clone, Debug, Default)]
-pub struct AirLine(VecDeque<(Time, Pdu)>);
+/// A delay line of PDUs (or packets), arrival times non-decreasing.
+#[derive(Clone, Debug)]
+pub struct AirLine<T = Pdu>(VecDeque<(Time, T)>);
 
-impl AirLine {
+impl<T> Default for AirLine<T> {
+    fn default() -> Self {
+        AirLine(VecDeque::new())
+    }
+}
+
+impl<T> AirLine<T> {
     /// Sends `pdu` to arrive at `at` (not before the last one sent). Returns
     /// whether the line was empty: the caller then asks for the arrival event at `at`.
-    pub fn push(&mut self, at: Time, pdu: Pdu) -> bool {
+    pub fn push(&mut self, at: Time, pdu: T) -> bool {
         let was_empty = self.0.is_empty();
         self.0.push_back((at, pdu));
         was_empty
@@ -32,7 +40,7 @@ impl AirLine {
     }
 
     /// Moves the PDUs due by `now` to `out`; returns when the next one arrives.
-    pub fn arrivals(&mut self, now: Time, out: &mut impl Extend<Pdu>) -> Option<Time> {
+    pub fn arrivals(&mut self, now: Time, out: &mut impl Extend<T>) -> Option<Time> {
         while self.0.front().is_some_and(|(at, _)| *at <= now) {
             out.extend(self.0.pop_front().map(|(_, pdu)| pdu));
         }
@@ -40,7 +48,14 @@ impl AirLine {
     }
 
     /// The PDUs on their way.
-    pub fn iter(&self) -> impl Iterator<Item = &Pdu> {
+    pub fn iter(&self) -> impl Iterator<Item = &T> {
         self.0.iter().map(|(_, p)| p)
+    }
+}
+
+impl AirLine<Packet> {
+    /// Bytes on their way.
+    pub fn bytes(&self) -> u64 {
+        self.iter().map(|p| p.size as u64).sum()
     }
 }

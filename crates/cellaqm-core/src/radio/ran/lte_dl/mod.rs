@@ -8,13 +8,11 @@
 //! - [`bearer`]: a UE's bearer at the eNodeB (PDCP buffer, RLC, HARQ);
 //! - [`receiver`]: a UE's RLC receiver (in-sequence reassembly, UM discard);
 //! - [`cell`]: the cell run TTI by TTI (channels, scheduler, HARQ timing);
-//! - [`ack_path`]: the uplink to the core.
 //!
 //! *One cell*: no other cells, no interference (SINR = SNR), no shadowing
 //! (docs/lte-downlink.md). The PDCP buffers together are the run's
 //! `bottleneck` (their summed backlog tallied over time); each user's row has its own.
 
-pub mod ack_path;
 pub mod bearer;
 pub mod cell;
 pub mod config;
@@ -27,6 +25,7 @@ use crate::capacity::Schedule;
 use crate::link::LinkStats;
 use crate::packet::{Dir, Packet};
 use crate::queue::{Limits, QueueDisc};
+use crate::radio::air::AirLine;
 use crate::radio::cell_summary::CellSummary;
 use crate::radio::clock::Clock;
 use crate::radio::config::RadioConfig;
@@ -38,14 +37,13 @@ use crate::radio::streams::stream_name;
 use crate::radio::tally::Tally;
 use crate::rng::{self, Rng};
 use crate::time::{Dur, Time};
-use ack_path::AckPath;
 use bearer::Bearer;
 use cell::Cell;
 use config::LteDownlinkConfig;
 
 pub struct LteDl {
     cell: Cell,
-    uplink: Vec<AckPath>,
+    uplink: Vec<AirLine<Packet>>,
     uplink_delay: Dur,
     /// When each UE's uplink next delivers, if asked for.
     up_at: Vec<Option<Time>>,
@@ -82,7 +80,7 @@ impl LteDl {
         let n = bearers.len();
         LteDl {
             cell: Cell::new(dl, bearers, offer),
-            uplink: (0..n).map(|_| AckPath::default()).collect(),
+            uplink: (0..n).map(|_| AirLine::default()).collect(),
             uplink_delay: dl.uplink_delay,
             up_at: vec![None; n],
             clock: Clock::new(dl.tti),
@@ -147,7 +145,8 @@ impl Ran for LteDl {
     }
 
     fn arrive_up(&mut self, now: Time, ue: usize, pkt: Packet, out: &mut RadioOut) {
-        let at = self.uplink[ue].send(now, self.uplink_delay, pkt);
+        let at = now + self.uplink_delay;
+        self.uplink[ue].push(at, pkt);
         if self.up_at[ue].is_none() {
             self.up_at[ue] = Some(at);
             out.schedule.push((at, RadioEvent::Ue(ue as u16, UeEvent::UpArrive)));
@@ -202,7 +201,7 @@ impl Ran for LteDl {
     }
 
     fn bytes_held(&self) -> u64 {
-        self.cell.bytes_held() + self.uplink.iter().map(AckPath::bytes).sum::<u64>()
+        self.cell.bytes_held() + self.uplink.iter().map(AirLine::bytes).sum::<u64>()
     }
 
     fn backlog(&self) -> (u64, u64) {

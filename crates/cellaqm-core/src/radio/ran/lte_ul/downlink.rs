@@ -4,8 +4,8 @@
 //! fixed `down_delay` (both *our choice*), no loss and no buffer limit.
 
 use crate::packet::Packet;
+use crate::radio::air::AirLine;
 use crate::time::{Dur, Time};
-use std::collections::VecDeque;
 
 /// One UE's downlink.
 #[derive(Debug)]
@@ -13,13 +13,13 @@ pub struct DownPath {
     bps: f64,
     delay: Dur,
     busy_until: Time,
-    /// Packets on their way, with their arrival times (in order).
-    flying: VecDeque<(Time, Packet)>,
+    /// Packets on their way.
+    flying: AirLine<Packet>,
 }
 
 impl DownPath {
     pub fn new(bps: f64, delay: Dur) -> DownPath {
-        DownPath { bps, delay, busy_until: Time::ZERO, flying: VecDeque::new() }
+        DownPath { bps, delay, busy_until: Time::ZERO, flying: AirLine::default() }
     }
 
     /// `pkt` enters at `now`; returns its arrival time at the UE.
@@ -27,21 +27,18 @@ impl DownPath {
         let start = self.busy_until.max(now);
         self.busy_until = start + Dur::transmission(pkt.size as u64, self.bps);
         let at = self.busy_until + self.delay;
-        self.flying.push_back((at, pkt));
+        self.flying.push(at, pkt);
         at
     }
 
     /// Packets due by `now` to `out`; returns when the next is due.
     pub fn arrivals(&mut self, now: Time, out: &mut Vec<Packet>) -> Option<Time> {
-        while self.flying.front().is_some_and(|f| f.0 <= now) {
-            out.push(self.flying.pop_front().expect("checked").1);
-        }
-        self.flying.front().map(|f| f.0)
+        self.flying.arrivals(now, out)
     }
 
     /// Bytes on their way.
     pub fn bytes(&self) -> u64 {
-        self.flying.iter().map(|f| f.1.size as u64).sum()
+        self.flying.bytes()
     }
 }
 
