@@ -94,3 +94,14 @@ fn every_scheme_runs_on_the_pdcp_buffer() {
         }
     }
 }
+
+/// ACK delay control acts on a UMTS bearer's uplink: both LTE radios refuse
+/// it with a one-line reason naming the key and the bearer.
+#[test]
+fn ack_delay_is_refused_on_the_lte_radios() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/lte-downlink/one-ue.toml");
+    let text = std::fs::read_to_string(&path).expect("the scenario");
+    let with = format!("{text}\n[ack_delay]\nmode = \"variable\"\nmin_th = 20\nmin_d = \"20ms\"\n");
+    let err = Scenario::from_toml_str(&with, &[]).expect_err("refused");
+    assert_eq!(err.to_string(), "ack_delay: not with radio.bearer = \"lte_downlink\" (not modelled there)");
+}

@@ -96,6 +96,16 @@ impl BearerKind {
         self.sections()[0]
     }
 
+    /// Why the kind refuses a scenario's `ack_delay` (the ACK delay control
+    /// of the WCDMA study acts on a UMTS bearer's uplink), if it does.
+    pub fn refuses_ack_delay(self) -> Option<&'static str> {
+        match self {
+            BearerKind::LteUplink => Some("its downlink carries the ACKs unmanaged"),
+            BearerKind::LteDownlink => Some("not modelled there"),
+            BearerKind::Dch | BearerKind::Hsdpa | BearerKind::Dsch => None,
+        }
+    }
+
     /// The kind's name in scenario files.
     pub fn name(self) -> &'static str {
         match self {
@@ -112,8 +122,9 @@ impl BearerKind {
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RadioConfig {
-    /// The bearer: `"dch"` (section `[radio.dch]`), `"hsdpa"` (`[radio.hsdpa]`)
-    /// or `"lte_uplink"` (`[radio.lte]`).
+    /// The bearer: `"dch"` (section `[radio.dch]`), `"hsdpa"` (`[radio.hsdpa]`),
+    /// `"lte_uplink"` (`[radio.lte]`), `"dsch"` (`[radio.dsch]`) or
+    /// `"lte_downlink"` (`[radio.lte_downlink]`).
     pub bearer: BearerKind,
     /// R99 DCH downlink (with `bearer = "dch"`), each user's own.
     #[serde(default, skip_serializing_if = "Option::is_none")]

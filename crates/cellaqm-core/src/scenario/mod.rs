@@ -321,14 +321,10 @@ impl Scenario {
             }
         }
         if let Some(a) = &self.ack_delay {
-            if self.radio.as_ref().is_some_and(|r| r.bearer == crate::radio::BearerKind::LteUplink) {
-                return Err(
-                    "ack_delay: not with radio.bearer = \"lte_uplink\" (its downlink carries the ACKs unmanaged)"
-                        .into(),
-                );
-            }
-            if self.radio.as_ref().is_some_and(|r| r.bearer == crate::radio::BearerKind::LteDownlink) {
-                return Err("ack_delay: not with radio.bearer = \"lte_downlink\" (not modelled there)".into());
+            if let Some(r) = &self.radio {
+                if let Some(why) = r.bearer.refuses_ack_delay() {
+                    return Err(format!("ack_delay: not with radio.bearer = \"{}\" ({why})", r.bearer.name()));
+                }
             }
             a.validate("ack_delay")?;
             for (at, user) in self.forward_buffer_owners() {
