@@ -9,7 +9,9 @@
 //! `maxburst_ 0`). In segments:
 //!
 //! - *Entry* (`recv`, `dupack_action`): the third duplicate ACK that SACKs new data
-//!   (`CheckUpdate`; no other trigger), unless `snd_una` has not passed `recover` (`bugFix_`):
+//!   (`CheckUpdate`; no other trigger), only once a packet sent after the last timeout is
+//!   acknowledged (`bugFix_`: `highest_ack_ > recover_`, `recover_` 0 at the start and on
+//!   leaving recovery, so a lost first data packet waits for the timer):
 //!   ssthresh = cwnd = ⌊⌊min(cwnd, rwnd)⌋ / 2⌋ (`slowdown`; ssthresh at least 2), `pipe_` =
 //!   the outstanding segments − 3, the lost ones and limited transmit's two included
 //!   (`LimTransmitFix_` off). The first unacknowledged segment is retransmitted (not counted in
@@ -21,7 +23,7 @@
 //!   highest SACKed byte (`GetNextRetran`: any SACK above a hole marks it lost), else new
 //!   data; either within the receiver's window; `pipe_` + 1 per segment. Each hole goes once
 //!   per recovery.
-//! - *Exit*: an ACK at or beyond `recover` (snd_max at entry); cwnd stays halved.
+//! - *Exit*: an ACK at or beyond `recover` (snd_max at entry); cwnd stays halved, `recover_` = 0.
 //! - *Timeout* (`timeout`): recovery ends, the scoreboard is cleared, and duplicate ACKs are
 //!   ignored (neither counted nor read for SACK blocks) until new data is acknowledged
 //!   (`timeout_`); ssthresh = ⌊window / 2⌋ on every timeout, a repeated one too (so 2 segments).

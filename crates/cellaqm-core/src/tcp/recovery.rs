@@ -159,6 +159,9 @@ impl Sender {
             // With PRR too, recovery ends with cwnd = ssthresh.
             self.recovery.active = false;
             self.cc.set_window(self.cc.ssthresh());
+            if self.kind == Recovery::Ns2Sack1 {
+                self.recovery.recover = 0; // ns-2 Sack1's `recv`: recover_ = 0 on leaving recovery
+            }
         } else {
             if self.recovery_window == RecoveryWindow::Prr {
                 self.prr_on_ack(delivered);
@@ -197,7 +200,13 @@ impl Sender {
                 Recovery::Sack => self.scoreboard.is_lost(self.snd_una, self.mss),
                 Recovery::Reno | Recovery::NewReno | Recovery::Ns2Sack1 => false,
             };
-        if lost && self.snd_una >= self.recovery.recover {
+        let recovered = match self.kind {
+            // ns-2 Sack1's `dupack_action` (bugFix_): highest_ack_ > recover_ in packets, i.e. a packet
+            // sent after the last timeout acknowledged (recover_ 0 at the start: the SYN's end).
+            Recovery::Ns2Sack1 => self.snd_una > self.recovery.recover.max(1),
+            _ => self.snd_una >= self.recovery.recover,
+        };
+        if lost && recovered {
             // RFC 6582 §3.2 (2): not again for losses in the window already reduced for.
             self.enter_recovery(now, delivered, out);
         }

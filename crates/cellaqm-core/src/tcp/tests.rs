@@ -997,6 +997,23 @@ fn ns2_sack1_sends_nothing_in_recovery_once_all_data_is_sent() {
     assert_eq!((rfc.server.stats().fast_retransmits, rfc.server.stats().rtos), (1, 0), "RFC 6675");
 }
 
+/// ns-2.27 Sack1 fast-retransmits only when the ACK is beyond `recover_` in packets, and
+/// `recover_` starts at 0, the SYN: a lost first data segment (of an initial window of 4) brings
+/// three duplicate ACKs but no fast retransmit, and waits for the timer. RFC 6675 repairs it.
+#[test]
+fn ns2_sack1_does_not_fast_retransmit_a_lost_first_data_segment() {
+    for (recovery, expected) in [(Recovery::Ns2Sack1, (0, 1)), (Recovery::Sack, (1, 0))] {
+        let mut c = cfg(recovery);
+        c.initial_window = 4;
+        let mut p = Pair::download(&c, 20 * MSS);
+        p.fate = drop_segments(&[0]);
+        p.run_for(Dur::from_secs(5));
+        let s = p.server.stats();
+        assert_eq!((s.fast_retransmits, s.rtos), expected, "{recovery:?}");
+        assert_eq!(p.server.acked(), 20 * MSS, "{recovery:?}: the transfer completes");
+    }
+}
+
 /// Data segments the server sends at the instant it writes `bytes` more, after
 /// a first 50 kB and `idle` without sending.
 fn burst_after_idle(restart_after_idle: bool, idle: Dur) -> usize {
