@@ -3,7 +3,7 @@
     .venv/bin/python validation/hsdsch_dt4_trace.py
 
 One user alone in the seven cells (the study's scenario 3), DT 5 at the RNC,
-TCP as the model had it before (exact timers, 20 ms floor, 64 KB window), one
+TCP as the model had it before (exact timers, 20 ms floor, 64 KB window, RFC 6675 recovery), one
 120 s run with about a dozen 250 kB transfers. Run twice: with the RNC buffer
 counting each packet until RLC acknowledges it (``buffer_holds =
 "until_acknowledged"``, the model before) and until its last PDU is sent
@@ -26,7 +26,7 @@ import cellaqm  # noqa: E402
 from cellaqm import hsdsch  # noqa: E402
 
 BEFORE_TCP = {"rto_formula": "rfc", "timer_tick": "0ms", "rto_min": "20ms", "rto_max": "60s",
-              "limited_transmit": False, "rwnd": "65535B"}
+              "limited_transmit": False, "rwnd": "65535B", "recovery": "sack"}
 
 
 def trace(holds: str, n: int = 5, seed: int = 1) -> None:

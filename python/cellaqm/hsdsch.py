@@ -6,7 +6,7 @@ The study's buffer schemes, in IP packets (:func:`queue`): DT n (tail drop),
 DF n (drop-front), RED n (ns-2.27's RED with its drop-front: thresholds n and
 4n, limit 8n, instantaneous queue, max_p 1/10, gentle), PDPC n (thresholds
 n + 1 and 4n, counter 2n, drop-front) and a reference buffer that never drops.
-TCP is ns-2.27's ``tcp-sack1`` with that release's timer defaults (:data:`TCP`).
+TCP is ns-2.27's ``tcp-sack1``: its loss recovery and that release's timer defaults (:data:`TCP`).
 Scenario 1 puts the schemes in front of a dedicated wired link standing in
 for a 3G bearer and measures one 250 kB transfer per buffer size (also on a
 faster, shorter link, and RED with a narrower threshold gap). Scenario 2 runs
@@ -30,15 +30,16 @@ from cellaqm.study import Experiment, Run, Study, bars_figure, lines_figure
 #: The page that explains the model, the parameters and the experiments.
 DOC = "docs/hsdsch.md"
 
-#: TCP as the study ran it: ns-2.27's Agent/TCP/Sack1 with its defaults of that
-#: release (tcl/lib/ns-default.tcl, January 2004): 10 ms ticks, a 1 s minimum
+#: TCP as the study ran it: ns-2.27's Agent/TCP/Sack1, its own loss recovery
+#: (``recovery = "ns2_sack1"``: pipe_ counts lost packets as in flight, tcp-sack1.cc)
+#: with its defaults of that release (tcl/lib/ns-default.tcl, January 2004): 10 ms ticks, a 1 s minimum
 #: RTO, 6 s before the first sample, maxrto_ 100 000 s, limited transmit
 #: (singledup_ 1), an initial window of 2, 40-byte headers, an ACK per segment
 #: (TCPSink/Sack1); segments of 1460 B (the study's 1500-byte packets). The
 #: advertised window is set beyond any file, as the study's text implies (a
 #: lone user's DT drops at 30–100 packets; the reference buffer "must hold a
 #: 2 MB file"). docs/scenario.md shows the same block as a scenario file.
-TCP: dict[str, Any] = {"congestion": "reno", "recovery": "sack", "mss": "1460B", "header": "40B",
+TCP: dict[str, Any] = {"congestion": "reno", "recovery": "ns2_sack1", "mss": "1460B", "header": "40B",
                        "initial_window": 2, "rwnd": 100000, "limited_transmit": True, "delayed_ack": False,
                        "timestamps": False, "rto_formula": "ns2", "timer_tick": "10ms", "rto_min": "1s",
                        "rto_initial": "6s", "rto_max": "100000s", "rto_restart": "always",

@@ -28,7 +28,7 @@
 
 use crate::metrics::FlowSummary;
 use crate::packet::{flags, Dir, Ecn, FlowId, Packet, Transport};
-use crate::tcp::{Recovery, TcpConfig};
+use crate::tcp::TcpConfig;
 use etherparse::{EtherType, Ethernet2Header, IpEcn, IpNumber, Ipv4Header, TcpHeader, TcpOptionElement, UdpHeader};
 
 /// The server's IPv4 address.
@@ -106,7 +106,7 @@ impl Frames {
         Frames {
             addressing,
             mss: u16::try_from(tcp.mss.0).unwrap_or(u16::MAX),
-            sack: tcp.recovery == Recovery::Sack,
+            sack: tcp.recovery.uses_sack(),
             timestamps: tcp.timestamps,
             shift: largest.into_iter().map(|w| w.map(window_shift)).collect(),
         }
@@ -204,6 +204,7 @@ impl Frames {
 mod tests {
     use super::*;
     use crate::packet::{SackBlocks, TcpHeader as Hdr};
+    use crate::tcp::Recovery;
     use crate::units::Bytes;
 
     /// RFC 1071: the one's-complement sum of a correctly checksummed span is 0xffff.

@@ -413,7 +413,11 @@ mod tests {
         assert_eq!(err(MINIMAL, &["seed=-3"]), "seed: expected a whole number ≥ 0, got -3");
         assert_eq!(
             err(MINIMAL, &["tcp.recovery=foo"]),
-            "tcp.recovery: expected one of \"reno\", \"newreno\", \"sack\", got \"foo\""
+            "tcp.recovery: expected one of \"reno\", \"newreno\", \"sack\", \"ns2_sack1\", got \"foo\""
+        );
+        assert_eq!(
+            err(MINIMAL, &["tcp.recovery=ns2_sack1", "tcp.recovery_window=prr"]),
+            "tcp.recovery_window: \"ns2_sack1\" has its own rule (send while pipe_ < cwnd); set \"rfc\""
         );
         assert_eq!(err(MINIMAL, &["tcp.delayed_ack=3"]), "tcp.delayed_ack: expected true or false, got 3");
         assert_eq!(

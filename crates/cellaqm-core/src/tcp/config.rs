@@ -16,6 +16,17 @@ pub enum Recovery {
     NewReno,
     /// SACK option (RFC 2018) with conservative SACK-based recovery (RFC 6675).
     Sack,
+    /// SACK option with ns-2.27's `Agent/TCP/Sack1` recovery (`ns2_sack1.rs`): its `pipe_`
+    /// counts lost segments as in flight, so a window losing many packets waits for the timer.
+    #[serde(rename = "ns2_sack1")]
+    Ns2Sack1,
+}
+
+impl Recovery {
+    /// The SACK option is on (RFC 2018): the receiver sends SACK blocks, the sender keeps a scoreboard.
+    pub fn uses_sack(self) -> bool {
+        matches!(self, Recovery::Sack | Recovery::Ns2Sack1)
+    }
 }
 
 /// Congestion control algorithm (`tcp.congestion`).
@@ -145,8 +156,9 @@ pub const KEYS: &[(&str, &str, &str)] = &[
     ),
     (
         "recovery",
-        "reno | newreno | sack",
-        "loss recovery: Reno (RFC 5681), NewReno (RFC 6582), SACK (RFC 2018, RFC 6675)",
+        "reno | newreno | sack | ns2_sack1",
+        "loss recovery: Reno (RFC 5681), NewReno (RFC 6582), SACK (RFC 2018, RFC 6675), or SACK with \
+         ns-2.27's Sack1 recovery (pipe_ counts lost packets in flight; tcp-sack1.cc)",
     ),
     (
         "recovery_window",
@@ -220,7 +232,7 @@ pub struct TcpConfig {
     /// CUBIC's fast convergence (RFC 9438 §4.7): W_max = (1 + β)/2 · cwnd when a congestion event
     /// finds cwnd below the previous W_max.
     pub cubic_fast_convergence: bool,
-    /// Loss recovery: `"reno"`, `"newreno"` or `"sack"`.
+    /// Loss recovery: `"reno"`, `"newreno"`, `"sack"` or `"ns2_sack1"`.
     pub recovery: Recovery,
     /// How much fast recovery sends per ACK: `"rfc"` (inflation / cwnd − pipe) or `"prr"` (RFC 6937).
     pub recovery_window: RecoveryWindow,
@@ -330,6 +342,17 @@ impl TcpConfig {
         }
         if self.fack && self.recovery != Recovery::Sack {
             return Err("tcp.fack: FACK works on the SACK scoreboard; set tcp.recovery = \"sack\"".into());
+        }
+        if self.recovery == Recovery::Ns2Sack1 && self.spurious_rto != SpuriousRto::None {
+            return Err(
+                "tcp.spurious_rto: ns-2.27's Sack1 (\"ns2_sack1\") has no spurious-timeout response; set \"none\""
+                    .into(),
+            );
+        }
+        if self.recovery == Recovery::Ns2Sack1 && self.recovery_window != RecoveryWindow::Rfc {
+            return Err(
+                "tcp.recovery_window: \"ns2_sack1\" has its own rule (send while pipe_ < cwnd); set \"rfc\"".into()
+            );
         }
         if !(1..=10).contains(&self.initial_window) {
             return Err(format!("tcp.initial_window: expected 1 to 10 segments, got {}", self.initial_window));

@@ -13,7 +13,7 @@
 //!
 //! Files: `endpoint` (handshake, dispatch), `sender` (send half: segments,
 //! window, retransmission timer), `recovery` (fast retransmit/recovery for
-//! Reno, NewReno and SACK; ECN-Echo), `fack` (Forward Acknowledgement on SACK), `prr` (Proportional Rate Reduction:
+//! Reno, NewReno and SACK; ECN-Echo), `ns2_sack1` (ns-2.27's Sack1 recovery), `fack` (Forward Acknowledgement on SACK), `prr` (Proportional Rate Reduction:
 //! how much recovery sends per ACK), `limited_transmit` (RFC 3042), spurious timeouts found by
 //! `eifel` (timestamps, RFC 3522) or `frto` (F-RTO, RFC 5682) and undone by `eifel_response`
 //! (RFC 4015), `scoreboard` (SACK scoreboard), `rtt`
@@ -29,6 +29,7 @@ mod endpoint;
 mod fack;
 mod frto;
 mod limited_transmit;
+mod ns2_sack1;
 mod prr;
 mod ranges;
 mod receiver;

@@ -8,7 +8,7 @@
 //! timestamp and, after a CE mark, carry ECN-Echo until the peer sends CWR.
 
 use super::ranges::RangeSet;
-use super::{Recovery, TcpConfig};
+use super::TcpConfig;
 use crate::packet::{flags, Ecn, Packet, SackBlocks, TcpHeader};
 use crate::time::{Dur, Time};
 
@@ -45,7 +45,7 @@ impl Receiver {
         Receiver {
             mss,
             delack_timeout: cfg.delayed_ack.then_some(cfg.delack_timeout),
-            sack: cfg.recovery == Recovery::Sack,
+            sack: cfg.recovery.uses_sack(),
             rwnd: cfg.rwnd.bytes(mss as u32) as u32, // validated: at most 1 GiB
             rcv_nxt: 0,
             out_of_order: RangeSet::default(),
@@ -184,6 +184,7 @@ impl Receiver {
 mod tests {
     use super::*;
     use crate::packet::Dir;
+    use crate::tcp::Recovery;
 
     fn cfg() -> TcpConfig {
         TcpConfig { recovery: Recovery::Sack, mss: crate::units::Bytes(100), ..TcpConfig::default() }

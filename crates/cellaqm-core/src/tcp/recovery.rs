@@ -18,6 +18,7 @@
 //! obeys it too).
 
 use super::congestion::Signal;
+use super::ns2_sack1::Sack1;
 use super::prr::Prr;
 use super::scoreboard::DUP_THRESH;
 use super::sender::Sender;
@@ -38,21 +39,25 @@ pub(super) struct LossRecovery {
     /// the cumulative ACK: what a sender without SACK knows of SACKd (see `Sender::sackd`).
     pub dupacked: u64,
     /// RFC 6675 HighRxt (exclusive end): retransmissions of this recovery reached here
-    /// (without SACK: the end of the latest fast or partial-ACK retransmission).
-    high_rxt: u64,
+    /// (without SACK: the end of the latest fast or partial-ACK retransmission; ns-2 Sack1's
+    /// `h_seqno_`).
+    pub high_rxt: u64,
     /// RFC 6675 RescueRxt (exclusive end).
     rescue_rxt: u64,
     /// Partial ACKs so far in this recovery.
     partial_acks: u32,
     /// RFC 6937 state, with `recovery_window = "prr"`.
     pub prr: Prr,
+    /// ns-2's Sack1 state, with `recovery = "ns2_sack1"`.
+    pub sack1: Sack1,
 }
 
 impl LossRecovery {
     /// RFC 6582 §3.2 (4), RFC 6675 §5.1: a timeout ends recovery, and no new
     /// reduction happens until what was sent before it is acknowledged.
     pub fn after_timeout(&mut self, snd_max: u64) {
-        *self = LossRecovery { recover: snd_max, ..LossRecovery::default() };
+        let sack1 = Sack1 { after_timeout: true, ..Sack1::default() };
+        *self = LossRecovery { recover: snd_max, sack1, ..LossRecovery::default() };
     }
 
     /// `recover` (exclusive end): loss recovery, or a timeout's, covers the data below it.
@@ -94,7 +99,7 @@ impl Sender {
     /// RFC 6937 §2 requires of it.
     pub(super) fn sackd(&self) -> u64 {
         match self.kind {
-            Recovery::Sack => self.scoreboard.sacked_bytes(),
+            Recovery::Sack | Recovery::Ns2Sack1 => self.scoreboard.sacked_bytes(),
             Recovery::Reno | Recovery::NewReno => self.recovery.dupacked,
         }
     }
@@ -106,7 +111,7 @@ impl Sender {
     /// every partial ACK) until its retransmission is sent, when it counts once again:
     /// pipe = FlightSize − SACKd − (SMSS while that retransmission is still to go), at least 0.
     pub(super) fn pipe(&self) -> u64 {
-        if self.kind == Recovery::Sack {
+        if self.kind.uses_sack() {
             return self.scoreboard.pipe(self.snd_una, self.snd_max, self.recovery.high_rxt, self.mss);
         }
         let lost = if self.recovery.high_rxt > self.snd_una { 0 } else { self.mss };
@@ -122,7 +127,7 @@ impl Sender {
     /// RFC 5681 §3.2 window inflation and RFC 6582 deflation set the amount sent:
     /// no SACK and `recovery_window = "rfc"`.
     fn inflates(&self) -> bool {
-        self.kind != Recovery::Sack && self.recovery_window == RecoveryWindow::Rfc
+        !self.kind.uses_sack() && self.recovery_window == RecoveryWindow::Rfc
     }
 
     /// Whether an ACK of `acked` bytes may grow cwnd: always, but with
@@ -154,6 +159,9 @@ impl Sender {
             // With PRR too, recovery ends with cwnd = ssthresh.
             self.recovery.active = false;
             self.cc.set_window(self.cc.ssthresh());
+            if self.kind == Recovery::Ns2Sack1 {
+                self.recovery.recover = 0; // ns-2 Sack1's `recv`: recover_ = 0 on leaving recovery
+            }
         } else {
             if self.recovery_window == RecoveryWindow::Prr {
                 self.prr_on_ack(delivered);
@@ -190,9 +198,15 @@ impl Sender {
             || match self.kind {
                 Recovery::Sack if self.scoreboard.fack => self.fack_trigger(),
                 Recovery::Sack => self.scoreboard.is_lost(self.snd_una, self.mss),
-                Recovery::Reno | Recovery::NewReno => false,
+                Recovery::Reno | Recovery::NewReno | Recovery::Ns2Sack1 => false,
             };
-        if lost && self.snd_una >= self.recovery.recover {
+        let recovered = match self.kind {
+            // ns-2 Sack1's `dupack_action` (bugFix_): highest_ack_ > recover_ in packets, i.e. a packet
+            // sent after the last timeout acknowledged (recover_ 0 at the start: the SYN's end).
+            Recovery::Ns2Sack1 => self.snd_una > self.recovery.recover.max(1),
+            _ => self.snd_una >= self.recovery.recover,
+        };
+        if lost && recovered {
             // RFC 6582 §3.2 (2): not again for losses in the window already reduced for.
             self.enter_recovery(now, delivered, out);
         }
@@ -205,6 +219,9 @@ impl Sender {
         self.recovery.partial_acks = 0;
         self.recovery.recover = self.snd_max; // RFC 6582 §3.2 (2), RFC 6675 (4.1)
         let flight = self.snd_max - self.snd_una;
+        if self.kind == Recovery::Ns2Sack1 {
+            self.sack1_enter(); // before the retransmission, which pipe_ does not count
+        }
         self.cc.on_congestion(now, base, Signal::Loss); // RFC 5681 (4), RFC 6675 (4.2)
         if self.recovery_window == RecoveryWindow::Prr {
             // RFC 6937 §3: RecoverFS = FlightSize; the ACK that starts recovery is its first.

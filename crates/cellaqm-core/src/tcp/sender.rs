@@ -132,7 +132,7 @@ impl Sender {
     }
 
     /// Sequence number just past the written data (where the FIN goes).
-    fn data_end(&self) -> u64 {
+    pub(super) fn data_end(&self) -> u64 {
         self.written.saturating_add(1)
     }
 
@@ -215,8 +215,10 @@ impl Sender {
             return;
         }
         self.restart_if_idle(now);
-        if self.recovery.active && self.kind == Recovery::Sack {
-            return self.transmit_sack_recovery(now, out);
+        match self.kind {
+            Recovery::Sack if self.recovery.active => return self.transmit_sack_recovery(now, out),
+            Recovery::Ns2Sack1 if self.recovery.active => return self.transmit_sack1_recovery(now, out),
+            _ => {}
         }
         // RFC 6937: in recovery PRR's sndcnt, not cwnd, limits what is sent.
         let prr = self.prr_active();
@@ -269,13 +271,23 @@ impl Sender {
             return; // acknowledges something never sent
         }
         self.peer_wnd = h.wnd as u64;
+        let new_ack = h.ack > self.snd_una;
+        let sack1 = self.kind == Recovery::Ns2Sack1;
+        if sack1 && !new_ack && self.recovery.sack1.after_timeout {
+            return; // ns-2 Sack1's `timeout_`: duplicates ignored until new data is acknowledged
+        }
+        let in_recovery = self.recovery.active;
+        let sacked_before = self.scoreboard.sacked_bytes();
         let known_delivered = self.snd_una + self.sackd();
         let sacked_below_rp = self.frto.and_then(|f| f.recovery_point()).map(|rp| self.scoreboard.sacked_below(rp));
         let snd_max = self.snd_max;
         self.scoreboard.update(self.snd_una.max(h.ack), h.sack_blocks());
-        let new_ack = h.ack > self.snd_una;
-        // RFC 5681 §2: duplicate acknowledgment.
-        let dupack = !new_ack && pure && h.ack == self.snd_una && self.snd_una < self.snd_max;
+        // RFC 5681 §2: duplicate acknowledgment; ns-2 Sack1 counts it only if it SACKs new data.
+        let dupack = !new_ack
+            && pure
+            && h.ack == self.snd_una
+            && self.snd_una < self.snd_max
+            && (!sack1 || self.scoreboard.sacked_bytes() > sacked_before);
         let (handshake, acked) = (self.snd_una == 0, h.ack.saturating_sub(self.snd_una));
         if new_ack {
             self.timeouts_without_progress = 0;
@@ -319,6 +331,9 @@ impl Sender {
         }
         if self.ecn && h.has(flags::ECE) {
             self.on_ece(now);
+        }
+        if sack1 {
+            self.sack1_after_ack(in_recovery, new_ack);
         }
     }
 
@@ -406,6 +421,9 @@ impl Sender {
     /// per RTT), and half of it can exceed the path many times over; ns-2 halves its
     /// window and Linux its cwnd.
     pub(super) fn reduction_base(&self) -> u64 {
+        if self.kind == Recovery::Ns2Sack1 {
+            return self.sack1_reduction_base();
+        }
         let cwnd = if self.recovery.active { self.cc.ssthresh() } else { self.cc.window() };
         (self.snd_max - self.snd_una).min(cwnd)
     }
@@ -433,10 +451,12 @@ impl Sender {
                     // RFC 5682 step 1: only outside loss recovery; the timeout resends the first segment.
                     let resent = self.segment(self.snd_una).map_or(self.snd_una, |h| h.seq + h.seq_len());
                     self.frto = frto::may_start(self.recovery.recover(), self.snd_una)
-                        .then(|| Frto::at_timeout(self.kind == Recovery::Sack, resent, flight, ssthresh));
+                        .then(|| Frto::at_timeout(self.kind.uses_sack(), resent, flight, ssthresh));
                 }
             }
             self.cc.on_rto(now, self.reduction_base()); // RFC 5681 (4) and the loss window
+        } else if self.kind == Recovery::Ns2Sack1 {
+            self.cc.on_rto(now, self.reduction_base()); // ns-2 `timeout`: halved again (ssthresh 2)
         } else if !self.frto.is_some_and(|f| f.waits_for_first_ack()) {
             // RFC 5681 §3.1: a repeated timeout of the same segment holds ssthresh (cwnd is 1 SMSS
             // already); RFC 5682: F-RTO goes on only from step 2 (step 1 over).

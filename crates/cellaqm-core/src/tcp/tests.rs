@@ -773,7 +773,9 @@ fn prr_spreads_the_sending_over_recovery_and_ends_it_at_ssthresh() {
 /// to 23 + (k − 3) segments by duplicate ACK k, and SACK's cwnd − pipe (cwnd = 20, pipe =
 /// 40 − k + sent) both stay closed until duplicate 21, then send one segment per duplicate
 /// (70–88); the full ACK deflates to ssthresh and sends one more (89). The same 20 segments
-/// as PRR, in the second half of the round trip instead of spread over it.
+/// as PRR, in the second half of the round trip instead of spread over it. ns-2.27's Sack1
+/// (`tcp-sack1.cc`) sends the same: its pipe_ = 40 − 3 at the third duplicate, less one per
+/// duplicate, counts the one lost segment as SACK's pipe counts its retransmission.
 #[test]
 fn rfc_recovery_sends_in_the_second_half_of_the_round_trip() {
     let mut expected = per_ack(39, |k| match k {
@@ -782,7 +784,7 @@ fn rfc_recovery_sends_in_the_second_half_of_the_round_trip() {
         _ => vec![],
     });
     expected.push(vec![89]);
-    for recovery in [Recovery::NewReno, Recovery::Sack] {
+    for recovery in [Recovery::NewReno, Recovery::Sack, Recovery::Ns2Sack1] {
         let (sent, cwnd, ssthresh) = one_loss_answers(recovery, RecoveryWindow::Rfc);
         assert_eq!(sent, expected, "{recovery:?}");
         assert_eq!((cwnd, ssthresh), (20 * MSS, 20 * MSS), "{recovery:?}");
@@ -903,6 +905,113 @@ fn prr_newreno_counts_duplicates_beyond_a_partial_ack_as_delivered() {
     assert_eq!((exit.ack, &exit.sent[..], exit.cwnd), (88, &[106, 107][..], 20 * MSS));
     let s = p.server.stats();
     assert_eq!((s.fast_retransmits, s.rtos, s.bytes_retransmitted), (1, 0, 2 * MSS));
+}
+
+/// A download of `bytes` with ns-2.27's Sack1 recovery (or `recovery`), initial window 10 (slow
+/// start sends 0–9, 10–29, 30–69), the first transmissions of `lost` dropped: the server's
+/// answers to every ACK until 1 s, and the pair.
+fn burst_answers(recovery: Recovery, bytes: u64, lost: &'static [u64]) -> (Vec<Answer>, Pair) {
+    let mut c = cfg(recovery);
+    c.initial_window = 10;
+    c.rwnd = Window::Packets(100);
+    let mut p = Pair::download(&c, bytes);
+    p.fate = drop_segments(lost);
+    let list = answers(&mut p, secs(1.0));
+    (list, p)
+}
+
+/// What the server sent in answer to the duplicate ACKs of segment `hole` (the first ACK of
+/// `hole` is the one that acknowledges everything below it, not a duplicate).
+fn duplicates_of(list: &[Answer], hole: u64) -> Vec<Vec<u64>> {
+    list.iter().filter(|a| a.ack == hole).skip(1).map(|a| a.sent.clone()).collect()
+}
+
+/// ns-2.27 Sack1 (`tcp-sack1.cc`), hand-worked for segments 30 and 50 of the 40-segment flight
+/// 30–69 lost. The third duplicate ACK sets pipe_ = 40 outstanding − 3 = 37 and cwnd =
+/// ⌊40/2⌋ = 20, and sends the retransmission of 30 alone. Duplicate k lowers pipe_ to 40 − k:
+/// nothing goes until k = 21 (pipe_ 19). Segment 51 was SACKed by duplicate 20, so at 21
+/// `GetNextRetran` finds the hole 50 below the highest SACK (one SACKed segment above is
+/// enough: RFC 6675 would wait for three) and retransmits it; duplicates 22–38 send new data
+/// 70–86, one each (pipe_ 19 → 20). The partial ACK for 30's retransmission (ack 50) takes
+/// pipe_ down by two, to 18: two new segments, 87 and 88. The ACK of 50's retransmission
+/// (ack 70 = recover) ends recovery with cwnd 20 and 69 + 20 = 89 the next to fit: [89].
+#[test]
+fn ns2_sack1_two_losses_retransmit_on_any_sack_above_and_send_two_per_partial_ack() {
+    let (list, p) = burst_answers(Recovery::Ns2Sack1, u64::MAX, &[30, 50]);
+    let expected = per_ack(38, |k| match k {
+        3 => vec![30],
+        21 => vec![50],
+        22..=38 => vec![70 + k - 22],
+        _ => vec![],
+    });
+    assert_eq!(duplicates_of(&list, 30), expected, "duplicate ACKs of 30");
+    let partial = list.iter().find(|a| a.ack == 50).unwrap();
+    assert_eq!(&partial.sent[..], &[87, 88], "the partial ACK: pipe_ − 2");
+    let exit = list.iter().find(|a| a.ack >= 70).unwrap();
+    assert_eq!((exit.ack, &exit.sent[..], exit.cwnd), (70, &[89][..], 20 * MSS));
+    let s = p.server.stats();
+    assert_eq!((s.fast_retransmits, s.rtos, s.bytes_retransmitted), (1, 0, 2 * MSS));
+}
+
+/// ns-2.27 Sack1, segments 30–54 lost (25 of the 40-segment flight): only 55–69 bring
+/// duplicate ACKs. The third sets pipe_ = 37 against cwnd 20 and retransmits 30; the other
+/// twelve take pipe_ to 25, and the partial ACK of 30's retransmission (ack 31) to 23: still
+/// not below 20, so nothing more is sent, and the sender waits for its timer (RTO 200 ms
+/// here). The timeout halves the window of 20 (ssthresh 10) and goes back to 31. RFC 6675
+/// counts the 25 lost segments out of its pipe (40 − 3 − 25 = 12 < 20) and repairs the burst
+/// without a timeout.
+#[test]
+fn ns2_sack1_stalls_into_the_timeout_when_a_window_loses_many_packets() {
+    let lost: &'static [u64] =
+        &[30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54];
+    let (list, mut p) = burst_answers(Recovery::Ns2Sack1, u64::MAX, lost);
+    let expected = per_ack(15, |k| if k == 3 { vec![30] } else { vec![] });
+    assert_eq!(duplicates_of(&list, 30), expected, "duplicate ACKs of 30");
+    let partial = list.iter().find(|a| a.ack == 31).unwrap();
+    assert!(partial.sent.is_empty(), "pipe_ 23 ≥ cwnd 20: {:?}", partial.sent);
+    let rto_at = p.server_data().find(|e| e.2.rto_retransmission).map(|e| e.0).expect("a timeout");
+    let before = p.server_data().filter(|e| e.0 < rto_at).map(|e| ((e.2.tcp.seq - 1) / MSS, e.2.retransmission));
+    let (resent, new): (Vec<_>, Vec<_>) = before.filter(|&(s, r)| r || s >= 70).partition(|e| e.1);
+    assert_eq!((resent, new), (vec![(30, true)], vec![]), "before the timeout: 30 resent, nothing new");
+    let s = p.server.stats();
+    assert_eq!((s.fast_retransmits, s.rtos, p.server.ssthresh()), (1, 1, 10 * MSS));
+    p.run_for(Dur::from_secs(5));
+    assert_eq!(p.server.stats().fast_retransmits, 1, "no second fast retransmit");
+    let (_, rfc) = burst_answers(Recovery::Sack, u64::MAX, lost);
+    assert_eq!((rfc.server.stats().fast_retransmits, rfc.server.stats().rtos), (1, 0), "RFC 6675");
+}
+
+/// ns-2.27 Sack1 sends nothing in recovery once the last new segment has gone
+/// (`send_much`'s `t_seqno_ < curseq_`, changed only in 2006): a 70-segment file losing 30
+/// and 50 gets the retransmission of 30 from the third duplicate ACK and nothing at duplicate
+/// 21, where pipe_ 19 < cwnd 20 would have sent the hole 50, so 50 waits for the timer. RFC
+/// 6675 retransmits 50 and finishes without one.
+#[test]
+fn ns2_sack1_sends_nothing_in_recovery_once_all_data_is_sent() {
+    let (list, p) = burst_answers(Recovery::Ns2Sack1, 70 * MSS, &[30, 50]);
+    let expected = per_ack(38, |k| if k == 3 { vec![30] } else { vec![] });
+    assert_eq!(duplicates_of(&list, 30), expected, "duplicate ACKs of 30");
+    let s = p.server.stats();
+    assert_eq!((s.fast_retransmits, s.rtos), (1, 1));
+    let (_, rfc) = burst_answers(Recovery::Sack, 70 * MSS, &[30, 50]);
+    assert_eq!((rfc.server.stats().fast_retransmits, rfc.server.stats().rtos), (1, 0), "RFC 6675");
+}
+
+/// ns-2.27 Sack1 fast-retransmits only when the ACK is beyond `recover_` in packets, and
+/// `recover_` starts at 0, the SYN: a lost first data segment (of an initial window of 4) brings
+/// three duplicate ACKs but no fast retransmit, and waits for the timer. RFC 6675 repairs it.
+#[test]
+fn ns2_sack1_does_not_fast_retransmit_a_lost_first_data_segment() {
+    for (recovery, expected) in [(Recovery::Ns2Sack1, (0, 1)), (Recovery::Sack, (1, 0))] {
+        let mut c = cfg(recovery);
+        c.initial_window = 4;
+        let mut p = Pair::download(&c, 20 * MSS);
+        p.fate = drop_segments(&[0]);
+        p.run_for(Dur::from_secs(5));
+        let s = p.server.stats();
+        assert_eq!((s.fast_retransmits, s.rtos), expected, "{recovery:?}");
+        assert_eq!(p.server.acked(), 20 * MSS, "{recovery:?}: the transfer completes");
+    }
 }
 
 /// Data segments the server sends at the instant it writes `bytes` more, after
