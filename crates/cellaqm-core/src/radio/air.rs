@@ -39,6 +39,13 @@ impl AirLine {
         self.0.front().map(|&(at, _)| at)
     }
 
+    /// Gives back its storage if no PDU is on its way.
+    pub fn shrink_empty(&mut self) {
+        if self.0.is_empty() {
+            self.0.shrink_to_fit();
+        }
+    }
+
     /// The PDUs on their way.
     pub fn iter(&self) -> impl Iterator<Item = &Pdu> {
         self.0.iter().map(|(_, p)| p)

@@ -124,11 +124,18 @@ impl Users {
 
     /// After user `u`'s bearer changed: releases what its RLC senders let go,
     /// asks for the downlink's events, then its uplink TTI and timers, and
-    /// counts its PDCP backlog's change in the tally.
+    /// counts its PDCP backlog's change in the tally. An idle RNC gives back
+    /// the storage its bearer holds nothing in.
     pub fn settle(&mut self, now: Time, u: usize, down: &mut impl Downlink, out: &mut RadioOut) {
         let b = &mut self.bearers[u];
         b.release(now, out);
         let busy = b.buffer_status(now).ready;
+        if !busy {
+            b.shrink_empty();
+            if let Some(air) = down.air(u) {
+                air.shrink_empty();
+            }
+        }
         down.settled(now, u, b, busy, out);
         b.want_uplink_and_timers(now, out);
         let now_backlog = backlog(b);
