@@ -88,7 +88,9 @@ fn main() {
             let mut peaks: Vec<_> = MEMORY_AT.iter().map(|d| measure_in_child(d, &[&rings, &users])).collect();
             for (peak, events, duration) in &peaks[1..peaks.len() - 1] {
                 let kb = peak.map_or("-".to_string(), |kb| kb.to_string());
-                println!("memory (61 cells, {users} users): peak RSS {kb} kB for {duration} simulated ({events} events)");
+                println!(
+                    "memory (61 cells, {users} users): peak RSS {kb} kB for {duration} simulated ({events} events)"
+                );
             }
             let long = peaks.pop().expect("durations");
             memory::report(&format!("61 cells, {users} users"), peaks.swap_remove(0), long);

@@ -160,7 +160,8 @@ impl Histogram {
     /// as [`Histogram::quantile`] reports it.
     pub fn buckets(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
         let stored = self.pages.iter().enumerate().filter_map(|(b, page)| Some(((self.lo + b) * PAGE, page.as_ref()?)));
-        stored.flat_map(|(first, page)| page.iter().enumerate().map(move |(j, &c)| (first + j, c)))
+        stored
+            .flat_map(|(first, page)| page.iter().enumerate().map(move |(j, &c)| (first + j, c)))
             .filter(|&(_, c)| c > 0)
             .map(|(i, c)| (self.reported(i), c))
     }

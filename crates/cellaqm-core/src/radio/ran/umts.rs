@@ -100,8 +100,7 @@ fn summed(links: impl Iterator<Item = LinkStats>, end: Time) -> LinkStats {
 impl Users {
     /// The bearers of `cfg`'s `users` users; user `u`'s PDCP discipline is first told `told(u)` b/s.
     pub fn new(cfg: &RadioConfig, users: u32, seed: u64, told: impl Fn(usize) -> f64) -> Users {
-        let bearers: Vec<Bearer> =
-            (0..users).map(|u| Bearer::new(u, &cfg.bearer(u), told(u as usize), seed)).collect();
+        let bearers: Vec<Bearer> = (0..users).map(|u| Bearer::new(u, &cfg.bearer(u), told(u as usize), seed)).collect();
         let counted = bearers.iter().map(backlog).collect();
         Users { bearers, tally: Tally::default(), counted, served: Vec::new() }
     }
