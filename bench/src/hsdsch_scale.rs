@@ -8,9 +8,10 @@
 //! Prints per case the CPU time (this thread's), simulated seconds per CPU
 //! second (the speed on one core), the CPU cost per simulated user-second and
 //! its ratio to the 200-user case of the same layout, the sessions, and for
-//! the largest case the peak RSS of 10 s and 40 s runs (each in a fresh
-//! process, [`memory`]): memory flat in simulated time when their ratio is
-//! about 1.
+//! the largest case the peak RSS of 10, 40, 80 and 160 s runs (each in a
+//! fresh process, [`memory`]): memory flat in simulated time when the ratio
+//! of the longest to the shortest is about 1 (the users a run reaches grow
+//! from about 290 to 3 700 of the 10 000 over those durations).
 //!
 //! Run with `make bench-scale` (release build; a few minutes on one core).
 //! Target (issue 37): 61 cells (the issue's 57) and 10 000 users at least as
@@ -28,6 +29,8 @@ use std::path::Path;
 const RINGS: [u32; 4] = [1, 2, 3, 4];
 const USERS: [u32; 3] = [200, 1_000, 10_000];
 const SIMULATED: &str = "20s";
+/// The durations of the largest case whose peak memory is measured.
+const MEMORY_AT: [&str; 4] = ["10s", "40s", "80s", "160s"];
 
 fn scenario(rings: u32, users: u32, duration: &str) -> Scenario {
     let cells = 3 * rings * (rings + 1) + 1;
@@ -75,9 +78,15 @@ fn main() {
                 }
             }
             let (rings, users) = (RINGS[RINGS.len() - 1].to_string(), USERS[USERS.len() - 1].to_string());
-            let (short, long) =
-                (measure_in_child("10s", &[&rings, &users]), measure_in_child("40s", &[&rings, &users]));
-            memory::report(&format!("61 cells, {users} users"), short, long);
+            let mut peaks: Vec<_> = MEMORY_AT.iter().map(|d| measure_in_child(d, &[&rings, &users])).collect();
+            for (peak, events, duration) in &peaks[1..peaks.len() - 1] {
+                let kb = peak.map_or("-".to_string(), |kb| kb.to_string());
+                println!(
+                    "memory (61 cells, {users} users): peak RSS {kb} kB for {duration} simulated ({events} events)"
+                );
+            }
+            let long = peaks.pop().expect("durations");
+            memory::report(&format!("61 cells, {users} users"), peaks.swap_remove(0), long);
         }
         _ => {
             eprintln!("usage: hsdsch-scale (or {MEMORY_CHILD} DURATION RINGS USERS, used by hsdsch-scale itself)");

@@ -3,9 +3,12 @@
 //!
 //! Values below 2^10 have a bucket each; above, every power of two is split
 //! into 2^10 buckets, so a reported percentile is within 0.1% of the true
-//! sample value. Mean and maximum are exact. Only the buckets from the
-//! smallest sample's to the largest's are stored: delays of seconds would
-//! otherwise keep some 20 000 empty buckets below them.
+//! sample value. Mean and maximum are exact. The buckets are stored in
+//! pages of 16, and only the pages that hold a sample (an index of pages
+//! covers the smallest sample's to the largest's): delays of seconds would
+//! otherwise keep some 20 000 empty buckets below them, and a buffer's
+//! backlog in bytes, a few dozen multiples of the packet size, some 6 000
+//! (a user's bearer keeps one for the run).
 //!
 //! A sample counts once ([`Histogram::record`]) or with a weight
 //! ([`Histogram::add`]), such as the time a buffer held a given backlog:
@@ -13,11 +16,15 @@
 
 const SUB_BITS: u32 = 10;
 const SUB: u64 = 1 << SUB_BITS;
+/// Buckets per page.
+const PAGE: usize = 16;
+
+type Page = Box<[u64; PAGE]>;
 
 #[derive(Clone, Debug, Default)]
 pub struct Histogram {
-    /// The counts of buckets `lo`, `lo + 1`, ...
-    counts: Vec<u64>,
+    /// The pages of buckets `lo · PAGE`, `(lo + 1) · PAGE`, ..., each stored once it holds a sample.
+    pages: Vec<Option<Page>>,
     lo: usize,
     n: u64,
     sum: u128,
@@ -56,29 +63,29 @@ impl Histogram {
         debug_assert!(w > 0, "a sample of no weight");
         let i = index(v);
         // Below `lo` wraps around to a huge offset: one test covers both ends.
-        let mut k = i.wrapping_sub(self.lo);
-        if k >= self.counts.len() {
-            k = self.make_room(i);
+        let mut k = (i / PAGE).wrapping_sub(self.lo);
+        if k >= self.pages.len() {
+            k = self.make_room(i / PAGE);
         }
-        self.counts[k] += w;
+        self.pages[k].get_or_insert_with(|| Box::new([0; PAGE]))[i % PAGE] += w;
         self.n += w;
         self.sum += v as u128 * w as u128;
         self.max = self.max.max(v);
     }
 
-    /// Stores bucket `i`, outside the stored range (or the first); returns its offset.
+    /// Indexes page `p`, outside the indexed range (or the first); returns its offset.
     #[cold]
     #[inline(never)]
-    fn make_room(&mut self, i: usize) -> usize {
-        if self.counts.is_empty() {
-            self.lo = i;
-        } else if i < self.lo {
-            self.counts.splice(0..0, std::iter::repeat_n(0, self.lo - i));
-            self.lo = i;
+    fn make_room(&mut self, p: usize) -> usize {
+        if self.pages.is_empty() {
+            self.lo = p;
+        } else if p < self.lo {
+            self.pages.splice(0..0, std::iter::repeat_with(|| None).take(self.lo - p));
+            self.lo = p;
         }
-        let k = i - self.lo;
-        if k >= self.counts.len() {
-            self.counts.resize(k + 1, 0);
+        let k = p - self.lo;
+        if k >= self.pages.len() {
+            self.pages.resize_with(k + 1, || None);
         }
         k
     }
@@ -125,20 +132,20 @@ impl Histogram {
         let ranks = qs.map(|q| ((q * self.n as f64).ceil() as u64).clamp(1, self.n));
         let mut out = [self.max; N];
         let (mut next, mut seen) = (0, 0);
-        // Whole blocks of buckets that do not reach the next rank are passed
-        // with one sum: a buffer's backlog histogram, say, is mostly empty
-        // buckets between multiples of the packet size.
-        const BLOCK: usize = 16;
-        for (b, block) in self.counts.chunks(BLOCK).enumerate() {
-            let sum: u64 = block.iter().sum();
+        // Whole pages that do not reach the next rank are passed with one
+        // sum: a buffer's backlog histogram, say, is mostly empty buckets
+        // between multiples of the packet size.
+        for (b, page) in self.pages.iter().enumerate() {
+            let Some(page) = page else { continue };
+            let sum: u64 = page.iter().sum();
             if seen + sum < ranks[next] {
                 seen += sum;
                 continue;
             }
-            for (j, &c) in block.iter().enumerate() {
+            for (j, &c) in page.iter().enumerate() {
                 seen += c;
                 while next < N && seen >= ranks[next] {
-                    out[next] = self.reported(self.lo + b * BLOCK + j);
+                    out[next] = self.reported((self.lo + b) * PAGE + j);
                     next += 1;
                 }
             }
@@ -152,7 +159,11 @@ impl Histogram {
     /// The non-empty buckets in increasing order: (value, weight), the value
     /// as [`Histogram::quantile`] reports it.
     pub fn buckets(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
-        self.counts.iter().enumerate().filter(|&(_, &c)| c > 0).map(|(k, &c)| (self.reported(self.lo + k), c))
+        let stored = self.pages.iter().enumerate().filter_map(|(b, page)| Some(((self.lo + b) * PAGE, page.as_ref()?)));
+        stored
+            .flat_map(|(first, page)| page.iter().enumerate().map(move |(j, &c)| (first + j, c)))
+            .filter(|&(_, c)| c > 0)
+            .map(|(i, c)| (self.reported(i), c))
     }
 }
 
@@ -201,7 +212,20 @@ mod tests {
             );
             assert_eq!(h.quantiles([0.2, 0.4, 0.6]), [3, 900, value(index(5_000))]);
         }
-        assert_eq!(descending.counts.len(), ascending.counts.len());
+        assert_eq!(descending.pages.len(), ascending.pages.len());
+    }
+
+    #[test]
+    fn only_pages_with_samples_are_stored() {
+        let mut h = Histogram::default();
+        for k in 0..30u64 {
+            h.add(k * 1500, 7);
+        }
+        let stored = h.pages.iter().filter(|p| p.is_some()).count();
+        assert_eq!(stored, 30, "a page per multiple of 1500 B");
+        assert!(h.pages.len() > 300, "the index covers 0 to 43 500 B: {}", h.pages.len());
+        assert_eq!(h.quantiles([0.5, 1.0]), [value(index(21_000)), 43_500]);
+        assert_eq!(h.buckets().count(), 30);
     }
 
     #[test]

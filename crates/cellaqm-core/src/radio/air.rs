@@ -47,6 +47,13 @@ impl<T> AirLine<T> {
         self.0.front().map(|&(at, _)| at)
     }
 
+    /// Gives back its storage if no PDU is on its way.
+    pub fn shrink_empty(&mut self) {
+        if self.0.is_empty() {
+            self.0.shrink_to_fit();
+        }
+    }
+
     /// The PDUs on their way.
     pub fn iter(&self) -> impl Iterator<Item = &T> {
         self.0.iter().map(|(_, p)| p)

@@ -1,23 +1,23 @@
 //! Which users' RNC buffers hold data, and how many: a cell considers only
 //! those each TTI and stops its TTIs when none do.
 
-/// One flag per user and their count, kept together.
+/// One flag per user (a bit each) and their count, kept together.
 #[derive(Clone, Debug)]
 pub struct Busy {
-    flags: Vec<bool>,
+    words: Vec<u64>,
     count: usize,
 }
 
 impl Busy {
     /// `users` users, none busy.
     pub fn new(users: usize) -> Busy {
-        Busy { flags: vec![false; users], count: 0 }
+        Busy { words: vec![0; users.div_ceil(64)], count: 0 }
     }
 
     /// Records whether user `u` is busy.
     pub fn set(&mut self, u: usize, busy: bool) {
-        if self.flags[u] != busy {
-            self.flags[u] = busy;
+        if self.is(u) != busy {
+            self.words[u / 64] ^= 1 << (u % 64);
             if busy {
                 self.count += 1;
             } else {
@@ -27,12 +27,20 @@ impl Busy {
     }
 
     pub fn is(&self, u: usize) -> bool {
-        self.flags[u]
+        self.words[u / 64] >> (u % 64) & 1 == 1
     }
 
     /// Whether any user is busy.
     pub fn any(&self) -> bool {
         self.count > 0
+    }
+
+    /// The busy users in increasing order (a word of 64 users at a time).
+    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &bits)| {
+            std::iter::successors((bits != 0).then_some(bits), |&b| Some(b & (b - 1)).filter(|&b| b != 0))
+                .map(move |b| w * 64 + b.trailing_zeros() as usize)
+        })
     }
 }
 
@@ -51,5 +59,8 @@ mod tests {
         assert!(b.any() && b.is(2) && !b.is(1));
         b.set(2, false);
         assert!(!b.any());
+        let mut b = Busy::new(200);
+        [130, 3, 64, 199, 63].iter().for_each(|&u| b.set(u, true));
+        assert_eq!(b.iter().collect::<Vec<_>>(), [3, 63, 64, 130, 199], "in increasing order");
     }
 }

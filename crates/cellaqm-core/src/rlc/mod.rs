@@ -105,6 +105,13 @@ impl AmEntity {
         }
     }
 
+    /// Gives back the storage of the sender's and receiver's windows where they
+    /// hold nothing (an idle bearer: 2 047 PDUs' worth each at the HS-DSCH study's window).
+    pub fn shrink_empty(&mut self) {
+        self.tx.shrink_empty();
+        self.rx.shrink_empty();
+    }
+
     /// Whether a transmission opportunity at `now` would be used. Both sides' timers
     /// expire here (the sender's in [`AmEntity::start_reset`]): a Timer_Poll due now
     /// raises its poll even when a STATUS waits too, so a STATUS arriving later cannot

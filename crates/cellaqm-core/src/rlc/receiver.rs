@@ -227,6 +227,13 @@ impl AmReceiver {
         }
     }
 
+    /// Gives back the storage of its window where it holds nothing.
+    pub fn shrink_empty(&mut self) {
+        if self.rx.is_empty() {
+            self.rx.shrink_to_fit();
+        }
+    }
+
     /// The peer's sender was reset (§11.4): it goes on at `next_sn` and gave up every SDU
     /// before `sdus_before`. PDUs below `next_sn` are dropped (those above, already from
     /// after the reset, kept), the SDUs it gave up that this side has not delivered are

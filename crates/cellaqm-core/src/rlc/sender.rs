@@ -203,6 +203,16 @@ impl AmSender {
         }
     }
 
+    /// Gives back the storage of its window and of its unconfirmed SDUs where they hold nothing.
+    pub fn shrink_empty(&mut self) {
+        if self.tx.is_empty() {
+            self.tx.shrink_to_fit();
+        }
+        if self.unconfirmed.is_empty() {
+            self.unconfirmed.shrink_to_fit();
+        }
+    }
+
     /// Whether MaxMRW was reached since the last call (the entity then resets).
     pub fn take_reset_request(&mut self, now: Time) -> bool {
         self.expire(now);

@@ -429,6 +429,20 @@ impl Bearer {
         }
     }
 
+    /// Gives back the storage its RLC windows and SDU stores grew to where they
+    /// hold nothing: called while its RNC is idle, so that a user between
+    /// sessions keeps only its counters and histories, not the buffers of its
+    /// last session (memory flat in simulated time however many users a run
+    /// reaches).
+    pub fn shrink_empty(&mut self) {
+        self.rnc.shrink_empty();
+        self.ue.shrink_empty();
+        self.down_store.shrink_empty();
+        self.up_store.shrink_empty();
+        self.pdus.shrink_to_fit();
+        self.released.shrink_to_fit();
+    }
+
     /// Asks for the next TTI of the user's own DCH if the RNC is `busy`.
     pub fn want_dch_tti(&mut self, now: Time, busy: bool, out: &mut RadioOut) {
         let Some(dch) = &self.dch else { return };

@@ -474,6 +474,13 @@ impl SduStore {
     pub fn bytes(&self) -> u64 {
         self.slots.iter().flatten().map(|p| p.size as u64).sum()
     }
+
+    /// Gives back its storage if it holds nothing.
+    pub fn shrink_empty(&mut self) {
+        if self.slots.is_empty() {
+            self.slots.shrink_to_fit();
+        }
+    }
 }
 
 /// The RLC's view of the PDCP buffer at `now`: copying a packet records it in the store.

@@ -62,9 +62,16 @@ pub trait Downlink {
 
 /// The users' bearers, their PDCP buffers' summed backlog over time, and the
 /// users a shared channel's TTI served.
+///
+/// The summed backlog is kept as the bearers change, not summed anew: each
+/// bearer's backlog as last counted is kept beside it, and settling a bearer
+/// (which every change of its PDCP buffer is followed by, before the tally
+/// next holds) counts the difference.
 pub struct Users {
     pub bearers: Vec<Bearer>,
     tally: Tally,
+    /// Each bearer's PDCP backlog (bytes, packets) as the tally last counted it.
+    counted: Vec<(u64, u64)>,
     /// The users a TTI served, each with when its first PDUs reach it if its air line was empty.
     pub served: Vec<(usize, Option<Time>)>,
 }
@@ -93,12 +100,13 @@ fn summed(links: impl Iterator<Item = LinkStats>, end: Time) -> LinkStats {
 impl Users {
     /// The bearers of `cfg`'s `users` users; user `u`'s PDCP discipline is first told `told(u)` b/s.
     pub fn new(cfg: &RadioConfig, users: u32, seed: u64, told: impl Fn(usize) -> f64) -> Users {
-        let bearers = (0..users).map(|u| Bearer::new(u, &cfg.bearer(u), told(u as usize), seed)).collect();
-        Users { bearers, tally: Tally::default(), served: Vec::new() }
+        let bearers: Vec<Bearer> = (0..users).map(|u| Bearer::new(u, &cfg.bearer(u), told(u as usize), seed)).collect();
+        let counted = bearers.iter().map(backlog).collect();
+        Users { bearers, tally: Tally::default(), counted, served: Vec::new() }
     }
 
     /// Does `op` on user `u`'s bearer at `now`; if it did something (returns
-    /// `true`), settles the bearer. The tally follows its PDCP backlog.
+    /// `true`), settles the bearer.
     pub fn on<D: Downlink>(
         &mut self,
         now: Time,
@@ -108,21 +116,29 @@ impl Users {
         op: impl FnOnce(&mut D, &mut Bearer, &mut RadioOut) -> bool,
     ) {
         self.tally.hold(now);
-        let before = backlog(&self.bearers[u]);
         if op(down, &mut self.bearers[u], out) {
             self.settle(now, u, down, out);
-            self.tally.change(before, backlog(&self.bearers[u]));
         }
     }
 
     /// After user `u`'s bearer changed: releases what its RLC senders let go,
-    /// and asks for the downlink's events, then its uplink TTI and timers.
+    /// asks for the downlink's events, then its uplink TTI and timers, and
+    /// counts its PDCP backlog's change in the tally. An idle RNC gives back
+    /// the storage its bearer holds nothing in.
     pub fn settle(&mut self, now: Time, u: usize, down: &mut impl Downlink, out: &mut RadioOut) {
         let b = &mut self.bearers[u];
         b.release(now, out);
         let busy = b.buffer_status(now).ready;
+        if !busy {
+            b.shrink_empty();
+            if let Some(air) = down.air(u) {
+                air.shrink_empty();
+            }
+        }
         down.settled(now, u, b, busy, out);
         b.want_uplink_and_timers(now, out);
+        let now_backlog = backlog(b);
+        self.tally.change(std::mem::replace(&mut self.counted[u], now_backlog), now_backlog);
     }
 
     /// Holds the tally's backlog up to `now` (before a downlink's own event changes bearers).
@@ -130,18 +146,10 @@ impl Users {
         self.tally.hold(now);
     }
 
-    /// Settles user `u` after a TTI and follows its PDCP backlog in the tally.
-    pub fn settle_tallied(&mut self, now: Time, u: usize, down: &mut impl Downlink, out: &mut RadioOut) {
-        let before = backlog(&self.bearers[u]);
-        self.settle(now, u, down, out);
-        self.tally.change(before, backlog(&self.bearers[u]));
-    }
-
     /// The users in `served` (then emptied): each asks for the arrival of its
-    /// first PDUs at the UE, then is settled. Their PDCP buffers changed while
-    /// the channel took packets (a packet handed to the RLC leaves a buffer that
-    /// counts it until sent; a hand-over discipline drops there), so the tally
-    /// is summed anew.
+    /// first PDUs at the UE, then is settled (their PDCP buffers changed while
+    /// the channel took packets: a packet handed to the RLC leaves a buffer
+    /// that counts it until sent; a hand-over discipline drops there).
     pub fn settle_served(&mut self, now: Time, down: &mut impl Downlink, out: &mut RadioOut) {
         let mut served = std::mem::take(&mut self.served);
         for &(u, at) in &served {
@@ -152,13 +160,6 @@ impl Users {
         }
         served.clear();
         self.served = served;
-        self.retally();
-    }
-
-    /// Sums the tally's backlog over every bearer's PDCP buffer.
-    pub fn retally(&mut self) {
-        self.tally.bytes = self.bearers.iter().map(|b| backlog(b).0).sum();
-        self.tally.packets = self.bearers.iter().map(|b| backlog(b).1).sum();
     }
 }
 

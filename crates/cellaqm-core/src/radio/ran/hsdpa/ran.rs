@@ -150,7 +150,6 @@ impl Downlink for HsdpaCell {
                 for u in 0..self.users {
                     users.settle(now, u, self, out);
                 }
-                users.retally();
             }
             RadioEvent::Tti => {
                 if !self.tti_pending.due(now) {
@@ -166,7 +165,7 @@ impl Downlink for HsdpaCell {
                     }
                 }
                 for &(u, _) in &served {
-                    users.settle_tallied(now, u, self, out);
+                    users.settle(now, u, self, out);
                 }
                 users.served = served;
                 self.want_events(now, out);

@@ -30,8 +30,9 @@
 //!
 //! Max-SIR (`max_ci`) ranks users by their SIR; the other schedulers see the
 //! rate of the user's format (proportional fair: over the user's average
-//! served rate, [`RateAverage`]). Work per TTI is O(users + cells) apart from the
-//! schedulers' O(users) per cell; nothing is allocated once the buffers
+//! served rate, [`RateAverage`]). Work per TTI is O(backlogged users +
+//! cells) apart from the schedulers' O(users) per cell (and a word per 64
+//! users to find the backlogged ones); nothing is allocated once the buffers
 //! have grown.
 
 use super::config::{CellsConfig, OtherCells};
@@ -136,9 +137,8 @@ pub struct HsDsch {
     /// Block errors.
     rng: Rng,
     busy: Busy,
-    /// Whether user `u`'s view in its `view_cell` was written since it was last idle
-    /// (kept apart from `ues` so the idle users' check in each TTI touches one byte each).
-    listed: Vec<bool>,
+    /// The users considered in this TTI (the busy ones, in increasing order).
+    backlogged: Vec<usize>,
     pending: Pending,
     clock: Clock,
     picked: Vec<usize>,
@@ -189,7 +189,7 @@ impl HsDsch {
                 .collect(),
             rng: rng::stream(seed, "radio.hsdsch"),
             busy: Busy::new(users),
-            listed: vec![false; users],
+            backlogged: Vec::new(),
             pending: Pending::default(),
             clock: Clock::new(tti),
             picked: Vec::new(),
@@ -289,9 +289,13 @@ impl HsDsch {
         self.intf.sir(p, p, ue.gain[ue.cell], other)
     }
 
-    /// Records whether user `u`'s RNC has data (then it is considered each TTI).
+    /// Records whether user `u`'s RNC has data (then it is considered each
+    /// TTI; an idle user leaves its cell's scheduler view at once).
     pub fn set_busy(&mut self, u: usize, busy: bool) {
         self.busy.set(u, busy);
+        if !busy {
+            self.cells[self.ues[u].view_cell].views[u].backlog_bytes = 0;
+        }
     }
 
     /// The next TTI at or after `now` if some RNC has data or a block waits to be sent again.
@@ -326,14 +330,10 @@ impl HsDsch {
         if self.cfg.interference == OtherCells::Full {
             on_air = (1 << self.cells.len()) - 1;
         }
-        for u in 0..self.ues.len() {
-            if !self.busy.is(u) {
-                if std::mem::take(&mut self.listed[u]) {
-                    self.cells[self.ues[u].view_cell].views[u].backlog_bytes = 0;
-                }
-                continue;
-            }
-            self.listed[u] = true;
+        let mut backlogged = std::mem::take(&mut self.backlogged);
+        backlogged.clear();
+        backlogged.extend(self.busy.iter());
+        for &u in &backlogged {
             let vc = self.ues[u].view_cell;
             self.move_user(u, now, k);
             if self.ues[u].sir_for != Some((on_air, self.ues[u].channel)) {
@@ -359,6 +359,7 @@ impl HsDsch {
                 priority: 0,
             };
         }
+        self.backlogged = backlogged;
         let at = now + self.tti + self.air_delay;
         for c in 0..self.cells.len() {
             let sent = if self.cells[c].retx.is_empty() {
