@@ -47,6 +47,14 @@ impl HeadOfLine {
         }
     }
 
+    /// Gives back its storage if it holds nothing.
+    pub fn shrink_empty(&mut self) {
+        if self.entered.is_empty() {
+            self.entered.shrink_to_fit();
+            self.held.shrink_to_fit();
+        }
+    }
+
     /// The age at `now` of the oldest packet held, or zero when none is.
     pub fn delay(&self, now: Time) -> Dur {
         self.entered.front().map_or(Dur::ZERO, |&(_, entered)| now.since(entered))

@@ -439,6 +439,8 @@ impl Bearer {
         self.ue.shrink_empty();
         self.down_store.shrink_empty();
         self.up_store.shrink_empty();
+        self.pdcp.shrink_empty();
+        self.ue_buffer.shrink_empty();
         self.pdus.shrink_to_fit();
         self.released.shrink_to_fit();
     }
