@@ -80,6 +80,15 @@ def test_the_stall_warning_names_each_case():
     assert stall_warning(cases).startswith("warning: 1 run(s) ended with stalled flows")
 
 
+def test_the_terminal_counts_many_stalled_runs_per_experiment():
+    rs = [Run({"case": "DT 4"}, {}, seed, out={"stalled_flows": 2.0}) for seed in range(1, 10)]
+    cases = stalled_cases("web-rr", rs) + stalled_cases("load-sweep", rs[:3])
+    assert stall_warning(cases, every=False).endswith(": web-rr 9, load-sweep 3 (each run: report.md, section Warning)")
+    assert stall_warning(cases[:10], every=False).endswith("web-rr (case DT 4, seed 1): 2; " + "; ".join(
+        f"web-rr (case DT 4, seed {s}): 2" for s in range(2, 10)) + "; load-sweep (case DT 4, seed 1): 2")
+    assert "load-sweep (case DT 4, seed 3): 2" in stall_warning(cases)
+
+
 def test_a_run_summary_counts_a_download_stalled_for_good():
     """The bottleneck drops to 1 b/s at 2 s: the download's sender times out again and again."""
     import cellaqm

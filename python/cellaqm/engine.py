@@ -285,7 +285,7 @@ class Reproduction:
         if judged:
             output.findings(judged)
         if output.stalled:
-            output.say(stall_warning(output.stalled))
+            output.say(stall_warning(output.stalled, every=False))
         cpu_text = "" if backend == "ray" else f", {cpu:,.1f} CPU-s"
         timing = (f"this session ran {self.ran} simulation(s) in {wall:,.1f} s wall on {jobs} job(s){cpu_text}"
                   + (f" ({stored_now} were in the store already)" if stored_now else "")

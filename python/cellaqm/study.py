@@ -18,6 +18,7 @@ DataFrames, lists, 1-D arrays or dicts of those; each is kept in the store
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -323,10 +324,18 @@ def stalled_cases(experiment: str, runs: list[Run]) -> list[str]:
             f"{r.out['stalled_flows']:.0f}" for r in runs if r.out.get("stalled_flows", 0) > 0]
 
 
-def stall_warning(cases: list[str]) -> str:
-    """One line naming every case where a flow stalled: its means leave that flow's unfinished transfer out."""
-    return (f"warning: {len(cases)} run(s) ended with stalled flows (data outstanding, nothing new acknowledged "
-            f"over 3+ timeouts; their unfinished transfers are not in the means): " + "; ".join(cases))
+def stall_warning(cases: list[str], every: bool = True) -> str:
+    """One line naming every case where a flow stalled: its means leave that flow's unfinished transfer out.
+
+    With ``every`` false and more than ten cases, the runs are counted per experiment instead (the
+    terminal's form: the report lists each run).
+    """
+    head = (f"warning: {len(cases)} run(s) ended with stalled flows (data outstanding, nothing new acknowledged "
+            f"over 3+ timeouts; their unfinished transfers are not in the means): ")
+    if every or len(cases) <= 10:
+        return head + "; ".join(cases)
+    per = Counter(case.split(" (", 1)[0] for case in cases)
+    return head + ", ".join(f"{name} {n}" for name, n in per.items()) + " (each run: report.md, section Warning)"
 
 
 def writing(out: Path, write: Callable[[], Any]) -> None:
