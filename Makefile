@@ -149,7 +149,8 @@ NS3_VERSION ?= 3.44.post0
 NS3_STAMP   := $(VENV)/.cellaqm-ns3.stamp
 NS3_BIN     := build/validation/wired_bottleneck
 LENA_BIN    := build/validation/lte_uplink
-.PHONY: validate validate-lte
+LENA_DL_BIN := build/validation/lte_downlink
+.PHONY: validate validate-lte validate-lte-downlink
 
 $(NS3_STAMP): $(VENV_STAMP)
 	$(BIN)/python -m pip show -q ns3 >/dev/null 2>&1 || $(BIN)/python -m pip install -q ns3==$(NS3_VERSION)
@@ -167,4 +168,11 @@ $(LENA_BIN): $(NS3_STAMP) validation/ns3/lte_uplink.cc validation/ns3/build.sh
 
 validate-lte: build $(LENA_BIN) ## LTE uplink vs ns-3 LENA (issue 21): goodput and speed-up over 60 s (about 2 min), then re-render docs/validation.md
 	$(BIN)/python validation/lte_compare.py --lena-bin $(LENA_BIN)
+	$(BIN)/python validation/compare.py --render-only
+
+$(LENA_DL_BIN): $(NS3_STAMP) validation/ns3/lte_downlink.cc validation/ns3/build.sh
+	validation/ns3/build.sh $(BIN)/python $(dir $@) lte_downlink
+
+validate-lte-downlink: build $(LENA_DL_BIN) ## LTE downlink vs ns-3 LENA (issue 41): 1 and 10 UEs, goodput and speed-up over 20 s (a few min), then re-render docs/validation.md
+	nice -n 15 $(BIN)/python validation/lte_downlink_compare.py --lena-bin $(LENA_DL_BIN)
 	$(BIN)/python validation/compare.py --render-only

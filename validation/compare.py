@@ -12,9 +12,10 @@ seed whose ns-3 run is short repeats the pair (ns-3, then cellaqm) until ns-3
 has run NS3_SPAN_MIN_S in all; every repetition must give the same results.
 Raw per-run records go to validation/results/matrix.json (re-render the page
 from them with --render-only); the comparison itself is validation/agreement.py.
-The page also takes the LTE uplink's cross-check against ns-3 LENA from
-validation/results/lte.json when it exists (validation/lte_compare.py,
-`make validate-lte`).
+The page also takes the LTE uplink's and downlink's cross-checks against ns-3
+LENA from validation/results/lte.json and lte_downlink.json when they exist
+(validation/lte_compare.py, `make validate-lte`; validation/lte_downlink_compare.py,
+`make validate-lte-downlink`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ sys.path.insert(0, str(HERE))
 
 import agreement  # noqa: E402
 import lte_compare  # noqa: E402
+import lte_downlink_compare  # noqa: E402
 from tcp_alignment import HEADER, MSS, ns3_tcp  # noqa: E402
 
 # ---------------------------------------------------------------- the fixed part of every row
@@ -547,6 +549,8 @@ def render_page(data: dict[str, Any], theory_md: Optional[str]) -> str:
         ]
     if (lte := lte_compare.load()) is not None:
         parts += [lte_compare.render(lte), ""]
+    if (lte_dl := lte_downlink_compare.load()) is not None:
+        parts += [lte_downlink_compare.render(lte_dl), ""]
     discussion = HERE / "discussion.md"
     if discussion.exists():
         parts += [discussion.read_text(encoding="utf-8").strip(), ""]

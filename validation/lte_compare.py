@@ -105,27 +105,38 @@ def scenario(rate_bps: int) -> dict[str, Any]:
     }
 
 
-def run_cellaqm(rate_bps: int) -> dict[str, Any]:
-    """One upload in cellaqm, timed as the module doc says; every call must give the same results."""
+def timed_run(spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], Any]:
+    """cellaqm on `spec`, called again and again for at least TIMING_SPAN_S: its first call's
+    summary, its timing (mean wall and CPU seconds per call, the calls, the first call's wall
+    as the cold time) and its result. Every call must give the same results."""
     import cellaqm
 
-    spec = scenario(rate_bps)
-
-    def call() -> tuple[float, dict[str, Any]]:
-        t0 = time.perf_counter()
+    def call() -> tuple[float, float, Any]:
+        t0, c0 = time.perf_counter(), time.process_time()
         res = cellaqm.run(spec)
-        return time.perf_counter() - t0, dict(res.summary)
+        return time.perf_counter() - t0, time.process_time() - c0, res
 
     def results(s: dict[str, Any]) -> dict[str, Any]:
         return {k: v for k, v in s.items() if k not in ("wall_s", "sim_seconds_per_wall_second", "events_per_second")}
 
-    cold, first = call()
+    cold, _, res = call()
+    first = dict(res.summary)
     walls: list[float] = []
+    cpus: list[float] = []
     while len(walls) < TIMING_MIN_CALLS or sum(walls) < TIMING_SPAN_S:
-        wall, s = call()
+        wall, cpu, s = call()
         walls.append(wall)
-        if results(s) != results(first):
-            raise RuntimeError(f"rate {rate_bps}: repeated cellaqm runs differ")
+        cpus.append(cpu)
+        if results(dict(s.summary)) != results(first):
+            raise RuntimeError(f"{spec['name']}: repeated cellaqm runs differ")
+    timing = {"wall_s": sum(walls) / len(walls), "cpu_s": sum(cpus) / len(cpus), "timed_calls": len(walls),
+              "cold_wall_s": cold}
+    return first, timing, res
+
+
+def run_cellaqm(rate_bps: int) -> dict[str, Any]:
+    """One upload in cellaqm, timed as the module doc says; every call must give the same results."""
+    first, timing, _ = timed_run(scenario(rate_bps))
     lte = first["lte"]
     return {
         "rate_bps": rate_bps,
@@ -137,9 +148,7 @@ def run_cellaqm(rate_bps: int) -> dict[str, Any]:
         "ue_drops": sum(first["uplink"]["drops"].values()),
         "grants": lte["ue"]["grants"],
         "harq_retransmissions": lte["harq"]["retransmissions"],
-        "wall_s": sum(walls) / len(walls),
-        "timed_calls": len(walls),
-        "cold_wall_s": cold,
+        **timing,
     }
 
 

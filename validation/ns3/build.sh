@@ -2,7 +2,7 @@
 # Compiles the ns-3 validation programs against the ns3 wheel installed in a Python environment.
 #   validation/ns3/build.sh PYTHON OUTDIR [PROGRAM]
 # PYTHON: the interpreter whose site-packages holds the ns3 wheel (pip install ns3==3.44.post0).
-# PROGRAM: wired_bottleneck (default) or lte_uplink (LENA, issue 21).
+# PROGRAM: wired_bottleneck (default), lte_uplink (LENA, issue 21) or lte_downlink (LENA, issue 41).
 set -eu
 PY=${1:-.venv/bin/python}
 OUT=${2:-build/validation}
@@ -17,8 +17,8 @@ case "$PROG" in
     # The wheel's config-store library (a dependency of lte) calls GTK without listing it
     # as a dependency; those calls are never made, so undefined symbols in shared
     # libraries are allowed.
-    lte_uplink) LIBS="$LIBS -lns3.44-lte -lns3.44-mobility -Wl,--allow-shlib-undefined" ;;
-    *) echo "unknown program $PROG (wired_bottleneck or lte_uplink)" >&2; exit 1 ;;
+    lte_uplink | lte_downlink) LIBS="$LIBS -lns3.44-lte -lns3.44-mobility -Wl,--allow-shlib-undefined" ;;
+    *) echo "unknown program $PROG (wired_bottleneck, lte_uplink or lte_downlink)" >&2; exit 1 ;;
 esac
 mkdir -p "$OUT"
 # The wheel's libraries are a release build with logging and asserts compiled in;

@@ -14,8 +14,9 @@
 //!    retransmissions due in T take their blocks' share of the TTI first;
 //! 3. the scheduler ranks the UEs with data (their buffer status: MAC bytes
 //!    to carry it all; a UE with a retransmission in T, or whose channel gives
-//!    no byte, waits) and serves up to `ues_per_tti` in its order, each an
-//!    opportunity of what it needs, at most what is left of the TTI at its
+//!    no byte, waits) and serves up to `ues_per_tti` in its order, one pick
+//!    at a time while the TTI has room (its turn moves past the UEs served),
+//!    each an opportunity of what it needs, at most what is left of the TTI at its
 //!    own rate ([`crate::radio::lte::capacity::Offer`]: a block of g bytes to
 //!    a UE whose whole TTI would carry B takes g/B of the resource blocks);
 //! 4. each block's fate is drawn at once; its retransmissions are reserved
@@ -128,14 +129,19 @@ impl Cell {
             view.rate_bps = self.offer.rate(u);
             view.avg_bps = if self.uses_average { self.averages[u].value(index) } else { 0.0 };
         }
-        self.scheduler.select(now, &self.views, self.ues_per_tti, &mut self.picked);
+        // One pick at a time, so that the scheduler's turn moves past the UEs
+        // served: a UE served, or left no byte of the TTI, is no candidate again.
         let mut served = false;
-        for k in 0..self.picked.len() {
-            let u = self.picked[k];
-            let bytes = self.offer.available(u).min(self.views[u].backlog_bytes);
-            if bytes == 0 {
-                continue;
+        for _ in 0..self.ues_per_tti {
+            for (v, view) in self.views.iter_mut().enumerate() {
+                if self.offer.available(v) == 0 {
+                    view.backlog_bytes = 0;
+                }
             }
+            self.scheduler.select(now, &self.views, 1, &mut self.picked);
+            let Some(&u) = self.picked.first() else { break };
+            let bytes = self.offer.available(u).min(self.views[u].backlog_bytes);
+            self.views[u].backlog_bytes = 0;
             self.offer.spend(u, bytes);
             served = true;
             let block = self.bearers[u].transmit(now, TxOpportunity { bytes }, dropped);

@@ -124,6 +124,20 @@ fn the_schedulers_share_the_ttis_by_their_rules() {
     assert!((b1 as f64 / b0 as f64 - 2335.1 / 675.0).abs() < 0.05, "{b0} {b1}");
 }
 
+/// Round robin with room for every UE in a TTI (`ues_per_tti` = 3, three
+/// saturated UEs at 10 dB): each UE's need fills the TTI, so one UE is served
+/// per TTI and the turn moves past it: 0, 1, 2, 0, … — 101, 100 and 100 of
+/// the 301 TTIs from 0 to 300 ms. (A turn moved past the last UE *picked*
+/// rather than served came back to the same UE every TTI: 301, 0, 0.)
+#[test]
+fn round_robin_turns_past_the_ue_served_not_every_ue_picked() {
+    let dl = config("scheduler = \"round_robin\"\nues_per_tti = 3\nrlc = \"am\"");
+    let mut c = cell(&dl, &[10.0; 3], None);
+    run(&mut c, backlog(3, 3000), ms(300));
+    let served: Vec<u64> = c.cell().bearers.iter().map(|b| b.opportunities).collect();
+    assert_eq!(served, [101, 100, 100]);
+}
+
 /// HARQ at 30 %: in AM every packet arrives once and in order; in UM the
 /// SDUs touched by a block given up (4 failed transmissions: 0.3⁴ = 0.81 %
 /// of blocks) are discarded as link losses, the others arrive in order.

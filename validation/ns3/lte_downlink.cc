@@ -1,0 +1,464 @@
+// cellaqm validation: LTE downlink bulk TCP flows in ns-3's LTE module (LENA).
+//
+//   remote host --Internet (internet_delay)--> PGW --S5 (0 ms)--> SGW --S1-U (s1u_delay)--> eNodeB
+//      --radio (DL: PDSCH, the eNodeB's scheduler; UL: the ACKs)--> UE 1..n
+//
+// Written for cellaqm (not derived from an ns-3 example): the cross-check of
+// `bearer = "lte_downlink"` asked by issue 41. One eNodeB, `ues` UEs all at
+// the same fixed distance with no fading, so that every UE's SINR is high and
+// constant: the scheduler picks one MCS, and the full-band transport block
+// size (TBS) at that MCS is the channel's rate; no block fails (HARQ
+// retransmissions are counted to show it). The remote host sends each UE a
+// bulk TCP download without end (BulkSend, TCP with SACK) from `start` to
+// `start + duration`.
+//
+// Prints one JSON line: goodput over `duration` (the cell's and each UE's),
+// the one-way IP delay (remote host IP -> UE IP) of every data packet, the
+// one-way delay of the UEs' ACKs (UE IP -> remote host IP), RTOs and fast
+// retransmits (the senders' congestion-state changes), the eNodeB RLC's drops
+// (its transmission buffers overflowing), the eNodeB's downlink blocks in steady
+// state (count, bytes, the most frequent TBS and MCS, the scheduled bytes
+// per TTI), its RLC PDUs (data, and 2-byte STATUS PDUs answering the UEs'
+// uplink), the UEs' downlink receptions, errors and HARQ retransmissions,
+// their mean reported SINR, and wall seconds.
+
+#include "ns3/applications-module.h"
+#include "ns3/core-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/lte-module.h"
+#include "ns3/mobility-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+using Key = std::pair<uint32_t, uint32_t>; // (UE address, TCP sequence or ACK number)
+
+// ---------------------------------------------------------------- counters
+std::vector<uint64_t> g_rxBytes;  // application bytes each UE's sink read
+std::map<Key, int64_t> g_sent;    // data: latest send time at the remote host's IP layer, ns
+std::vector<int64_t> g_delaysNs;  // one per data packet reaching a UE's IP layer
+std::map<Key, int64_t> g_ackSent; // ACKs: first send time at a UE's IP layer, ns
+std::vector<int64_t> g_ackDelaysNs;
+uint64_t g_rtos = 0;
+uint64_t g_fastRetransmits = 0;
+uint64_t g_rlcDrops = 0;
+uint64_t g_dataPdus = 0;   // the eNodeB's data-bearer RLC PDUs carrying data, in steady state
+uint64_t g_statusPdus = 0; // its 2-byte PDUs (AM STATUS PDUs for the UEs' ACKs), in steady state
+uint64_t g_blocks = 0;     // downlink blocks to the UEs in steady state
+uint64_t g_blockBytes = 0;
+std::map<std::pair<uint16_t, uint8_t>, uint64_t> g_tbs; // (TBS bytes, MCS) -> blocks in steady state
+std::map<uint64_t, uint64_t> g_ttiBytes;                // TTI index -> bytes scheduled, steady state
+double g_steadyFromS = 0;
+uint64_t g_dlReceptions = 0;
+uint64_t g_dlErrors = 0;
+uint64_t g_dlRetx = 0;
+double g_sinrSum = 0;
+uint64_t g_sinrCount = 0;
+std::vector<uint16_t> g_rntis;
+
+bool
+Steady()
+{
+    return Simulator::Now().GetSeconds() >= g_steadyFromS;
+}
+
+bool
+IsData(Ptr<const Packet> p, TcpHeader& tcp)
+{
+    return p->PeekHeader(tcp) > 0 && p->GetSize() > tcp.GetSerializedSize();
+}
+
+// ---------------------------------------------------------------- traces
+void
+OnRemoteIpSend(const Ipv4Header& ip, Ptr<const Packet> p, uint32_t)
+{
+    TcpHeader tcp;
+    if (IsData(p, tcp))
+    {
+        g_sent[{ip.GetDestination().Get(), tcp.GetSequenceNumber().GetValue()}] = Simulator::Now().GetNanoSeconds();
+    }
+}
+
+void
+OnUeIpDeliver(const Ipv4Header& ip, Ptr<const Packet> p, uint32_t)
+{
+    TcpHeader tcp;
+    if (!IsData(p, tcp))
+    {
+        return;
+    }
+    auto it = g_sent.find({ip.GetDestination().Get(), tcp.GetSequenceNumber().GetValue()});
+    if (it != g_sent.end())
+    {
+        g_delaysNs.push_back(Simulator::Now().GetNanoSeconds() - it->second);
+        g_sent.erase(it);
+    }
+}
+
+void
+OnUeIpSend(const Ipv4Header& ip, Ptr<const Packet> p, uint32_t)
+{
+    TcpHeader tcp;
+    if (p->PeekHeader(tcp) > 0 && p->GetSize() == tcp.GetSerializedSize() && (tcp.GetFlags() & TcpHeader::ACK))
+    {
+        g_ackSent.emplace(Key{ip.GetSource().Get(), tcp.GetAckNumber().GetValue()}, Simulator::Now().GetNanoSeconds());
+    }
+}
+
+void
+OnRemoteIpDeliver(const Ipv4Header& ip, Ptr<const Packet> p, uint32_t)
+{
+    TcpHeader tcp;
+    if (p->PeekHeader(tcp) == 0 || p->GetSize() != tcp.GetSerializedSize())
+    {
+        return;
+    }
+    auto it = g_ackSent.find({ip.GetSource().Get(), tcp.GetAckNumber().GetValue()});
+    if (it != g_ackSent.end())
+    {
+        g_ackDelaysNs.push_back(Simulator::Now().GetNanoSeconds() - it->second);
+        g_ackSent.erase(it);
+    }
+}
+
+void
+OnSinkRx(std::size_t ue, Ptr<const Packet> p, const Address&)
+{
+    g_rxBytes[ue] += p->GetSize();
+}
+
+void
+OnCongState(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
+{
+    if (now == TcpSocketState::CA_LOSS)
+    {
+        ++g_rtos;
+    }
+    else if (now == TcpSocketState::CA_RECOVERY)
+    {
+        ++g_fastRetransmits;
+    }
+}
+
+void
+OnDlScheduling(DlSchedulingCallbackInfo info)
+{
+    if (!Steady() || std::find(g_rntis.begin(), g_rntis.end(), info.rnti) == g_rntis.end())
+    {
+        return;
+    }
+    ++g_blocks;
+    g_blockBytes += info.sizeTb1;
+    ++g_tbs[{info.sizeTb1, info.mcsTb1}];
+    g_ttiBytes[static_cast<uint64_t>(Simulator::Now().GetMilliSeconds())] += info.sizeTb1;
+}
+
+void
+OnDlPhyReception(PhyReceptionStatParameters r)
+{
+    if (std::find(g_rntis.begin(), g_rntis.end(), r.m_rnti) == g_rntis.end())
+    {
+        return;
+    }
+    ++g_dlReceptions;
+    g_dlErrors += r.m_correctness == 0;
+    g_dlRetx += r.m_ndi == 0; // a HARQ retransmission carries the same NDI (LENA sets it to 0)
+}
+
+void
+OnSinr(uint16_t, uint16_t, double, double sinr, uint8_t)
+{
+    if (Steady())
+    {
+        g_sinrSum += 10.0 * std::log10(sinr);
+        ++g_sinrCount;
+    }
+}
+
+void
+OnRlcDrop(Ptr<const Packet>)
+{
+    ++g_rlcDrops;
+}
+
+void
+OnRlcTxPdu(uint16_t, uint8_t, uint32_t bytes)
+{
+    if (!Steady())
+    {
+        return;
+    }
+    ++(bytes <= 2 ? g_statusPdus : g_dataPdus);
+}
+
+void
+OnConnected(uint64_t, uint16_t, uint16_t rnti)
+{
+    g_rntis.push_back(rnti);
+}
+
+void
+HookSenders(ApplicationContainer apps)
+{
+    for (uint32_t i = 0; i < apps.GetN(); ++i)
+    {
+        DynamicCast<BulkSendApplication>(apps.Get(i))
+            ->GetSocket()
+            ->TraceConnectWithoutContext("CongState", MakeCallback(&OnCongState));
+    }
+    // The eNodeB's data radio bearers exist once the UEs are attached (before `start`).
+    Config::ConnectWithoutContextFailSafe("/NodeList/*/DeviceList/*/LteEnbRrc/UeMap/*/DataRadioBearerMap/*/LteRlc/TxDrop",
+                                          MakeCallback(&OnRlcDrop));
+    Config::ConnectWithoutContextFailSafe("/NodeList/*/DeviceList/*/LteEnbRrc/UeMap/*/DataRadioBearerMap/*/LteRlc/TxPDU",
+                                          MakeCallback(&OnRlcTxPdu));
+}
+
+double
+QuantileMs(const std::vector<int64_t>& sorted, double q)
+{
+    if (sorted.empty())
+    {
+        return 0.0;
+    }
+    auto i = static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5);
+    return static_cast<double>(sorted[std::min(i, sorted.size() - 1)]) * 1e-6;
+}
+
+std::string
+DelayJson(std::vector<int64_t>& ns)
+{
+    std::sort(ns.begin(), ns.end());
+    double sum = 0;
+    for (int64_t d : ns)
+    {
+        sum += static_cast<double>(d);
+    }
+    std::ostringstream js;
+    js << std::setprecision(10) << "{\"count\":" << ns.size()
+       << ",\"mean\":" << (ns.empty() ? 0.0 : sum / static_cast<double>(ns.size()) * 1e-6)
+       << ",\"p50\":" << QuantileMs(ns, 0.5) << ",\"p95\":" << QuantileMs(ns, 0.95)
+       << ",\"max\":" << (ns.empty() ? 0.0 : static_cast<double>(ns.back()) * 1e-6) << "}";
+    return js.str();
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    auto wallStart = std::chrono::steady_clock::now();
+
+    uint32_t nUes = 1;
+    uint16_t prbs = 50;
+    double distanceM = 100;
+    std::string rlc = "am";
+    std::string scheduler = "rr";
+    uint32_t rlcBuffer = 300000;
+    double s1uDelayMs = 10;
+    double internetDelayMs = 10;
+    uint32_t rwnd = 4000000;
+    uint32_t mss = 1460;
+    uint32_t initialWindow = 2;
+    bool sack = true;
+    double startS = 0.5;
+    double durationS = 20;
+    double steadyAfterS = 5;
+    uint32_t seed = 1;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("ues", "UEs, each with its own download", nUes);
+    cmd.AddValue("prbs", "downlink and uplink bandwidth, resource blocks (50: 10 MHz)", prbs);
+    cmd.AddValue("distance_m", "every UE to the eNodeB, m (Friis path loss, no fading)", distanceM);
+    cmd.AddValue("rlc", "am | um: RLC mode of the UEs' bearers", rlc);
+    cmd.AddValue("scheduler", "pf | rr: the eNodeB's MAC scheduler", scheduler);
+    cmd.AddValue("rlc_buffer", "RLC transmission buffer per bearer (MaxTxBufferSize), bytes", rlcBuffer);
+    cmd.AddValue("s1u_delay_ms", "eNodeB <-> SGW (S1-U) one-way delay, ms", s1uDelayMs);
+    cmd.AddValue("internet_delay_ms", "PGW <-> remote host one-way delay, ms", internetDelayMs);
+    cmd.AddValue("rwnd", "receive buffer (advertised window), bytes", rwnd);
+    cmd.AddValue("mss", "segment payload, bytes", mss);
+    cmd.AddValue("iw", "initial window, segments", initialWindow);
+    cmd.AddValue("sack", "SACK on/off", sack);
+    cmd.AddValue("start_s", "download start (the UEs are attached by then), s", startS);
+    cmd.AddValue("duration", "download seconds (goodput over them)", durationS);
+    cmd.AddValue("steady_after_s", "blocks after start + this count as steady state, s", steadyAfterS);
+    cmd.AddValue("seed", "run number", seed);
+    cmd.Parse(argc, argv);
+    if ((rlc != "am" && rlc != "um") || (scheduler != "pf" && scheduler != "rr") || nUes == 0)
+    {
+        std::cerr << "--rlc: am or um; --scheduler: pf or rr; --ues: at least 1\n";
+        return 2;
+    }
+    g_steadyFromS = startS + steadyAfterS;
+    g_rxBytes.assign(nUes, 0);
+
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(seed);
+
+    // ---- TCP, aligned with cellaqm (validation/alignment.md, the LTE tables)
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpNewReno::GetTypeId()));
+    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", TypeIdValue(TcpPrrRecovery::GetTypeId()));
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
+    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(initialWindow));
+    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rwnd));
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(4 * rwnd));
+    Config::SetDefault("ns3::TcpSocket::ConnTimeout", TimeValue(Seconds(1)));
+    Config::SetDefault("ns3::TcpSocket::DataRetries", UintegerValue(1000));
+    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
+    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
+    Config::SetDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(true));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
+    Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(NanoSeconds(1)));
+
+    // ---- radio: RLC buffers as cellaqm's PDCP buffer, a fixed high-SINR channel
+    Config::SetDefault("ns3::LteRlcAm::MaxTxBufferSize", UintegerValue(rlcBuffer));
+    Config::SetDefault("ns3::LteRlcUm::MaxTxBufferSize", UintegerValue(rlcBuffer));
+    // UM's default discards SDUs older than the bearer's delay budget (QCI 9: 300 ms);
+    // cellaqm's drop-tail buffer has no such timer.
+    Config::SetDefault("ns3::LteRlcUm::EnablePdcpDiscarding", BooleanValue(false));
+    Config::SetDefault("ns3::LteEnbRrc::EpsBearerToRlcMapping",
+                       EnumValue(rlc == "am" ? LteEnbRrc::RLC_AM_ALWAYS : LteEnbRrc::RLC_UM_ALWAYS));
+    // Enough SRS periodicity for up to 40 UEs (the default, 40, also serves 10).
+    Config::SetDefault("ns3::LteEnbRrc::SrsPeriodicity", UintegerValue(nUes > 20 ? 80 : 40));
+    Config::SetDefault("ns3::LteEnbNetDevice::UlBandwidth", UintegerValue(prbs));
+    Config::SetDefault("ns3::LteEnbNetDevice::DlBandwidth", UintegerValue(prbs));
+
+    Ptr<LteHelper> lte = CreateObject<LteHelper>();
+    Ptr<PointToPointEpcHelper> epc = CreateObject<PointToPointEpcHelper>();
+    epc->SetAttribute("S1uLinkDelay", TimeValue(MilliSeconds(s1uDelayMs)));
+    lte->SetEpcHelper(epc);
+    lte->SetSchedulerType(scheduler == "pf" ? "ns3::PfFfMacScheduler" : "ns3::RrFfMacScheduler");
+
+    // ---- the remote host behind the PGW
+    Ptr<Node> pgw = epc->GetPgwNode();
+    NodeContainer remote;
+    remote.Create(1);
+    InternetStackHelper internet;
+    internet.Install(remote);
+    PointToPointHelper p2p;
+    p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Gbps")));
+    p2p.SetChannelAttribute("Delay", TimeValue(MilliSeconds(internetDelayMs)));
+    p2p.SetDeviceAttribute("Mtu", UintegerValue(1500));
+    NetDeviceContainer inetDevs = p2p.Install(pgw, remote.Get(0));
+    Ipv4AddressHelper ipv4;
+    ipv4.SetBase("1.0.0.0", "255.0.0.0");
+    ipv4.Assign(inetDevs);
+    Ipv4StaticRoutingHelper routing;
+    routing.GetStaticRouting(remote.Get(0)->GetObject<Ipv4>())
+        ->AddNetworkRouteTo(Ipv4Address("7.0.0.0"), Ipv4Mask("255.0.0.0"), 1);
+
+    // ---- the cell: every UE at `distance_m`, spread on a circle
+    NodeContainer enbs;
+    NodeContainer ues;
+    enbs.Create(1);
+    ues.Create(nUes);
+    Ptr<ListPositionAllocator> positions = CreateObject<ListPositionAllocator>();
+    positions->Add(Vector(0, 0, 0));
+    for (uint32_t i = 0; i < nUes; ++i)
+    {
+        double a = 2.0 * M_PI * i / nUes;
+        positions->Add(Vector(distanceM * std::cos(a), distanceM * std::sin(a), 0));
+    }
+    MobilityHelper mobility;
+    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+    mobility.SetPositionAllocator(positions);
+    mobility.Install(enbs);
+    mobility.Install(ues);
+    NetDeviceContainer enbDevs = lte->InstallEnbDevice(enbs);
+    NetDeviceContainer ueDevs = lte->InstallUeDevice(ues);
+    internet.Install(ues);
+    Ipv4InterfaceContainer ueIfs = epc->AssignUeIpv4Address(ueDevs);
+    for (uint32_t i = 0; i < nUes; ++i)
+    {
+        routing.GetStaticRouting(ues.Get(i)->GetObject<Ipv4>())->SetDefaultRoute(epc->GetUeDefaultGatewayAddress(), 1);
+    }
+    lte->Attach(ueDevs, enbDevs.Get(0));
+
+    // ---- traces
+    Ptr<LteEnbNetDevice> enb = DynamicCast<LteEnbNetDevice>(enbDevs.Get(0));
+    enb->GetRrc()->TraceConnectWithoutContext("ConnectionEstablished", MakeCallback(&OnConnected));
+    enb->GetMac()->TraceConnectWithoutContext("DlScheduling", MakeCallback(&OnDlScheduling));
+    Ptr<Ipv4L3Protocol> remoteIp = remote.Get(0)->GetObject<Ipv4L3Protocol>();
+    remoteIp->TraceConnectWithoutContext("SendOutgoing", MakeCallback(&OnRemoteIpSend));
+    remoteIp->TraceConnectWithoutContext("LocalDeliver", MakeCallback(&OnRemoteIpDeliver));
+    for (uint32_t i = 0; i < nUes; ++i)
+    {
+        Ptr<LteUeNetDevice> ue = DynamicCast<LteUeNetDevice>(ueDevs.Get(i));
+        ue->GetPhy()->GetDlSpectrumPhy()->TraceConnectWithoutContext("DlPhyReception",
+                                                                     MakeCallback(&OnDlPhyReception));
+        ue->GetPhy()->TraceConnectWithoutContext("ReportCurrentCellRsrpSinr", MakeCallback(&OnSinr));
+        Ptr<Ipv4L3Protocol> ip = ues.Get(i)->GetObject<Ipv4L3Protocol>();
+        ip->TraceConnectWithoutContext("SendOutgoing", MakeCallback(&OnUeIpSend));
+        ip->TraceConnectWithoutContext("LocalDeliver", MakeCallback(&OnUeIpDeliver));
+    }
+
+    // ---- the downloads: one bulk flow from the remote host to each UE
+    uint16_t port = 5000;
+    ApplicationContainer bulkApps;
+    for (uint32_t i = 0; i < nUes; ++i)
+    {
+        PacketSinkHelper sinkHelper("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
+        ApplicationContainer sink = sinkHelper.Install(ues.Get(i));
+        sink.Start(Seconds(0));
+        sink.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnSinkRx, std::size_t{i}));
+        BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(ueIfs.GetAddress(i), port));
+        bulk.SetAttribute("SendSize", UintegerValue(mss));
+        bulkApps.Add(bulk.Install(remote.Get(0)));
+    }
+    bulkApps.Start(Seconds(startS));
+    Simulator::Schedule(Seconds(startS) + NanoSeconds(1), &HookSenders, bulkApps);
+
+    Simulator::Stop(Seconds(startS + durationS));
+    Simulator::Run();
+
+    // ---- report
+    auto mode = std::max_element(g_tbs.begin(), g_tbs.end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
+    uint16_t tbBytes = mode == g_tbs.end() ? 0 : mode->first.first;
+    unsigned mcs = mode == g_tbs.end() ? 0 : mode->first.second;
+    uint64_t tbBlocks = mode == g_tbs.end() ? 0 : mode->second;
+    double steadyTtis = (startS + durationS - g_steadyFromS) * 1000.0;
+    uint64_t total = 0;
+    std::ostringstream perUe;
+    for (std::size_t i = 0; i < g_rxBytes.size(); ++i)
+    {
+        total += g_rxBytes[i];
+        perUe << (i ? "," : "") << static_cast<double>(g_rxBytes[i]) * 8.0 / durationS;
+    }
+
+    Simulator::Destroy();
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+
+    std::ostringstream js;
+    js << std::setprecision(10);
+    js << "{\"simulator\":\"ns-3.44 LENA\",\"seed\":" << seed << ",\"duration_s\":" << durationS << ",\"ues\":" << nUes
+       << ",\"connected\":" << g_rntis.size() << ",\"rlc\":\"" << rlc << "\",\"scheduler\":\"" << scheduler
+       << "\",\"prbs\":" << prbs << ",\"delivered_bytes\":" << total
+       << ",\"goodput_bps\":" << static_cast<double>(total) * 8.0 / durationS << ",\"ue_goodput_bps\":["
+       << perUe.str() << "],\"delay_ms\":" << DelayJson(g_delaysNs) << ",\"ack_delay_ms\":" << DelayJson(g_ackDelaysNs)
+       << ",\"rtos\":" << g_rtos << ",\"fast_retransmits\":" << g_fastRetransmits << ",\"rlc_drops\":" << g_rlcDrops
+       << ",\"dl\":{\"blocks\":" << g_blocks << ",\"block_bytes\":" << g_blockBytes
+       << ",\"ttis_used_share\":" << static_cast<double>(g_ttiBytes.size()) / steadyTtis
+       << ",\"bytes_per_tti\":" << static_cast<double>(g_blockBytes) / steadyTtis << ",\"tb_bytes\":" << tbBytes
+       << ",\"mcs\":" << mcs << ",\"tb_share\":"
+       << (g_blocks ? static_cast<double>(tbBlocks) / static_cast<double>(g_blocks) : 0.0)
+       << ",\"tb_sizes\":" << g_tbs.size() << ",\"data_pdus\":" << g_dataPdus << ",\"status_pdus\":" << g_statusPdus
+       << ",\"receptions\":" << g_dlReceptions << ",\"errors\":" << g_dlErrors << ",\"harq_retx\":" << g_dlRetx
+       << ",\"sinr_db\":" << (g_sinrCount ? g_sinrSum / static_cast<double>(g_sinrCount) : 0.0)
+       << "},\"wall_s\":" << wall << "}";
+    std::cout << js.str() << std::endl;
+    return 0;
+}
