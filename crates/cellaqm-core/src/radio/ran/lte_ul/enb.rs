@@ -169,15 +169,19 @@ impl EnbScheduler {
             let rate_bps = self.offer.rate(u);
             self.views.push(UserView { backlog_bytes, rate_bps, avg_bps: s.avg.value(tti_index), priority: 0 });
         }
-        self.scheduler.select(t, &self.views, self.ues_per_tti, &mut self.picked);
+        // One pick at a time, so that the scheduler's turn moves past the UEs
+        // granted (round robin), not past every UE it would have picked.
         let mut starved = false;
-        for &u in &self.picked {
+        for _ in 0..self.ues_per_tti {
+            self.scheduler.select(t, &self.views, 1, &mut self.picked);
+            let Some(&u) = self.picked.first() else { break };
             let wanting = self.views[u].backlog_bytes;
             let g = self.offer.available(u).min(wanting);
             if g < wanting && g < self.min_grant {
                 starved = true;
                 break;
             }
+            self.views[u].backlog_bytes = 0;
             self.offer.spend(u, g);
             let s = &mut self.ues[u];
             if s.reported.new_bytes > s.granted {
@@ -280,5 +284,25 @@ mod tests {
             got.extend(g.iter().map(|&(_, b)| (k, b)));
         }
         assert_eq!(got, [(7, 128), (15, 128), (23, 128)]);
+    }
+
+    /// Three saturated UEs (each reports far more than a TTI carries), four
+    /// picks per TTI: round robin gives each UE every third TTI, as the turn
+    /// moves past the UE served, not past every UE picked.
+    #[test]
+    fn round_robin_turns_past_the_ue_served() {
+        let mut e = enb(10e6, 3, SchedulerKind::RoundRobin);
+        for u in 0..3 {
+            e.on_bsr(u, BufferStatus::bsr(1_000_000), ms(0));
+        }
+        let mut g = Vec::new();
+        let mut ttis = [0; 3];
+        for k in 1..=30 {
+            e.grants(ms(k), &mut g);
+            for &(u, _) in &g {
+                ttis[u] += 1;
+            }
+        }
+        assert_eq!(ttis, [10, 10, 10]);
     }
 }
