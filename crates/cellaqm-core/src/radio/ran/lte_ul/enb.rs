@@ -7,8 +7,9 @@
 //!     outstanding(u) = bytes of u's latest BSR − bytes granted to u since it arrived
 //!     wanting(u)     = outstanding(u) if > 0, else sr_grant if an SR of u is pending
 //!                      or if u's latest BSR reported data and no grant of u is in the pipeline
-//!     the scheduler picks up to ues_per_tti UEs with wanting > 0 (round robin, PF, …)
-//!     in that order: grant min(bytes left in the TTI, wanting(u))
+//!     up to ues_per_tti times: the scheduler (round robin, PF, …) picks one UE not yet
+//!     granted in this TTI among those with wanting > 0 that the bytes left can grant;
+//!     grant min(bytes left in the TTI, wanting(u))
 //! ```
 //!
 //! The eNodeB reads each BSR as the UE's buffer status and answers with grants,
@@ -169,18 +170,22 @@ impl EnbScheduler {
             let rate_bps = self.offer.rate(u);
             self.views.push(UserView { backlog_bytes, rate_bps, avg_bps: s.avg.value(tti_index), priority: 0 });
         }
-        // One pick at a time, so that the scheduler's turn moves past the UEs
-        // granted (round robin), not past every UE it would have picked.
+        // One pick at a time among the UEs the TTI's bytes left can grant, so
+        // that the scheduler's turn (round robin) moves past the UEs granted
+        // only. A UE left less than its need and less than `min_grant` is no
+        // candidate: the bytes are then kept for the next TTI.
         let mut starved = false;
         for _ in 0..self.ues_per_tti {
+            for (v, view) in self.views.iter_mut().enumerate() {
+                let left = self.offer.available(v);
+                if view.backlog_bytes > 0 && left < view.backlog_bytes && left < self.min_grant {
+                    view.backlog_bytes = 0;
+                    starved = true;
+                }
+            }
             self.scheduler.select(t, &self.views, 1, &mut self.picked);
             let Some(&u) = self.picked.first() else { break };
-            let wanting = self.views[u].backlog_bytes;
-            let g = self.offer.available(u).min(wanting);
-            if g < wanting && g < self.min_grant {
-                starved = true;
-                break;
-            }
+            let g = self.offer.available(u).min(self.views[u].backlog_bytes);
             self.views[u].backlog_bytes = 0;
             self.offer.spend(u, g);
             let s = &mut self.ues[u];
@@ -286,23 +291,26 @@ mod tests {
         assert_eq!(got, [(7, 128), (15, 128), (23, 128)]);
     }
 
-    /// Three saturated UEs (each reports far more than a TTI carries), four
-    /// picks per TTI: round robin gives each UE every third TTI, as the turn
-    /// moves past the UE served, not past every UE picked.
+    /// Saturated UEs (each reports far more than a TTI carries), four picks
+    /// per TTI: round robin gives each UE its turn, as the turn moves past the
+    /// UE granted, not past the UEs the TTI had no bytes left for.
     #[test]
     fn round_robin_turns_past_the_ue_served() {
-        let mut e = enb(10e6, 3, SchedulerKind::RoundRobin);
-        for u in 0..3 {
-            e.on_bsr(u, BufferStatus::bsr(1_000_000), ms(0));
-        }
-        let mut g = Vec::new();
-        let mut ttis = [0; 3];
-        for k in 1..=30 {
-            e.grants(ms(k), &mut g);
-            for &(u, _) in &g {
-                ttis[u] += 1;
+        for (ues, want) in [
+            (2, vec![(0, 1250), (1, 1250), (0, 1250), (1, 1250)]),
+            (3, vec![(0, 1250), (1, 1250), (2, 1250), (0, 1250)]),
+        ] {
+            let mut e = enb(10e6, ues, SchedulerKind::RoundRobin);
+            for u in 0..ues {
+                e.on_bsr(u, BufferStatus::bsr(1_000_000), ms(0));
             }
+            let mut g = Vec::new();
+            let mut got = Vec::new();
+            for k in 1..=4 {
+                e.grants(ms(k), &mut g);
+                got.extend(g.iter().copied());
+            }
+            assert_eq!(got, want, "{ues} UEs");
         }
-        assert_eq!(ttis, [10, 10, 10]);
     }
 }
