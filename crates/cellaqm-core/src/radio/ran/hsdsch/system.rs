@@ -401,12 +401,29 @@ impl HsDsch {
         if cell.schedulable == 0 {
             return false;
         }
-        cell.scheduler.select(now, &cell.views, self.cfg.users_per_tti as usize, &mut self.picked);
+        // One pick at a time, so that round robin's turn moves past the users
+        // served only: a pick leaves the view for the rest of the TTI (the views
+        // are rebuilt every TTI), and after the first only users whose own block
+        // at the share left holds a PDU are candidates (the fraction of a PDU a
+        // user carries does not make it one, or a user served in an earlier TTI
+        // would take the leftover and move the turn back).
         let mut share = 1.0;
-        for &u in &self.picked {
+        for pick in 0..self.cfg.users_per_tti {
             if share <= 0.0 {
                 break;
             }
+            if pick > 0 {
+                for &v in &self.backlogged {
+                    let ue = &self.ues[v];
+                    let full = ue.mcs.map_or(0.0, |m| self.table[m].block_bytes as f64);
+                    if cell.views[v].backlog_bytes > 0 && (full * share).floor() < self.pdu_bytes {
+                        cell.views[v].backlog_bytes = 0;
+                    }
+                }
+            }
+            cell.scheduler.select(now, &cell.views, 1, &mut self.picked);
+            let Some(&u) = self.picked.first() else { break };
+            cell.views[u].backlog_bytes = 0;
             let ue = &mut self.ues[u];
             let m = ue.mcs.expect("a schedulable user has a format");
             let full = self.table[m].block_bytes as f64;
