@@ -88,6 +88,19 @@ pub enum AnyScheduler {
     Priority(StrictPriority),
 }
 
+impl AnyScheduler {
+    /// The next user to serve in this TTI, with the backlog its view showed,
+    /// taken out of `users` for the rest of the TTI (its backlog set to 0).
+    /// A cell that serves several users per TTI asks one at a time, after
+    /// leaving out those the TTI has no room for, so that a scheduler's turn
+    /// (round robin) moves past the users served only.
+    pub fn next_served(&mut self, now: Time, users: &mut [UserView], picked: &mut Vec<usize>) -> Option<(usize, u64)> {
+        self.select(now, users, 1, picked);
+        let u = *picked.first()?;
+        Some((u, std::mem::take(&mut users[u].backlog_bytes)))
+    }
+}
+
 impl Scheduler for AnyScheduler {
     fn select(&mut self, now: Time, users: &[UserView], max: usize, picked: &mut Vec<usize>) {
         match self {

@@ -52,7 +52,7 @@ use crate::radio::env::Environment;
 use crate::radio::pending::Pending;
 use crate::radio::ran::hsdpa::channel::HsdpaConfig;
 use crate::radio::sap::TxOpportunity;
-use crate::radio::scheduler::{AnyScheduler, RateAverage, Scheduler, SchedulerKind, UserView};
+use crate::radio::scheduler::{AnyScheduler, RateAverage, SchedulerKind, UserView};
 use crate::radio::streams::stream_name;
 use crate::rlc::Pdu;
 use crate::rng::{self, Rng};
@@ -421,9 +421,7 @@ impl HsDsch {
                     }
                 }
             }
-            cell.scheduler.select(now, &cell.views, 1, &mut self.picked);
-            let Some(&u) = self.picked.first() else { break };
-            cell.views[u].backlog_bytes = 0;
+            let Some((u, _)) = cell.scheduler.next_served(now, &mut cell.views, &mut self.picked) else { break };
             let ue = &mut self.ues[u];
             let m = ue.mcs.expect("a schedulable user has a format");
             let full = self.table[m].block_bytes as f64;

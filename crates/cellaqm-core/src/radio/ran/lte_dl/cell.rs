@@ -34,7 +34,7 @@ use crate::queue::{DropCause, Dropped, QueueDisc};
 use crate::radio::lte::capacity::Offer;
 use crate::radio::lte::harq::{HarqStats, Outcome};
 use crate::radio::sap::TxOpportunity;
-use crate::radio::scheduler::{AnyScheduler, RateAverage, Scheduler, UserView};
+use crate::radio::scheduler::{AnyScheduler, RateAverage, UserView};
 use crate::time::{Dur, Time};
 use std::collections::BTreeMap;
 
@@ -138,10 +138,8 @@ impl Cell {
                     view.backlog_bytes = 0;
                 }
             }
-            self.scheduler.select(now, &self.views, 1, &mut self.picked);
-            let Some(&u) = self.picked.first() else { break };
-            let bytes = self.offer.available(u).min(self.views[u].backlog_bytes);
-            self.views[u].backlog_bytes = 0;
+            let Some((u, need)) = self.scheduler.next_served(now, &mut self.views, &mut self.picked) else { break };
+            let bytes = self.offer.available(u).min(need);
             self.offer.spend(u, bytes);
             served = true;
             let block = self.bearers[u].transmit(now, TxOpportunity { bytes }, dropped);

@@ -39,7 +39,7 @@
 
 use crate::radio::lte::capacity::Offer;
 use crate::radio::sap::BufferStatus;
-use crate::radio::scheduler::{AnyScheduler, RateAverage, Scheduler, UserView};
+use crate::radio::scheduler::{AnyScheduler, RateAverage, UserView};
 use crate::time::{Dur, Time};
 
 /// What the eNodeB knows of one UE.
@@ -183,10 +183,8 @@ impl EnbScheduler {
                     starved = true;
                 }
             }
-            self.scheduler.select(t, &self.views, 1, &mut self.picked);
-            let Some(&u) = self.picked.first() else { break };
-            let g = self.offer.available(u).min(self.views[u].backlog_bytes);
-            self.views[u].backlog_bytes = 0;
+            let Some((u, wanting)) = self.scheduler.next_served(t, &mut self.views, &mut self.picked) else { break };
+            let g = self.offer.available(u).min(wanting);
             self.offer.spend(u, g);
             let s = &mut self.ues[u];
             if s.reported.new_bytes > s.granted {
