@@ -208,7 +208,10 @@ def test_resume_reruns_a_corrupt_run(cli, small_sweep):
 # ------------------------------------------------------------------ 7. Ctrl-C during a sweep
 
 
-def test_ctrl_c_in_a_sweep_says_what_it_waits_for_and_a_second_one_exits_cleanly(tmp_path: Path):
+@pytest.mark.parametrize("second_at_once", [False, True], ids=["after-the-message", "at-once"])
+def test_ctrl_c_in_a_sweep_says_what_it_waits_for_and_a_second_one_exits_cleanly(tmp_path: Path,
+                                                                                 second_at_once: bool):
+    """The second Ctrl-C abandons the runs wherever it lands, even while the first one is being handled."""
     scenario = tmp_path / "endless.toml"
     scenario.write_text(ENDLESS, encoding="utf-8")
     sweep = tmp_path / "sweep.toml"
@@ -222,8 +225,12 @@ def test_ctrl_c_in_a_sweep_says_what_it_waits_for_and_a_second_one_exits_cleanly
             threading.Event().wait(0.05)
         threading.Event().wait(2.0)  # both runs under way
         proc.send_signal(signal.SIGINT)
+        if second_at_once:
+            threading.Event().wait(0.05)  # (signals sent closer than their delivery merge into one)
+            proc.send_signal(signal.SIGINT)
         first_line = proc.stderr.readline()
-        proc.send_signal(signal.SIGINT)
+        if not second_at_once:
+            proc.send_signal(signal.SIGINT)
         _out, rest = proc.communicate(timeout=60)
     finally:
         proc.kill()

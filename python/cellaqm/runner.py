@@ -170,6 +170,38 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+class _CtrlC:
+    """Counts Ctrl-Cs while local runs are in flight, instead of raising :class:`KeyboardInterrupt` wherever the
+    main thread happens to be: a second Ctrl-C that lands while the first one is being handled is still counted.
+
+    Only the main thread can catch signals; elsewhere the count stays 0 and Ctrl-C is left to Python.
+    """
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._previous: Any = None
+
+    def __enter__(self) -> "_CtrlC":
+        import signal
+
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._press)
+        return self
+
+    def _press(self, _signum: int, _frame: Any) -> None:
+        self.count += 1
+
+    def __exit__(self, *_exc: object) -> None:
+        import signal
+
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+
+#: How often the sweep's thread looks for a Ctrl-C while it waits for runs (seconds).
+_POLL_S = 0.2
+
+
 def _run_local(
     entries: list[dict[str, Any]],
     work: Work,
@@ -204,31 +236,32 @@ def _run_local(
     # Threads watch `abandon`; worker processes (which cannot share it) are terminated instead.
     stop = None if executor == "process" else abandon
     try:
-        while True:
-            while len(pending) < window:
-                nxt = next(it, None)
-                if nxt is None:
-                    break
-                pending.add(pool.submit(_job, work, keep, nxt, stop))
-            if not pending:
-                break
-            finished, pending = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
-            for fut in finished:
-                on_done(*fut.result())
-    except KeyboardInterrupt:
-        pending = {fut for fut in pending if not fut.cancel()}
-        sys.stderr.write(f"cellaqm: finishing {len(pending)} runs in flight… (Ctrl-C again to abandon them; "
-                         "--resume reruns them)\n")
-        try:
-            for fut in cf.as_completed(pending):
-                if not fut.exception():
+        with _CtrlC() as ctrl_c:
+            while not ctrl_c.count:
+                while len(pending) < window:
+                    nxt = next(it, None)
+                    if nxt is None:
+                        break
+                    pending.add(pool.submit(_job, work, keep, nxt, stop))
+                if not pending:
+                    return
+                finished, pending = cf.wait(pending, timeout=_POLL_S, return_when=cf.FIRST_COMPLETED)
+                for fut in finished:
                     on_done(*fut.result())
-        except KeyboardInterrupt:
-            abandon.set()
-            if executor == "process":
-                for proc in list(getattr(pool, "_processes", {}).values()):  # no public way to stop a worker
-                    proc.terminate()
-        raise
+            pending = {fut for fut in pending if not fut.cancel()}
+            sys.stderr.write(f"cellaqm: finishing {len(pending)} runs in flight… (Ctrl-C again to abandon them; "
+                             "--resume reruns them)\n")
+            while pending and ctrl_c.count < 2:
+                finished, pending = cf.wait(pending, timeout=_POLL_S, return_when=cf.FIRST_COMPLETED)
+                for fut in finished:
+                    if not fut.exception():
+                        on_done(*fut.result())
+            if pending:
+                abandon.set()
+                if executor == "process":
+                    for proc in list(getattr(pool, "_processes", {}).values()):  # no public way to stop a worker
+                        proc.terminate()
+        raise KeyboardInterrupt
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
