@@ -163,14 +163,14 @@ validate: build $(NS3_BIN) ## Run cellaqm vs ns-3 and theory checks, write docs/
 	$(BIN)/python validation/theory.py --out validation/results/theory.md
 	$(BIN)/python validation/compare.py --ns3-bin $(NS3_BIN) $(if $(FULL),--full,)
 
-$(LENA_BIN): $(NS3_STAMP) validation/ns3/lte_uplink.cc validation/ns3/build.sh
+$(LENA_BIN): $(NS3_STAMP) validation/ns3/lte_uplink.cc validation/ns3/lena_common.h validation/ns3/build.sh
 	validation/ns3/build.sh $(BIN)/python $(dir $@) lte_uplink
 
 validate-lte: build $(LENA_BIN) ## LTE uplink vs ns-3 LENA (issue 21): goodput and speed-up over 60 s (about 2 min), then re-render docs/validation.md
 	$(BIN)/python validation/lte_compare.py --lena-bin $(LENA_BIN)
 	$(BIN)/python validation/compare.py --render-only
 
-$(LENA_DL_BIN): $(NS3_STAMP) validation/ns3/lte_downlink.cc validation/ns3/build.sh
+$(LENA_DL_BIN): $(NS3_STAMP) validation/ns3/lte_downlink.cc validation/ns3/lena_common.h validation/ns3/build.sh
 	validation/ns3/build.sh $(BIN)/python $(dir $@) lte_downlink
 
 validate-lte-downlink: build $(LENA_DL_BIN) ## LTE downlink vs ns-3 LENA (issue 41): 1 and 10 UEs, goodput and speed-up over 20 s (a few min), then re-render docs/validation.md

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -231,20 +231,31 @@ def render(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def load(path: Path = RESULTS) -> Optional[dict[str, Any]]:
+def read_results(path: Path) -> Optional[dict[str, Any]]:
+    """A comparison's stored results (None before its first run)."""
     return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
 
 
-def main(argv: Optional[list[str]] = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--lena-bin", type=Path, default=ROOT / "build" / "validation" / "lte_uplink")
-    p.add_argument("--results", type=Path, default=RESULTS)
+def load(path: Path = RESULTS) -> Optional[dict[str, Any]]:
+    return read_results(path)
+
+
+def run_and_store(description: str, program: str, results: Path, run_all: Callable[[Path], dict[str, Any]],
+                  render: Callable[[dict[str, Any]], str], argv: Optional[list[str]]) -> int:
+    """A LENA comparison's command line: run every case with the LENA `program`, store and print the table."""
+    p = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--lena-bin", type=Path, default=ROOT / "build" / "validation" / program)
+    p.add_argument("--results", type=Path, default=results)
     args = p.parse_args(argv)
     data = run_all(args.lena_bin)
     args.results.parent.mkdir(parents=True, exist_ok=True)
     args.results.write_text(json.dumps(data, indent=1), encoding="utf-8")
     print(render(data))
     return 0
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    return run_and_store(__doc__ or "", "lte_uplink", RESULTS, run_all, render, argv)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ section of docs/validation.md that validation/compare.py includes.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import resource
@@ -238,19 +237,11 @@ def row(case: dict[str, Any], label: str, ours: dict[str, Any]) -> str:
 
 
 def load(path: Path = RESULTS) -> Optional[dict[str, Any]]:
-    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+    return lte_compare.read_results(path)
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--lena-bin", type=Path, default=ROOT / "build" / "validation" / "lte_downlink")
-    p.add_argument("--results", type=Path, default=RESULTS)
-    args = p.parse_args(argv)
-    data = run_all(args.lena_bin)
-    args.results.parent.mkdir(parents=True, exist_ok=True)
-    args.results.write_text(json.dumps(data, indent=1), encoding="utf-8")
-    print(render(data))
-    return 0
+    return lte_compare.run_and_store(__doc__ or "", "lte_downlink", RESULTS, run_all, render, argv)
 
 
 if __name__ == "__main__":

@@ -22,13 +22,7 @@
 // uplink), the UEs' downlink receptions, errors and HARQ retransmissions,
 // their mean reported SINR, and wall seconds.
 
-#include "ns3/applications-module.h"
-#include "ns3/core-module.h"
-#include "ns3/internet-module.h"
-#include "ns3/lte-module.h"
-#include "ns3/mobility-module.h"
-#include "ns3/network-module.h"
-#include "ns3/point-to-point-module.h"
+#include "lena_common.h"
 
 #include <algorithm>
 #include <chrono>
@@ -40,6 +34,7 @@
 #include <vector>
 
 using namespace ns3;
+using namespace lena;
 
 namespace
 {
@@ -52,28 +47,18 @@ std::map<Key, int64_t> g_sent;    // data: latest send time at the remote host's
 std::vector<int64_t> g_delaysNs;  // one per data packet reaching a UE's IP layer
 std::map<Key, int64_t> g_ackSent; // ACKs: first send time at a UE's IP layer, ns
 std::vector<int64_t> g_ackDelaysNs;
-uint64_t g_rtos = 0;
-uint64_t g_fastRetransmits = 0;
-uint64_t g_rlcDrops = 0;
 uint64_t g_dataPdus = 0;   // the eNodeB's data-bearer RLC PDUs carrying data, in steady state
 uint64_t g_statusPdus = 0; // its 2-byte PDUs (AM STATUS PDUs for the UEs' ACKs), in steady state
 uint64_t g_blocks = 0;     // downlink blocks to the UEs in steady state
 uint64_t g_blockBytes = 0;
 std::map<std::pair<uint16_t, uint8_t>, uint64_t> g_tbs; // (TBS bytes, MCS) -> blocks in steady state
 std::map<uint64_t, uint64_t> g_ttiBytes;                // TTI index -> bytes scheduled, steady state
-double g_steadyFromS = 0;
 uint64_t g_dlReceptions = 0;
 uint64_t g_dlErrors = 0;
 uint64_t g_dlRetx = 0;
 double g_sinrSum = 0;
 uint64_t g_sinrCount = 0;
 std::vector<uint16_t> g_rntis;
-
-bool
-Steady()
-{
-    return Simulator::Now().GetSeconds() >= g_steadyFromS;
-}
 
 bool
 IsData(Ptr<const Packet> p, TcpHeader& tcp)
@@ -141,19 +126,6 @@ OnSinkRx(std::size_t ue, Ptr<const Packet> p, const Address&)
 }
 
 void
-OnCongState(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
-{
-    if (now == TcpSocketState::CA_LOSS)
-    {
-        ++g_rtos;
-    }
-    else if (now == TcpSocketState::CA_RECOVERY)
-    {
-        ++g_fastRetransmits;
-    }
-}
-
-void
 OnDlScheduling(DlSchedulingCallbackInfo info)
 {
     if (!Steady() || std::find(g_rntis.begin(), g_rntis.end(), info.rnti) == g_rntis.end())
@@ -189,12 +161,6 @@ OnSinr(uint16_t, uint16_t, double, double sinr, uint8_t)
 }
 
 void
-OnRlcDrop(Ptr<const Packet>)
-{
-    ++g_rlcDrops;
-}
-
-void
 OnRlcTxPdu(uint16_t, uint8_t, uint32_t bytes)
 {
     if (!Steady())
@@ -224,34 +190,6 @@ HookSenders(ApplicationContainer apps)
                                           MakeCallback(&OnRlcDrop));
     Config::ConnectWithoutContextFailSafe("/NodeList/*/DeviceList/*/LteEnbRrc/UeMap/*/DataRadioBearerMap/*/LteRlc/TxPDU",
                                           MakeCallback(&OnRlcTxPdu));
-}
-
-double
-QuantileMs(const std::vector<int64_t>& sorted, double q)
-{
-    if (sorted.empty())
-    {
-        return 0.0;
-    }
-    auto i = static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5);
-    return static_cast<double>(sorted[std::min(i, sorted.size() - 1)]) * 1e-6;
-}
-
-std::string
-DelayJson(std::vector<int64_t>& ns)
-{
-    std::sort(ns.begin(), ns.end());
-    double sum = 0;
-    for (int64_t d : ns)
-    {
-        sum += static_cast<double>(d);
-    }
-    std::ostringstream js;
-    js << std::setprecision(10) << "{\"count\":" << ns.size()
-       << ",\"mean\":" << (ns.empty() ? 0.0 : sum / static_cast<double>(ns.size()) * 1e-6)
-       << ",\"p50\":" << QuantileMs(ns, 0.5) << ",\"p95\":" << QuantileMs(ns, 0.95)
-       << ",\"max\":" << (ns.empty() ? 0.0 : static_cast<double>(ns.back()) * 1e-6) << "}";
-    return js.str();
 }
 
 } // namespace
@@ -307,96 +245,33 @@ main(int argc, char* argv[])
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(seed);
 
-    // ---- TCP, aligned with cellaqm (validation/alignment.md, the LTE tables)
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpNewReno::GetTypeId()));
-    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", TypeIdValue(TcpPrrRecovery::GetTypeId()));
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
-    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(initialWindow));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rwnd));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(4 * rwnd));
-    Config::SetDefault("ns3::TcpSocket::ConnTimeout", TimeValue(Seconds(1)));
-    Config::SetDefault("ns3::TcpSocket::DataRetries", UintegerValue(1000));
-    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
-    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
-    Config::SetDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(true));
-    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
-    Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(NanoSeconds(1)));
-
-    // ---- radio: RLC buffers as cellaqm's PDCP buffer, a fixed high-SINR channel
-    Config::SetDefault("ns3::LteRlcAm::MaxTxBufferSize", UintegerValue(rlcBuffer));
-    Config::SetDefault("ns3::LteRlcUm::MaxTxBufferSize", UintegerValue(rlcBuffer));
-    // UM's default discards SDUs older than the bearer's delay budget (QCI 9: 300 ms);
-    // cellaqm's drop-tail buffer has no such timer.
-    Config::SetDefault("ns3::LteRlcUm::EnablePdcpDiscarding", BooleanValue(false));
-    Config::SetDefault("ns3::LteEnbRrc::EpsBearerToRlcMapping",
-                       EnumValue(rlc == "am" ? LteEnbRrc::RLC_AM_ALWAYS : LteEnbRrc::RLC_UM_ALWAYS));
+    SetTcpDefaults(mss, initialWindow, rwnd, sack);
+    SetRlcDefaults(rlc, rlcBuffer);
     // Enough SRS periodicity for up to 40 UEs (the default, 40, also serves 10).
     Config::SetDefault("ns3::LteEnbRrc::SrsPeriodicity", UintegerValue(nUes > 20 ? 80 : 40));
-    Config::SetDefault("ns3::LteEnbNetDevice::UlBandwidth", UintegerValue(prbs));
-    Config::SetDefault("ns3::LteEnbNetDevice::DlBandwidth", UintegerValue(prbs));
+    SetBandwidth(prbs);
 
-    Ptr<LteHelper> lte = CreateObject<LteHelper>();
-    Ptr<PointToPointEpcHelper> epc = CreateObject<PointToPointEpcHelper>();
-    epc->SetAttribute("S1uLinkDelay", TimeValue(MilliSeconds(s1uDelayMs)));
-    lte->SetEpcHelper(epc);
-    lte->SetSchedulerType(scheduler == "pf" ? "ns3::PfFfMacScheduler" : "ns3::RrFfMacScheduler");
-
-    // ---- the remote host behind the PGW
-    Ptr<Node> pgw = epc->GetPgwNode();
-    NodeContainer remote;
-    remote.Create(1);
-    InternetStackHelper internet;
-    internet.Install(remote);
-    PointToPointHelper p2p;
-    p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Gbps")));
-    p2p.SetChannelAttribute("Delay", TimeValue(MilliSeconds(internetDelayMs)));
-    p2p.SetDeviceAttribute("Mtu", UintegerValue(1500));
-    NetDeviceContainer inetDevs = p2p.Install(pgw, remote.Get(0));
-    Ipv4AddressHelper ipv4;
-    ipv4.SetBase("1.0.0.0", "255.0.0.0");
-    ipv4.Assign(inetDevs);
-    Ipv4StaticRoutingHelper routing;
-    routing.GetStaticRouting(remote.Get(0)->GetObject<Ipv4>())
-        ->AddNetworkRouteTo(Ipv4Address("7.0.0.0"), Ipv4Mask("255.0.0.0"), 1);
-
+    Network net = MakeNetwork(scheduler, s1uDelayMs, internetDelayMs);
     // ---- the cell: every UE at `distance_m`, spread on a circle
-    NodeContainer enbs;
-    NodeContainer ues;
-    enbs.Create(1);
-    ues.Create(nUes);
-    Ptr<ListPositionAllocator> positions = CreateObject<ListPositionAllocator>();
-    positions->Add(Vector(0, 0, 0));
+    std::vector<Vector> uePositions;
     for (uint32_t i = 0; i < nUes; ++i)
     {
         double a = 2.0 * M_PI * i / nUes;
-        positions->Add(Vector(distanceM * std::cos(a), distanceM * std::sin(a), 0));
+        uePositions.emplace_back(distanceM * std::cos(a), distanceM * std::sin(a), 0);
     }
-    MobilityHelper mobility;
-    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
-    mobility.SetPositionAllocator(positions);
-    mobility.Install(enbs);
-    mobility.Install(ues);
-    NetDeviceContainer enbDevs = lte->InstallEnbDevice(enbs);
-    NetDeviceContainer ueDevs = lte->InstallUeDevice(ues);
-    internet.Install(ues);
-    Ipv4InterfaceContainer ueIfs = epc->AssignUeIpv4Address(ueDevs);
-    for (uint32_t i = 0; i < nUes; ++i)
-    {
-        routing.GetStaticRouting(ues.Get(i)->GetObject<Ipv4>())->SetDefaultRoute(epc->GetUeDefaultGatewayAddress(), 1);
-    }
-    lte->Attach(ueDevs, enbDevs.Get(0));
+    InstallCell(net, uePositions);
+    NodeContainer& ues = net.ues;
 
     // ---- traces
-    Ptr<LteEnbNetDevice> enb = DynamicCast<LteEnbNetDevice>(enbDevs.Get(0));
+    Ptr<LteEnbNetDevice> enb = DynamicCast<LteEnbNetDevice>(net.enbDevices.Get(0));
     enb->GetRrc()->TraceConnectWithoutContext("ConnectionEstablished", MakeCallback(&OnConnected));
     enb->GetMac()->TraceConnectWithoutContext("DlScheduling", MakeCallback(&OnDlScheduling));
-    Ptr<Ipv4L3Protocol> remoteIp = remote.Get(0)->GetObject<Ipv4L3Protocol>();
+    Ptr<Ipv4L3Protocol> remoteIp = net.remote->GetObject<Ipv4L3Protocol>();
     remoteIp->TraceConnectWithoutContext("SendOutgoing", MakeCallback(&OnRemoteIpSend));
     remoteIp->TraceConnectWithoutContext("LocalDeliver", MakeCallback(&OnRemoteIpDeliver));
     for (uint32_t i = 0; i < nUes; ++i)
     {
-        Ptr<LteUeNetDevice> ue = DynamicCast<LteUeNetDevice>(ueDevs.Get(i));
+        Ptr<LteUeNetDevice> ue = DynamicCast<LteUeNetDevice>(net.ueDevices.Get(i));
         ue->GetPhy()->GetDlSpectrumPhy()->TraceConnectWithoutContext("DlPhyReception",
                                                                      MakeCallback(&OnDlPhyReception));
         ue->GetPhy()->TraceConnectWithoutContext("ReportCurrentCellRsrpSinr", MakeCallback(&OnSinr));
@@ -414,9 +289,9 @@ main(int argc, char* argv[])
         ApplicationContainer sink = sinkHelper.Install(ues.Get(i));
         sink.Start(Seconds(0));
         sink.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnSinkRx, std::size_t{i}));
-        BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(ueIfs.GetAddress(i), port));
+        BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(net.ueInterfaces.GetAddress(i), port));
         bulk.SetAttribute("SendSize", UintegerValue(mss));
-        bulkApps.Add(bulk.Install(remote.Get(0)));
+        bulkApps.Add(bulk.Install(net.remote));
     }
     bulkApps.Start(Seconds(startS));
     Simulator::Schedule(Seconds(startS) + NanoSeconds(1), &HookSenders, bulkApps);
@@ -425,11 +300,7 @@ main(int argc, char* argv[])
     Simulator::Run();
 
     // ---- report
-    auto mode = std::max_element(g_tbs.begin(), g_tbs.end(),
-                                 [](const auto& a, const auto& b) { return a.second < b.second; });
-    uint16_t tbBytes = mode == g_tbs.end() ? 0 : mode->first.first;
-    unsigned mcs = mode == g_tbs.end() ? 0 : mode->first.second;
-    uint64_t tbBlocks = mode == g_tbs.end() ? 0 : mode->second;
+    TransportBlock tb = MostFrequent(g_tbs);
     double steadyTtis = (startS + durationS - g_steadyFromS) * 1000.0;
     uint64_t total = 0;
     std::ostringstream perUe;
@@ -452,9 +323,9 @@ main(int argc, char* argv[])
        << ",\"rtos\":" << g_rtos << ",\"fast_retransmits\":" << g_fastRetransmits << ",\"rlc_drops\":" << g_rlcDrops
        << ",\"dl\":{\"blocks\":" << g_blocks << ",\"block_bytes\":" << g_blockBytes
        << ",\"ttis_used_share\":" << static_cast<double>(g_ttiBytes.size()) / steadyTtis
-       << ",\"bytes_per_tti\":" << static_cast<double>(g_blockBytes) / steadyTtis << ",\"tb_bytes\":" << tbBytes
-       << ",\"mcs\":" << mcs << ",\"tb_share\":"
-       << (g_blocks ? static_cast<double>(tbBlocks) / static_cast<double>(g_blocks) : 0.0)
+       << ",\"bytes_per_tti\":" << static_cast<double>(g_blockBytes) / steadyTtis << ",\"tb_bytes\":" << tb.bytes
+       << ",\"mcs\":" << tb.mcs << ",\"tb_share\":"
+       << (g_blocks ? static_cast<double>(tb.count) / static_cast<double>(g_blocks) : 0.0)
        << ",\"tb_sizes\":" << g_tbs.size() << ",\"data_pdus\":" << g_dataPdus << ",\"status_pdus\":" << g_statusPdus
        << ",\"receptions\":" << g_dlReceptions << ",\"errors\":" << g_dlErrors << ",\"harq_retx\":" << g_dlRetx
        << ",\"sinr_db\":" << (g_sinrCount ? g_sinrSum / static_cast<double>(g_sinrCount) : 0.0)

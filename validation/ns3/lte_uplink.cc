@@ -19,13 +19,7 @@
 // the UE's RLC PDUs in steady state (data PDUs and their bytes, 2-byte STATUS PDUs),
 // the eNodeB PHY's uplink receptions and HARQ retransmissions, wall seconds.
 
-#include "ns3/applications-module.h"
-#include "ns3/core-module.h"
-#include "ns3/internet-module.h"
-#include "ns3/lte-module.h"
-#include "ns3/mobility-module.h"
-#include "ns3/network-module.h"
-#include "ns3/point-to-point-module.h"
+#include "lena_common.h"
 
 #include <algorithm>
 #include <chrono>
@@ -36,6 +30,7 @@
 #include <vector>
 
 using namespace ns3;
+using namespace lena;
 
 namespace
 {
@@ -44,9 +39,6 @@ namespace
 uint64_t g_rxBytes = 0;             // application bytes the sink read over [start, start + duration]
 std::map<uint32_t, int64_t> g_sent; // TCP sequence number -> latest send time at the UE's IP layer, ns
 std::vector<int64_t> g_delaysNs;    // one per data packet reaching the remote host's IP layer
-uint64_t g_rtos = 0;
-uint64_t g_fastRetransmits = 0;
-uint64_t g_rlcDrops = 0;
 uint64_t g_dataPdus = 0;     // the UE's data-bearer RLC PDUs carrying data, in steady state
 uint64_t g_dataPduBytes = 0; // their bytes (RLC headers included)
 uint64_t g_statusPdus = 0;   // its 2-byte PDUs (AM STATUS PDUs for the downlink ACKs), in steady state
@@ -54,7 +46,6 @@ uint16_t g_rnti = 0; // the UE's C-RNTI (UlScheduling reports every RNTI's grant
 uint64_t g_grants = 0;
 uint64_t g_grantedBytes = 0;
 std::map<std::pair<uint16_t, uint8_t>, uint64_t> g_tbs; // (TBS bytes, MCS) -> grants in steady state
-double g_steadyFromS = 0;                               // grants from this time on count as steady state
 uint64_t g_steadyGrants = 0;
 uint64_t g_ulReceptions = 0;
 uint64_t g_ulErrors = 0;
@@ -95,19 +86,6 @@ OnSinkRx(Ptr<const Packet> p, const Address&)
 }
 
 void
-OnCongState(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
-{
-    if (now == TcpSocketState::CA_LOSS)
-    {
-        ++g_rtos;
-    }
-    else if (now == TcpSocketState::CA_RECOVERY)
-    {
-        ++g_fastRetransmits;
-    }
-}
-
-void
 OnUlScheduling(uint32_t, uint32_t, uint16_t rnti, uint8_t mcs, uint16_t tbBytes, uint8_t)
 {
     if (rnti != g_rnti)
@@ -116,7 +94,7 @@ OnUlScheduling(uint32_t, uint32_t, uint16_t rnti, uint8_t mcs, uint16_t tbBytes,
     }
     ++g_grants;
     g_grantedBytes += tbBytes;
-    if (Simulator::Now().GetSeconds() >= g_steadyFromS)
+    if (Steady())
     {
         ++g_steadyGrants;
         ++g_tbs[{tbBytes, mcs}];
@@ -136,15 +114,9 @@ OnUlPhyReception(PhyReceptionStatParameters r)
 }
 
 void
-OnRlcDrop(Ptr<const Packet>)
-{
-    ++g_rlcDrops;
-}
-
-void
 OnRlcTxPdu(uint16_t, uint8_t, uint32_t bytes)
 {
-    if (Simulator::Now().GetSeconds() < g_steadyFromS)
+    if (!Steady())
     {
         return;
     }
@@ -173,17 +145,6 @@ HookSender(Ptr<BulkSendApplication> app)
                                           MakeCallback(&OnRlcDrop));
     Config::ConnectWithoutContextFailSafe("/NodeList/*/DeviceList/*/LteUeRrc/DataRadioBearerMap/*/LteRlc/TxPDU",
                                           MakeCallback(&OnRlcTxPdu));
-}
-
-double
-QuantileMs(const std::vector<int64_t>& sorted, double q)
-{
-    if (sorted.empty())
-    {
-        return 0.0;
-    }
-    auto i = static_cast<std::size_t>(q * static_cast<double>(sorted.size() - 1) + 0.5);
-    return static_cast<double>(sorted[std::min(i, sorted.size() - 1)]) * 1e-6;
 }
 
 } // namespace
@@ -238,98 +199,34 @@ main(int argc, char* argv[])
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(seed);
 
-    // ---- TCP, aligned with cellaqm (validation/alignment.md, the LTE table)
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpNewReno::GetTypeId()));
-    Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", TypeIdValue(TcpPrrRecovery::GetTypeId()));
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
-    Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(initialWindow));
-    Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(1));
-    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rwnd));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(4 * rwnd));
-    Config::SetDefault("ns3::TcpSocket::ConnTimeout", TimeValue(Seconds(1)));
-    Config::SetDefault("ns3::TcpSocket::DataRetries", UintegerValue(1000));
-    Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(sack));
-    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
-    Config::SetDefault("ns3::TcpSocketBase::WindowScaling", BooleanValue(true));
-    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
-    Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(NanoSeconds(1)));
-
-    // ---- radio: RLC buffers as cellaqm's UE buffer, a fixed high-SINR channel
-    Config::SetDefault("ns3::LteRlcAm::MaxTxBufferSize", UintegerValue(rlcBuffer));
-    Config::SetDefault("ns3::LteRlcUm::MaxTxBufferSize", UintegerValue(rlcBuffer));
-    // UM's default discards SDUs older than the bearer's delay budget (QCI 9: 300 ms);
-    // cellaqm's drop-tail UE buffer has no such timer.
-    Config::SetDefault("ns3::LteRlcUm::EnablePdcpDiscarding", BooleanValue(false));
-    Config::SetDefault("ns3::LteEnbRrc::EpsBearerToRlcMapping",
-                       EnumValue(rlc == "am" ? LteEnbRrc::RLC_AM_ALWAYS : LteEnbRrc::RLC_UM_ALWAYS));
-    Config::SetDefault("ns3::LteEnbNetDevice::UlBandwidth", UintegerValue(prbs));
-    Config::SetDefault("ns3::LteEnbNetDevice::DlBandwidth", UintegerValue(prbs));
+    SetTcpDefaults(mss, initialWindow, rwnd, sack);
+    SetRlcDefaults(rlc, rlcBuffer);
+    SetBandwidth(prbs);
     Config::SetDefault("ns3::LteUePhy::EnableUplinkPowerControl", BooleanValue(false));
     Config::SetDefault("ns3::LteUePhy::TxPower", DoubleValue(ueTxPowerDbm));
 
-    Ptr<LteHelper> lte = CreateObject<LteHelper>();
-    Ptr<PointToPointEpcHelper> epc = CreateObject<PointToPointEpcHelper>();
-    epc->SetAttribute("S1uLinkDelay", TimeValue(MilliSeconds(s1uDelayMs)));
-    lte->SetEpcHelper(epc);
-    lte->SetSchedulerType(scheduler == "pf" ? "ns3::PfFfMacScheduler" : "ns3::RrFfMacScheduler");
-
-    // ---- the remote host behind the PGW
-    Ptr<Node> pgw = epc->GetPgwNode();
-    NodeContainer remote;
-    remote.Create(1);
-    InternetStackHelper internet;
-    internet.Install(remote);
-    PointToPointHelper p2p;
-    p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Gbps")));
-    p2p.SetChannelAttribute("Delay", TimeValue(MilliSeconds(internetDelayMs)));
-    p2p.SetDeviceAttribute("Mtu", UintegerValue(1500));
-    NetDeviceContainer inetDevs = p2p.Install(pgw, remote.Get(0));
-    Ipv4AddressHelper ipv4;
-    ipv4.SetBase("1.0.0.0", "255.0.0.0");
-    Ipv4InterfaceContainer inetIfs = ipv4.Assign(inetDevs);
-    Ipv4Address remoteAddr = inetIfs.GetAddress(1);
-    Ipv4StaticRoutingHelper routing;
-    routing.GetStaticRouting(remote.Get(0)->GetObject<Ipv4>())
-        ->AddNetworkRouteTo(Ipv4Address("7.0.0.0"), Ipv4Mask("255.0.0.0"), 1);
-
-    // ---- the cell
-    NodeContainer enbs;
-    NodeContainer ues;
-    enbs.Create(1);
-    ues.Create(1);
-    Ptr<ListPositionAllocator> positions = CreateObject<ListPositionAllocator>();
-    positions->Add(Vector(0, 0, 0));
-    positions->Add(Vector(distanceM, 0, 0));
-    MobilityHelper mobility;
-    mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
-    mobility.SetPositionAllocator(positions);
-    mobility.Install(enbs);
-    mobility.Install(ues);
-    NetDeviceContainer enbDevs = lte->InstallEnbDevice(enbs);
-    NetDeviceContainer ueDevs = lte->InstallUeDevice(ues);
-    internet.Install(ues);
-    epc->AssignUeIpv4Address(ueDevs);
-    routing.GetStaticRouting(ues.Get(0)->GetObject<Ipv4>())->SetDefaultRoute(epc->GetUeDefaultGatewayAddress(), 1);
-    lte->Attach(ueDevs, enbDevs.Get(0));
+    Network net = MakeNetwork(scheduler, s1uDelayMs, internetDelayMs);
+    // ---- the cell: the UE at `distance_m`
+    InstallCell(net, {Vector(distanceM, 0, 0)});
 
     // ---- traces
-    Ptr<LteEnbNetDevice> enb = DynamicCast<LteEnbNetDevice>(enbDevs.Get(0));
+    Ptr<LteEnbNetDevice> enb = DynamicCast<LteEnbNetDevice>(net.enbDevices.Get(0));
     enb->GetRrc()->TraceConnectWithoutContext("ConnectionEstablished", MakeCallback(&OnConnected));
     enb->GetMac()->TraceConnectWithoutContext("UlScheduling", MakeCallback(&OnUlScheduling));
     enb->GetPhy()->GetUlSpectrumPhy()->TraceConnectWithoutContext("UlPhyReception", MakeCallback(&OnUlPhyReception));
-    ues.Get(0)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext("SendOutgoing", MakeCallback(&OnUeIpSend));
-    remote.Get(0)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext("LocalDeliver",
+    net.ues.Get(0)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext("SendOutgoing", MakeCallback(&OnUeIpSend));
+    net.remote->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext("LocalDeliver",
                                                                            MakeCallback(&OnRemoteIpDeliver));
 
     // ---- the upload
     uint16_t port = 5000;
     PacketSinkHelper sinkHelper("ns3::TcpSocketFactory", InetSocketAddress(Ipv4Address::GetAny(), port));
-    ApplicationContainer sinkApps = sinkHelper.Install(remote.Get(0));
+    ApplicationContainer sinkApps = sinkHelper.Install(net.remote);
     sinkApps.Start(Seconds(0));
     sinkApps.Get(0)->TraceConnectWithoutContext("Rx", MakeCallback(&OnSinkRx));
-    BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(remoteAddr, port));
+    BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(net.remoteAddress, port));
     bulk.SetAttribute("SendSize", UintegerValue(mss));
-    ApplicationContainer bulkApps = bulk.Install(ues.Get(0));
+    ApplicationContainer bulkApps = bulk.Install(net.ues.Get(0));
     bulkApps.Start(Seconds(startS));
     Simulator::Schedule(Seconds(startS) + NanoSeconds(1), &HookSender,
                         DynamicCast<BulkSendApplication>(bulkApps.Get(0)));
@@ -338,18 +235,7 @@ main(int argc, char* argv[])
     Simulator::Run();
 
     // ---- report
-    std::sort(g_delaysNs.begin(), g_delaysNs.end());
-    double sum = 0;
-    for (int64_t d : g_delaysNs)
-    {
-        sum += static_cast<double>(d);
-    }
-    double meanMs = g_delaysNs.empty() ? 0.0 : sum / static_cast<double>(g_delaysNs.size()) * 1e-6;
-    auto mode = std::max_element(g_tbs.begin(), g_tbs.end(),
-                                 [](const auto& a, const auto& b) { return a.second < b.second; });
-    uint16_t tbBytes = mode == g_tbs.end() ? 0 : mode->first.first;
-    unsigned mcs = mode == g_tbs.end() ? 0 : mode->first.second;
-    uint64_t tbGrants = mode == g_tbs.end() ? 0 : mode->second;
+    TransportBlock tb = MostFrequent(g_tbs);
     double steadyTtis = (startS + durationS - g_steadyFromS) * 1000.0;
 
     Simulator::Destroy();
@@ -361,15 +247,13 @@ main(int argc, char* argv[])
        << ",\"rlc\":\"" << rlc << "\",\"scheduler\":\"" << scheduler << "\",\"prbs\":" << prbs
        << ",\"connected_s\":" << g_connectedS << ",\"delivered_bytes\":" << g_rxBytes
        << ",\"goodput_bps\":" << static_cast<double>(g_rxBytes) * 8.0 / durationS
-       << ",\"delay_ms\":{\"count\":" << g_delaysNs.size() << ",\"mean\":" << meanMs
-       << ",\"p50\":" << QuantileMs(g_delaysNs, 0.5) << ",\"p95\":" << QuantileMs(g_delaysNs, 0.95)
-       << ",\"max\":" << (g_delaysNs.empty() ? 0.0 : static_cast<double>(g_delaysNs.back()) * 1e-6)
-       << "},\"rtos\":" << g_rtos << ",\"fast_retransmits\":" << g_fastRetransmits
+       << ",\"delay_ms\":" << DelayJson(g_delaysNs)
+       << ",\"rtos\":" << g_rtos << ",\"fast_retransmits\":" << g_fastRetransmits
        << ",\"rlc_drops\":" << g_rlcDrops << ",\"ul\":{\"grants\":" << g_grants
        << ",\"granted_bytes\":" << g_grantedBytes << ",\"steady_grants\":" << g_steadyGrants
        << ",\"steady_tti_share\":" << static_cast<double>(g_steadyGrants) / steadyTtis
-       << ",\"tb_bytes\":" << tbBytes << ",\"mcs\":" << mcs << ",\"tb_share\":"
-       << (g_steadyGrants ? static_cast<double>(tbGrants) / static_cast<double>(g_steadyGrants) : 0.0)
+       << ",\"tb_bytes\":" << tb.bytes << ",\"mcs\":" << tb.mcs << ",\"tb_share\":"
+       << (g_steadyGrants ? static_cast<double>(tb.count) / static_cast<double>(g_steadyGrants) : 0.0)
        << ",\"tb_sizes\":" << g_tbs.size() << ",\"data_pdus\":" << g_dataPdus
        << ",\"data_pdu_bytes\":" << g_dataPduBytes << ",\"status_pdus\":" << g_statusPdus << ",\"receptions\":" << g_ulReceptions
        << ",\"errors\":" << g_ulErrors << ",\"harq_retx\":" << g_ulRetx << "},\"wall_s\":" << wall << "}";
