@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <iomanip>
+#include <iostream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -64,6 +65,59 @@ OnRlcDrop(Ptr<const Packet>)
 {
     ++g_rlcDrops;
 }
+
+// ---------------------------------------------------------------- options
+// The options both programs take (each program sets its defaults before `Register`): the
+// cell, the RLC, the core network's delays, TCP, and the bulk transfer's timing.
+struct Options
+{
+    uint16_t prbs = 0;
+    double distanceM = 100;
+    std::string rlc = "am";
+    std::string scheduler = "pf";
+    uint32_t rlcBuffer = 0;
+    double s1uDelayMs = 0;
+    double internetDelayMs = 0;
+    uint32_t rwnd = 0;
+    uint32_t mss = 1460;
+    uint32_t initialWindow = 2;
+    bool sack = true;
+    double startS = 0.5;
+    double durationS = 0;
+    double steadyAfterS = 5;
+    uint32_t seed = 1;
+
+    // Adds them to `cmd`; `transfer` names the bulk transfer ("upload" or "download").
+    void Register(CommandLine& cmd, const std::string& transfer)
+    {
+        cmd.AddValue("prbs", "uplink and downlink bandwidth, resource blocks (25: 5 MHz, 50: 10 MHz)", prbs);
+        cmd.AddValue("distance_m", "every UE to the eNodeB, m (Friis path loss, no fading)", distanceM);
+        cmd.AddValue("rlc", "am | um: RLC mode of the data bearers", rlc);
+        cmd.AddValue("scheduler", "pf | rr: the eNodeB's MAC scheduler", scheduler);
+        cmd.AddValue("rlc_buffer", "RLC transmission buffer per bearer (MaxTxBufferSize), bytes", rlcBuffer);
+        cmd.AddValue("s1u_delay_ms", "eNodeB <-> SGW (S1-U) one-way delay, ms", s1uDelayMs);
+        cmd.AddValue("internet_delay_ms", "PGW <-> remote host one-way delay, ms", internetDelayMs);
+        cmd.AddValue("rwnd", "receive buffer (advertised window), bytes", rwnd);
+        cmd.AddValue("mss", "segment payload, bytes", mss);
+        cmd.AddValue("iw", "initial window, segments", initialWindow);
+        cmd.AddValue("sack", "SACK on/off", sack);
+        cmd.AddValue("start_s", transfer + " start (the UEs are attached by then), s", startS);
+        cmd.AddValue("duration", transfer + " seconds (goodput over them)", durationS);
+        cmd.AddValue("steady_after_s", "blocks after start + this count as steady state (TBS, MCS), s", steadyAfterS);
+        cmd.AddValue("seed", "run number", seed);
+    }
+
+    // Whether --rlc names an RLC mode and --scheduler a scheduler (else says so on stderr).
+    bool Valid() const
+    {
+        if ((rlc != "am" && rlc != "um") || (scheduler != "pf" && scheduler != "rr"))
+        {
+            std::cerr << "--rlc: am or um; --scheduler: pf or rr\n";
+            return false;
+        }
+        return true;
+    }
+};
 
 // ---------------------------------------------------------------- set-up
 // TCP as cellaqm's: NewReno with PRR, no delayed ACKs, a 200 ms minimum RTO on a fine clock.

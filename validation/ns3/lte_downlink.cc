@@ -199,65 +199,48 @@ main(int argc, char* argv[])
 {
     auto wallStart = std::chrono::steady_clock::now();
 
+    Options o;
+    o.prbs = 50;
+    o.scheduler = "rr";
+    o.rlcBuffer = 300000;
+    o.s1uDelayMs = 10;
+    o.internetDelayMs = 10;
+    o.rwnd = 4000000;
+    o.durationS = 20;
     uint32_t nUes = 1;
-    uint16_t prbs = 50;
-    double distanceM = 100;
-    std::string rlc = "am";
-    std::string scheduler = "rr";
-    uint32_t rlcBuffer = 300000;
-    double s1uDelayMs = 10;
-    double internetDelayMs = 10;
-    uint32_t rwnd = 4000000;
-    uint32_t mss = 1460;
-    uint32_t initialWindow = 2;
-    bool sack = true;
-    double startS = 0.5;
-    double durationS = 20;
-    double steadyAfterS = 5;
-    uint32_t seed = 1;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("ues", "UEs, each with its own download", nUes);
-    cmd.AddValue("prbs", "downlink and uplink bandwidth, resource blocks (50: 10 MHz)", prbs);
-    cmd.AddValue("distance_m", "every UE to the eNodeB, m (Friis path loss, no fading)", distanceM);
-    cmd.AddValue("rlc", "am | um: RLC mode of the UEs' bearers", rlc);
-    cmd.AddValue("scheduler", "pf | rr: the eNodeB's MAC scheduler", scheduler);
-    cmd.AddValue("rlc_buffer", "RLC transmission buffer per bearer (MaxTxBufferSize), bytes", rlcBuffer);
-    cmd.AddValue("s1u_delay_ms", "eNodeB <-> SGW (S1-U) one-way delay, ms", s1uDelayMs);
-    cmd.AddValue("internet_delay_ms", "PGW <-> remote host one-way delay, ms", internetDelayMs);
-    cmd.AddValue("rwnd", "receive buffer (advertised window), bytes", rwnd);
-    cmd.AddValue("mss", "segment payload, bytes", mss);
-    cmd.AddValue("iw", "initial window, segments", initialWindow);
-    cmd.AddValue("sack", "SACK on/off", sack);
-    cmd.AddValue("start_s", "download start (the UEs are attached by then), s", startS);
-    cmd.AddValue("duration", "download seconds (goodput over them)", durationS);
-    cmd.AddValue("steady_after_s", "blocks after start + this count as steady state, s", steadyAfterS);
-    cmd.AddValue("seed", "run number", seed);
+    o.Register(cmd, "download");
     cmd.Parse(argc, argv);
-    if ((rlc != "am" && rlc != "um") || (scheduler != "pf" && scheduler != "rr") || nUes == 0)
+    if (!o.Valid())
     {
-        std::cerr << "--rlc: am or um; --scheduler: pf or rr; --ues: at least 1\n";
         return 2;
     }
-    g_steadyFromS = startS + steadyAfterS;
+    if (nUes == 0)
+    {
+        std::cerr << "--ues: at least 1\n";
+        return 2;
+    }
+    g_steadyFromS = o.startS + o.steadyAfterS;
     g_rxBytes.assign(nUes, 0);
 
     RngSeedManager::SetSeed(1);
-    RngSeedManager::SetRun(seed);
+    RngSeedManager::SetRun(o.seed);
 
-    SetTcpDefaults(mss, initialWindow, rwnd, sack);
-    SetRlcDefaults(rlc, rlcBuffer);
+    SetTcpDefaults(o.mss, o.initialWindow, o.rwnd, o.sack);
+    SetRlcDefaults(o.rlc, o.rlcBuffer);
     // Enough SRS periodicity for up to 40 UEs (the default, 40, also serves 10).
     Config::SetDefault("ns3::LteEnbRrc::SrsPeriodicity", UintegerValue(nUes > 20 ? 80 : 40));
-    SetBandwidth(prbs);
+    SetBandwidth(o.prbs);
 
-    Network net = MakeNetwork(scheduler, s1uDelayMs, internetDelayMs);
+    Network net = MakeNetwork(o.scheduler, o.s1uDelayMs, o.internetDelayMs);
     // ---- the cell: every UE at `distance_m`, spread on a circle
     std::vector<Vector> uePositions;
     for (uint32_t i = 0; i < nUes; ++i)
     {
         double a = 2.0 * M_PI * i / nUes;
-        uePositions.emplace_back(distanceM * std::cos(a), distanceM * std::sin(a), 0);
+        uePositions.emplace_back(o.distanceM * std::cos(a), o.distanceM * std::sin(a), 0);
     }
     InstallCell(net, uePositions);
     NodeContainer& ues = net.ues;
@@ -290,24 +273,24 @@ main(int argc, char* argv[])
         sink.Start(Seconds(0));
         sink.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnSinkRx, std::size_t{i}));
         BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(net.ueInterfaces.GetAddress(i), port));
-        bulk.SetAttribute("SendSize", UintegerValue(mss));
+        bulk.SetAttribute("SendSize", UintegerValue(o.mss));
         bulkApps.Add(bulk.Install(net.remote));
     }
-    bulkApps.Start(Seconds(startS));
-    Simulator::Schedule(Seconds(startS) + NanoSeconds(1), &HookSenders, bulkApps);
+    bulkApps.Start(Seconds(o.startS));
+    Simulator::Schedule(Seconds(o.startS) + NanoSeconds(1), &HookSenders, bulkApps);
 
-    Simulator::Stop(Seconds(startS + durationS));
+    Simulator::Stop(Seconds(o.startS + o.durationS));
     Simulator::Run();
 
     // ---- report
     TransportBlock tb = MostFrequent(g_tbs);
-    double steadyTtis = (startS + durationS - g_steadyFromS) * 1000.0;
+    double steadyTtis = (o.startS + o.durationS - g_steadyFromS) * 1000.0;
     uint64_t total = 0;
     std::ostringstream perUe;
     for (std::size_t i = 0; i < g_rxBytes.size(); ++i)
     {
         total += g_rxBytes[i];
-        perUe << (i ? "," : "") << static_cast<double>(g_rxBytes[i]) * 8.0 / durationS;
+        perUe << (i ? "," : "") << static_cast<double>(g_rxBytes[i]) * 8.0 / o.durationS;
     }
 
     Simulator::Destroy();
@@ -315,10 +298,10 @@ main(int argc, char* argv[])
 
     std::ostringstream js;
     js << std::setprecision(10);
-    js << "{\"simulator\":\"ns-3.44 LENA\",\"seed\":" << seed << ",\"duration_s\":" << durationS << ",\"ues\":" << nUes
-       << ",\"connected\":" << g_rntis.size() << ",\"rlc\":\"" << rlc << "\",\"scheduler\":\"" << scheduler
-       << "\",\"prbs\":" << prbs << ",\"delivered_bytes\":" << total
-       << ",\"goodput_bps\":" << static_cast<double>(total) * 8.0 / durationS << ",\"ue_goodput_bps\":["
+    js << "{\"simulator\":\"ns-3.44 LENA\",\"seed\":" << o.seed << ",\"duration_s\":" << o.durationS << ",\"ues\":" << nUes
+       << ",\"connected\":" << g_rntis.size() << ",\"rlc\":\"" << o.rlc << "\",\"scheduler\":\"" << o.scheduler
+       << "\",\"prbs\":" << o.prbs << ",\"delivered_bytes\":" << total
+       << ",\"goodput_bps\":" << static_cast<double>(total) * 8.0 / o.durationS << ",\"ue_goodput_bps\":["
        << perUe.str() << "],\"delay_ms\":" << DelayJson(g_delaysNs) << ",\"ack_delay_ms\":" << DelayJson(g_ackDelaysNs)
        << ",\"rtos\":" << g_rtos << ",\"fast_retransmits\":" << g_fastRetransmits << ",\"rlc_drops\":" << g_rlcDrops
        << ",\"dl\":{\"blocks\":" << g_blocks << ",\"block_bytes\":" << g_blockBytes

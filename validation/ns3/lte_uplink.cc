@@ -154,60 +154,37 @@ main(int argc, char* argv[])
 {
     auto wallStart = std::chrono::steady_clock::now();
 
-    uint16_t prbs = 25;
-    double distanceM = 100;
+    Options o;
+    o.prbs = 25;
+    o.rlcBuffer = 1250000;
+    o.s1uDelayMs = 20;
+    o.internetDelayMs = 40;
+    o.rwnd = 2097000;
+    o.durationS = 60;
     double ueTxPowerDbm = 23;
-    std::string rlc = "am";
-    std::string scheduler = "pf";
-    uint32_t rlcBuffer = 1250000;
-    double s1uDelayMs = 20;
-    double internetDelayMs = 40;
-    uint32_t rwnd = 2097000;
-    uint32_t mss = 1460;
-    uint32_t initialWindow = 2;
-    bool sack = true;
-    double startS = 0.5;
-    double durationS = 60;
-    double steadyAfterS = 5;
-    uint32_t seed = 1;
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("prbs", "uplink and downlink bandwidth, resource blocks (25: 5 MHz)", prbs);
-    cmd.AddValue("distance_m", "UE to eNodeB, m (Friis path loss, no fading)", distanceM);
+    o.Register(cmd, "upload");
     cmd.AddValue("ue_tx_power_dbm", "UE transmit power, dBm (uplink power control off)", ueTxPowerDbm);
-    cmd.AddValue("rlc", "am | um: RLC mode of the UE's bearer", rlc);
-    cmd.AddValue("scheduler", "pf | rr: the eNodeB's MAC scheduler", scheduler);
-    cmd.AddValue("rlc_buffer", "RLC transmission buffer (MaxTxBufferSize), bytes", rlcBuffer);
-    cmd.AddValue("s1u_delay_ms", "eNodeB <-> SGW (S1-U) one-way delay, ms", s1uDelayMs);
-    cmd.AddValue("internet_delay_ms", "PGW <-> remote host one-way delay, ms", internetDelayMs);
-    cmd.AddValue("rwnd", "receive buffer (advertised window), bytes", rwnd);
-    cmd.AddValue("mss", "segment payload, bytes", mss);
-    cmd.AddValue("iw", "initial window, segments", initialWindow);
-    cmd.AddValue("sack", "SACK on/off", sack);
-    cmd.AddValue("start_s", "upload start (the UE is attached by then), s", startS);
-    cmd.AddValue("duration", "upload seconds (goodput over them)", durationS);
-    cmd.AddValue("steady_after_s", "grants after start + this count as steady state (TBS/MCS), s", steadyAfterS);
-    cmd.AddValue("seed", "run number", seed);
     cmd.Parse(argc, argv);
-    if ((rlc != "am" && rlc != "um") || (scheduler != "pf" && scheduler != "rr"))
+    if (!o.Valid())
     {
-        std::cerr << "--rlc: am or um; --scheduler: pf or rr\n";
         return 2;
     }
-    g_steadyFromS = startS + steadyAfterS;
+    g_steadyFromS = o.startS + o.steadyAfterS;
 
     RngSeedManager::SetSeed(1);
-    RngSeedManager::SetRun(seed);
+    RngSeedManager::SetRun(o.seed);
 
-    SetTcpDefaults(mss, initialWindow, rwnd, sack);
-    SetRlcDefaults(rlc, rlcBuffer);
-    SetBandwidth(prbs);
+    SetTcpDefaults(o.mss, o.initialWindow, o.rwnd, o.sack);
+    SetRlcDefaults(o.rlc, o.rlcBuffer);
+    SetBandwidth(o.prbs);
     Config::SetDefault("ns3::LteUePhy::EnableUplinkPowerControl", BooleanValue(false));
     Config::SetDefault("ns3::LteUePhy::TxPower", DoubleValue(ueTxPowerDbm));
 
-    Network net = MakeNetwork(scheduler, s1uDelayMs, internetDelayMs);
+    Network net = MakeNetwork(o.scheduler, o.s1uDelayMs, o.internetDelayMs);
     // ---- the cell: the UE at `distance_m`
-    InstallCell(net, {Vector(distanceM, 0, 0)});
+    InstallCell(net, {Vector(o.distanceM, 0, 0)});
 
     // ---- traces
     Ptr<LteEnbNetDevice> enb = DynamicCast<LteEnbNetDevice>(net.enbDevices.Get(0));
@@ -225,28 +202,28 @@ main(int argc, char* argv[])
     sinkApps.Start(Seconds(0));
     sinkApps.Get(0)->TraceConnectWithoutContext("Rx", MakeCallback(&OnSinkRx));
     BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(net.remoteAddress, port));
-    bulk.SetAttribute("SendSize", UintegerValue(mss));
+    bulk.SetAttribute("SendSize", UintegerValue(o.mss));
     ApplicationContainer bulkApps = bulk.Install(net.ues.Get(0));
-    bulkApps.Start(Seconds(startS));
-    Simulator::Schedule(Seconds(startS) + NanoSeconds(1), &HookSender,
+    bulkApps.Start(Seconds(o.startS));
+    Simulator::Schedule(Seconds(o.startS) + NanoSeconds(1), &HookSender,
                         DynamicCast<BulkSendApplication>(bulkApps.Get(0)));
 
-    Simulator::Stop(Seconds(startS + durationS));
+    Simulator::Stop(Seconds(o.startS + o.durationS));
     Simulator::Run();
 
     // ---- report
     TransportBlock tb = MostFrequent(g_tbs);
-    double steadyTtis = (startS + durationS - g_steadyFromS) * 1000.0;
+    double steadyTtis = (o.startS + o.durationS - g_steadyFromS) * 1000.0;
 
     Simulator::Destroy();
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
 
     std::ostringstream js;
     js << std::setprecision(10);
-    js << "{\"simulator\":\"ns-3.44 LENA\",\"seed\":" << seed << ",\"duration_s\":" << durationS
-       << ",\"rlc\":\"" << rlc << "\",\"scheduler\":\"" << scheduler << "\",\"prbs\":" << prbs
+    js << "{\"simulator\":\"ns-3.44 LENA\",\"seed\":" << o.seed << ",\"duration_s\":" << o.durationS
+       << ",\"rlc\":\"" << o.rlc << "\",\"scheduler\":\"" << o.scheduler << "\",\"prbs\":" << o.prbs
        << ",\"connected_s\":" << g_connectedS << ",\"delivered_bytes\":" << g_rxBytes
-       << ",\"goodput_bps\":" << static_cast<double>(g_rxBytes) * 8.0 / durationS
+       << ",\"goodput_bps\":" << static_cast<double>(g_rxBytes) * 8.0 / o.durationS
        << ",\"delay_ms\":" << DelayJson(g_delaysNs)
        << ",\"rtos\":" << g_rtos << ",\"fast_retransmits\":" << g_fastRetransmits
        << ",\"rlc_drops\":" << g_rlcDrops << ",\"ul\":{\"grants\":" << g_grants
