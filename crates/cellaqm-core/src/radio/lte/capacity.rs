@@ -62,9 +62,10 @@ impl Blocks {
     pub fn take(&mut self, t: Time) -> u64 {
         self.rate = self.capacity.rate_at(t);
         let exact = self.carry + self.rate * self.tti.0 as f64 / 8e9;
-        let whole = exact.floor();
-        self.carry = exact - whole;
-        whole as u64
+        // `as` truncates: the floor of a non-negative value.
+        let whole = exact as u64;
+        self.carry = exact - whole as f64;
+        whole
     }
 
     /// The rate of the last TTI taken, b/s.
@@ -186,7 +187,7 @@ impl Offer {
     pub fn available(&self, u: usize) -> u64 {
         match self.rates {
             Rates::Shared(_) => self.bytes[0],
-            Rates::PerUe(_) => (self.share * self.bytes[u] as f64).floor() as u64,
+            Rates::PerUe(_) => (self.share * self.bytes[u] as f64) as u64,
         }
     }
 

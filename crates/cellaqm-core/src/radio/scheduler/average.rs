@@ -25,6 +25,21 @@ impl RateAverage {
         self.avg_bps * self.keep.powi(tti.saturating_sub(self.at).min(i32::MAX as u64) as i32)
     }
 
+    /// [`RateAverage::value`] with `decay[k]` = (1 − 1/W)^k for the first
+    /// TTIs unserved, as [`RateAverage::decay`] gives them: the same value,
+    /// without the power (a cell that reads every user's average each TTI).
+    pub fn value_with(&self, tti: u64, decay: &[f64]) -> f64 {
+        match decay.get(tti.saturating_sub(self.at) as usize) {
+            Some(d) => self.avg_bps * d,
+            None => self.value(tti),
+        }
+    }
+
+    /// (1 − 1/W)^k for k below `n`, each computed as [`RateAverage::value`] does.
+    pub fn decay(&self, n: usize) -> Vec<f64> {
+        (0..n).map(|k| self.keep.powi(k as i32)).collect()
+    }
+
     /// The user was served at `bps` in TTI `tti`.
     pub fn serve(&mut self, tti: u64, bps: f64) {
         self.avg_bps = self.value(tti) * self.keep + bps * (1.0 - self.keep);
@@ -46,6 +61,16 @@ mod tests {
                 lazy.serve(tti, bps);
             }
             assert!((lazy.value(tti + 1) - eager).abs() < 1e-6 * 1e6, "{tti}: {} vs {eager}", lazy.value(tti + 1));
+        }
+    }
+
+    #[test]
+    fn the_decay_table_gives_the_same_bits() {
+        let mut a = RateAverage::new(100);
+        a.serve(3, 2.5e6);
+        let decay = a.decay(64);
+        for tti in 0..200 {
+            assert_eq!(a.value_with(tti, &decay).to_bits(), a.value(tti).to_bits(), "TTI {tti}");
         }
     }
 }

@@ -38,6 +38,9 @@ use crate::radio::scheduler::{AnyScheduler, RateAverage, UserView};
 use crate::time::{Dur, Time};
 use std::collections::BTreeMap;
 
+/// TTIs of the averages' decay table (*our choice*; later ones compute the power).
+const DECAY_TTIS: usize = 1024;
+
 /// Counters of the cell.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CellCounts {
@@ -57,6 +60,8 @@ pub struct Cell {
     pub receivers: Vec<Receiver>,
     offer: Offer,
     averages: Vec<RateAverage>,
+    /// The averages' decay over the first TTIs unserved ([`RateAverage::value_with`]).
+    decay: Vec<f64>,
     /// HARQ retransmissions reserved, by TTI: (UE, block bytes).
     retx: BTreeMap<Time, Vec<(usize, u64)>>,
     /// Blocks under way, by when the UE is done with them (then the order sent).
@@ -84,6 +89,7 @@ impl Cell {
             receivers: (0..n).map(|_| Receiver::default()).collect(),
             offer,
             averages: (0..n).map(|_| RateAverage::new(window)).collect(),
+            decay: RateAverage::new(window).decay(DECAY_TTIS),
             retx: BTreeMap::new(),
             flying: BTreeMap::new(),
             views: vec![UserView::default(); n],
@@ -127,14 +133,16 @@ impl Cell {
             let waits = !self.offer.schedulable(u) || again.iter().any(|r| r.0 == u);
             view.backlog_bytes = if waits { 0 } else { self.bearers[u].need(now) };
             view.rate_bps = self.offer.rate(u);
-            view.avg_bps = if self.uses_average { self.averages[u].value(index) } else { 0.0 };
+            // A view without backlog is no candidate: its average is not read.
+            let reads_average = self.uses_average && view.backlog_bytes > 0;
+            view.avg_bps = if reads_average { self.averages[u].value_with(index, &self.decay) } else { 0.0 };
         }
         // One pick at a time, so that the scheduler's turn moves past the UEs
         // served: a UE served, or left no byte of the TTI, is no candidate again.
         let mut served = false;
         for _ in 0..self.ues_per_tti {
             for (v, view) in self.views.iter_mut().enumerate() {
-                if self.offer.available(v) == 0 {
+                if view.backlog_bytes > 0 && self.offer.available(v) == 0 {
                     view.backlog_bytes = 0;
                 }
             }

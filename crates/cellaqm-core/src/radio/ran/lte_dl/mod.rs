@@ -165,11 +165,16 @@ impl Ran for LteDl {
             RadioEvent::Tti => {
                 self.tti_at = None;
                 self.clock.run(now);
-                self.hold(now);
+                self.tally.hold(now);
                 self.cell.run_tti(now, &mut out.to_ue, &mut out.dropped);
+                // A UE's tally is held only when its backlog changed (its sums are whole numbers).
                 for (u, t) in self.tallies.iter_mut().enumerate() {
                     let q = self.cell.bearers[u].queue();
-                    (t.bytes, t.packets) = (q.bytes(), q.packets() as u64);
+                    let backlog = (q.bytes(), q.packets() as u64);
+                    if (t.bytes, t.packets) != backlog {
+                        t.hold(now);
+                        (t.bytes, t.packets) = backlog;
+                    }
                 }
                 self.tally.bytes = self.tallies.iter().map(|t| t.bytes).sum();
                 self.tally.packets = self.tallies.iter().map(|t| t.packets).sum();
