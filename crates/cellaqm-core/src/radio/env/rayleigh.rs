@@ -12,12 +12,19 @@
 //! with θ and every φ_n independent and uniform on [−π, π). The in-phase part
 //! has the Clarke/Jakes autocorrelation J₀(ω_d τ) (the mean of cos(x cos α)
 //! over arrival angles is J₀(x)), the envelope |h| is Rayleigh and the power
-//! gain g = |h|² is exponential with mean 1 (for M of 8 or more). g is a
-//! function of t alone, so evaluating it at each TTI costs M sinusoids and
-//! keeps no state.
+//! gain g = |h|² is exponential with mean 1 (for M of 8 or more).
+//!
+//! Evaluation: each path's phasor e^(j(ω_n t + φ_n)) is kept from the last
+//! time asked and turned on to the next by the rotation e^(jω_n Δ) of the
+//! time between (the same sum, by the identity e^(ja)·e^(jb) = e^(j(a+b))).
+//! The rotation of the last Δ is kept, so a channel read every TTI costs M
+//! complex multiplications and no sinusoid; a new Δ, or a time before the
+//! last, costs M sinusoids. The recurrence differs from evaluating
+//! h(t) anew in the last bits only: each step's rounding (about 2⁻⁵³ relative)
+//! adds up to below 10⁻⁹ relative over 10⁶ steps (a test checks it).
 
 use crate::rng::Rng;
-use crate::time::Time;
+use crate::time::{Dur, Time};
 use rand::Rng as _;
 use std::f64::consts::PI;
 
@@ -33,6 +40,14 @@ pub struct Rayleigh {
     /// ω_d cos α_n per path, rad/s.
     shifts: [f64; PATHS],
     phases: [f64; PATHS],
+    /// The paths' phasors at `at` (real and imaginary parts).
+    at: Option<Time>,
+    re: [f64; PATHS],
+    im: [f64; PATHS],
+    /// The paths' rotations over `step`.
+    step: Dur,
+    turn_re: [f64; PATHS],
+    turn_im: [f64; PATHS],
 }
 
 impl Rayleigh {
@@ -48,24 +63,47 @@ impl Rayleigh {
             shifts[n] = omega * alpha.cos();
             phases[n] = rng.random_range(-PI..PI);
         }
-        Rayleigh { shifts, phases }
+        let none = [0.0; PATHS];
+        Rayleigh { shifts, phases, at: None, re: none, im: none, step: Dur(0), turn_re: none, turn_im: none }
+    }
+
+    /// Moves the paths' phasors to `t`: turned on from the last time, or anew.
+    fn advance(&mut self, t: Time) {
+        match self.at {
+            Some(at) if at == t => {}
+            Some(at) if at < t => {
+                if t.since(at) != self.step {
+                    self.step = t.since(at);
+                    let s = self.step.as_secs_f64();
+                    for n in 0..PATHS {
+                        (self.turn_im[n], self.turn_re[n]) = (self.shifts[n] * s).sin_cos();
+                    }
+                }
+                for n in 0..PATHS {
+                    let (re, im) = (self.re[n], self.im[n]);
+                    self.re[n] = re * self.turn_re[n] - im * self.turn_im[n];
+                    self.im[n] = re * self.turn_im[n] + im * self.turn_re[n];
+                }
+            }
+            _ => {
+                let s = t.as_secs_f64();
+                for n in 0..PATHS {
+                    (self.im[n], self.re[n]) = (self.shifts[n] * s + self.phases[n]).sin_cos();
+                }
+            }
+        }
+        self.at = Some(t);
     }
 
     /// The in-phase and quadrature parts of h(t).
-    fn h(&self, t: Time) -> (f64, f64) {
-        let s = t.as_secs_f64();
-        let (mut re, mut im) = (0.0, 0.0);
-        for (w, p) in self.shifts.iter().zip(&self.phases) {
-            let (sin, cos) = (w * s + p).sin_cos();
-            re += cos;
-            im += sin;
-        }
+    fn h(&mut self, t: Time) -> (f64, f64) {
+        self.advance(t);
         let scale = (1.0 / PATHS as f64).sqrt();
-        (re * scale, im * scale)
+        (self.re.iter().sum::<f64>() * scale, self.im.iter().sum::<f64>() * scale)
     }
 
     /// The power gain |h(t)|² (mean 1).
-    pub fn gain(&self, t: Time) -> f64 {
+    pub fn gain(&mut self, t: Time) -> f64 {
         let (re, im) = self.h(t);
         re * re + im * im
     }
@@ -80,7 +118,6 @@ pub fn doppler(speed: f64, carrier: f64) -> f64 {
 mod tests {
     use super::*;
     use crate::rng::stream;
-    use crate::time::Dur;
 
     fn at(s: f64) -> Time {
         Time::ZERO + Dur::from_secs_f64(s)
@@ -99,7 +136,7 @@ mod tests {
     fn the_gain_is_exponential_with_mean_one() {
         let (mut sum, mut below_tenth, mut below_one, n) = (0.0, 0, 0, 400_000);
         for seed in 0..4 {
-            let ch = Rayleigh::new(30.0, 2e9, &mut stream(seed, "fading"));
+            let mut ch = Rayleigh::new(30.0, 2e9, &mut stream(seed, "fading"));
             for k in 0..n / 4 {
                 let g = ch.gain(at(k as f64 * 1.37e-3));
                 sum += g;
@@ -121,7 +158,7 @@ mod tests {
         let corr = |speed: f64, lag: f64| {
             let (mut num, mut den) = (0.0, 0.0);
             for seed in 0..20 {
-                let ch = Rayleigh::new(speed, 2e9, &mut stream(seed, "corr"));
+                let mut ch = Rayleigh::new(speed, 2e9, &mut stream(seed, "corr"));
                 for k in 0..2000 {
                     let t = k as f64 * 0.0113;
                     let (a, b) = (ch.h(at(t)).0, ch.h(at(t + lag)).0);
@@ -137,5 +174,22 @@ mod tests {
             assert!(corr(speed, 2.405 / wd(speed)).abs() < 0.06, "{speed} m/s at J0's first zero");
         }
         assert!((2.405 / wd(0.83) - 0.0691).abs() < 0.001 && (2.405 / wd(30.0) - 0.00191).abs() < 0.0001);
+    }
+
+    /// Turned on TTI by TTI (1 ms, with a gap of 37 ms now and then), h stays
+    /// within 10⁻⁹ of h evaluated anew at every time, over 10⁶ steps at 30 m/s.
+    #[test]
+    fn the_turned_phasors_follow_h_evaluated_anew() {
+        let mut turned = Rayleigh::new(30.0, 2e9, &mut stream(5, "turn"));
+        let fresh = turned.clone();
+        let mut t = Time::ZERO;
+        for k in 0..1_000_000u64 {
+            t += Dur::from_millis(if k % 1000 == 999 { 37 } else { 1 });
+            let a = turned.h(t);
+            if k % 997 == 0 || k == 999_999 {
+                let b = fresh.clone().h(t);
+                assert!((a.0 - b.0).abs() < 1e-9 && (a.1 - b.1).abs() < 1e-9, "step {k}: {a:?} vs {b:?}");
+            }
+        }
     }
 }

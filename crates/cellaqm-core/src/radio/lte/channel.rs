@@ -8,7 +8,8 @@
 //! - mobility: random waypoint in the cell ([`crate::radio::env::waypoint`]);
 //! - path loss L = 128.1 + 37.6·log10(d / km) dB (TR 36.942 §4.5, macro cell
 //!   at 2 GHz), at least the minimum coupling loss of 70 dB (TR 36.942 Table 4.1)
-//!   ([`PATH_LOSS`], the radio environment's law);
+//!   ([`PATH_LOSS`], the radio environment's law), held for each 0.1 m of
+//!   travel ([`PATH_LOSS_STEP_M`]);
 //! - fast fading: Rayleigh, Doppler from the speed and the carrier
 //!   ([`crate::radio::env::rayleigh`]), flat over the allocation (*simplification*:
 //!   no frequency-selective scheduling);
@@ -41,7 +42,7 @@ use crate::radio::env::rayleigh::Rayleigh;
 use crate::radio::env::waypoint::Waypoint;
 use crate::radio::env::{Environment, EnvironmentKeys, FadingKind, LayoutKind, MobilityKind};
 use crate::rng::Rng;
-use crate::time::Time;
+use crate::time::{Dur, Time};
 use crate::units::{Hertz, Meters, Speed};
 use serde::{Deserialize, Serialize};
 
@@ -195,7 +196,14 @@ fn check(env: &Environment, key: &str, radius: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// One UE's uplink channel over time.
+/// The travel over which the path loss is held (*our choice*: 0.1 m). Above
+/// the minimum coupling loss's 28 m, 0.1 m moves [`PATH_LOSS`] by at most
+/// 37.6·log10(28.6/28.5) = 0.06 dB, against the tens of dB of the fading;
+/// the fading itself moves at every TTI.
+pub const PATH_LOSS_STEP_M: f64 = 0.1;
+
+/// One UE's channel over time: its SNR is the mean SNR of its distance
+/// (held for [`PATH_LOSS_STEP_M`] of travel) times the fading's power gain.
 #[derive(Clone, Debug)]
 pub struct Channel {
     track: Waypoint,
@@ -205,6 +213,13 @@ pub struct Channel {
     noise_dbm: f64,
     tx_power_dbm: f64,
     shannon: Shannon,
+    /// The SINR from which link adaptation gives its highest rate.
+    sinr_at_cap: f64,
+    /// How long the UE takes to travel [`PATH_LOSS_STEP_M`] (none: it stands).
+    step: Option<Dur>,
+    /// The SNR without fading (linear), until `due`.
+    mean_snr: f64,
+    due: Option<Time>,
 }
 
 impl Channel {
@@ -224,6 +239,10 @@ impl Channel {
             noise_dbm: THERMAL_DBM_PER_HZ + 10.0 * cfg.bandwidth.0.log10() + budget.noise_figure_db,
             tx_power_dbm: budget.tx_power_dbm,
             shannon: budget.shannon,
+            sinr_at_cap: budget.shannon.sinr_at_cap(),
+            step: (env.speed_max > 0.0).then(|| Dur::from_secs_f64(PATH_LOSS_STEP_M / env.speed_max)),
+            mean_snr: 0.0,
+            due: None,
         }
     }
 
@@ -232,17 +251,26 @@ impl Channel {
         self.track.distance_at(t)
     }
 
-    /// The SINR at `t`, dB (times in order).
-    pub fn sinr_db(&mut self, t: Time) -> f64 {
-        let d = self.distance_at(t);
-        let loss = self.path_loss.loss_db(d);
-        self.tx_power_dbm - loss + 10.0 * self.fading.gain(t).max(1e-12).log10() - self.noise_dbm
+    /// The SNR without fading at `t`, linear (times in order): recomputed
+    /// once the UE has travelled [`PATH_LOSS_STEP_M`] since it last was.
+    fn mean_snr(&mut self, t: Time) -> f64 {
+        if self.due.is_none_or(|due| t >= due) {
+            let loss = self.path_loss.loss_db(self.track.distance_at(t));
+            self.mean_snr = 10f64.powf((self.tx_power_dbm - loss - self.noise_dbm) / 10.0);
+            self.due = Some(self.step.map_or(Time::MAX, |step| t + step));
+        }
+        self.mean_snr
     }
 
     /// The rate link adaptation gives at `t`, b/s (times in order).
     pub fn rate_at(&mut self, t: Time) -> f64 {
-        let sinr_db = self.sinr_db(t);
-        self.bandwidth * self.shannon.efficiency(sinr_db)
+        let sinr = self.mean_snr(t) * self.fading.gain(t);
+        // At the cap, no logarithm.
+        let efficiency = match sinr >= self.sinr_at_cap {
+            true => self.shannon.thr_max,
+            false => self.shannon.efficiency_of_ratio(sinr),
+        };
+        self.bandwidth * efficiency
     }
 }
 
@@ -250,7 +278,6 @@ impl Channel {
 mod tests {
     use super::*;
     use crate::rng::stream;
-    use crate::time::Dur;
 
     use super::super::link_adaptation::efficiency;
 
@@ -287,6 +314,28 @@ mod tests {
         };
         let (slow, fast) = (changes(0.83), changes(30.0));
         assert!(slow < 0.02 && fast > 10.0 * slow, "TTI-to-TTI changes: {slow} at 0.83 m/s, {fast} at 30 m/s");
+    }
+
+    /// The mean SNR is held for 0.1 m of travel (100 ms at 1 m/s), then
+    /// follows the distance again; meanwhile it is within
+    /// 37.6·log10(1 + 0.1/d) dB of the SNR at the UE's own distance d.
+    #[test]
+    fn the_path_loss_is_held_for_a_tenth_of_a_metre() {
+        let cfg: ChannelConfig = toml::from_str("speed = \"1m/s\"").unwrap();
+        let mut ch = Channel::new(&cfg, &cfg.environment(None).unwrap(), stream(4, "hold"));
+        let mut replica = ch.clone();
+        let (db, mut step_start) = (|x: f64| 10.0 * x.log10(), 0.0);
+        for k in 0..2000 {
+            let t = Time::ZERO + Dur::from_millis(k);
+            let d = replica.distance_at(t);
+            let exact = UE_POWER_DBM - PATH_LOSS.loss_db(d) - ch.noise_dbm;
+            let held = db(ch.mean_snr(t));
+            if k % 100 == 0 {
+                assert!((held - exact).abs() < 1e-9, "{k} ms: recomputed");
+                step_start = held;
+            }
+            assert!(held == step_start && (held - exact).abs() <= 37.6 * (1.0 + 0.1 / d).log10(), "{k} ms");
+        }
     }
 
     /// Four UEs of one cell, each on its own channel (its own stream): their

@@ -12,15 +12,15 @@
 //! ```
 //!
 //! in bit/s/Hz, with the uplink baseline of its Table A.2-1: α = 0.4,
-//! SINR_MIN = −10 dB, Thr_MAX = 2.0 bit/s/Hz (16QAM at the highest code rate),
+//! SINR_MIN = −10 dB (0.1), Thr_MAX = 2.0 bit/s/Hz (16QAM at the highest code rate),
 //! and the downlink baseline of its Annex A.1: α = 0.6, SINR_MIN = −10 dB,
 //! Thr_MAX = 4.4 bit/s/Hz (64QAM at the highest code rate). One rule, two
 //! parameter sets ([`Shannon`]: [`UPLINK`], [`DOWNLINK`]).
 
 /// α of the uplink (TR 36.942 Table A.2-1).
 pub const ALPHA: f64 = 0.4;
-/// SINR_MIN of the uplink, dB.
-pub const SINR_MIN_DB: f64 = -10.0;
+/// SINR_MIN of the uplink, −10 dB, linear.
+pub const SINR_MIN: f64 = 0.1;
 /// Thr_MAX of the uplink, bit/s/Hz.
 pub const THR_MAX: f64 = 2.0;
 
@@ -29,24 +29,34 @@ pub const THR_MAX: f64 = 2.0;
 pub struct Shannon {
     /// α: the implementation losses.
     pub alpha: f64,
-    /// SINR_MIN, dB: below it, nothing.
-    pub sinr_min_db: f64,
+    /// SINR_MIN, linear: below it, nothing.
+    pub sinr_min: f64,
     /// Thr_MAX, bit/s/Hz: the highest MCS.
     pub thr_max: f64,
 }
 
 /// The uplink baseline (TR 36.942 Table A.2-1).
-pub const UPLINK: Shannon = Shannon { alpha: ALPHA, sinr_min_db: SINR_MIN_DB, thr_max: THR_MAX };
+pub const UPLINK: Shannon = Shannon { alpha: ALPHA, sinr_min: SINR_MIN, thr_max: THR_MAX };
 /// The downlink baseline (TR 36.942 Annex A.1).
-pub const DOWNLINK: Shannon = Shannon { alpha: 0.6, sinr_min_db: -10.0, thr_max: 4.4 };
+pub const DOWNLINK: Shannon = Shannon { alpha: 0.6, sinr_min: 0.1, thr_max: 4.4 };
 
 impl Shannon {
     /// The spectral efficiency at `sinr_db`, bit/s/Hz.
     pub fn efficiency(&self, sinr_db: f64) -> f64 {
-        if sinr_db < self.sinr_min_db {
+        self.efficiency_of_ratio(10f64.powf(sinr_db / 10.0))
+    }
+
+    /// The spectral efficiency at the linear SINR `sinr`, bit/s/Hz.
+    pub fn efficiency_of_ratio(&self, sinr: f64) -> f64 {
+        if sinr < self.sinr_min {
             return 0.0;
         }
-        (self.alpha * (1.0 + 10f64.powf(sinr_db / 10.0)).log2()).min(self.thr_max)
+        (self.alpha * (1.0 + sinr).log2()).min(self.thr_max)
+    }
+
+    /// The linear SINR from which the bound is Thr_MAX: 2^(Thr_MAX/α) − 1.
+    pub fn sinr_at_cap(&self) -> f64 {
+        2f64.powf(self.thr_max / self.alpha) - 1.0
     }
 }
 
@@ -82,5 +92,22 @@ mod tests {
         assert!((e(10.0) - 2.07565).abs() < 1e-5);
         assert!((e(22.0) - 4.39039).abs() < 1e-5);
         assert_eq!(e(22.1), 4.4);
+    }
+
+    /// SINR_MIN is −10 dB in both directions.
+    #[test]
+    fn the_threshold_is_minus_ten_db() {
+        assert_eq!([UPLINK.sinr_min, DOWNLINK.sinr_min], [10f64.powf(-1.0); 2]);
+        assert!(DOWNLINK.efficiency_of_ratio(0.0999) == 0.0 && DOWNLINK.efficiency_of_ratio(0.1) > 0.0);
+    }
+
+    /// The cap starts at 2^(4.4/0.6) − 1 = 160.27 (22.05 dB) on the downlink, 31 on the uplink.
+    #[test]
+    fn the_cap_starts_where_the_bound_reaches_thr_max() {
+        assert!((DOWNLINK.sinr_at_cap() - 160.27).abs() < 0.01 && (UPLINK.sinr_at_cap() - 31.0).abs() < 1e-9);
+        for s in [UPLINK, DOWNLINK] {
+            assert_eq!(s.efficiency_of_ratio(s.sinr_at_cap() * (1.0 + 1e-12)), s.thr_max);
+            assert!(s.efficiency_of_ratio(s.sinr_at_cap() * (1.0 - 1e-9)) < s.thr_max);
+        }
     }
 }
