@@ -36,7 +36,8 @@
 //! nothing, not even retransmissions (ns-2 changed that on 2006-12-24, after 2.27).
 //!
 //! Not modelled: ⌊window / 2⌋ = 1 for a window of 2–3 segments (ours is at least 2);
-//! `t_backoff_ = 1` on a partial ACK.
+//! `t_backoff_ = 1` on a partial ACK; after a timeout the sender skips segments that duplicate
+//! ACKs SACKed since the last new ACK, which ns-2 resends in order.
 
 use super::sender::Sender;
 
