@@ -3,8 +3,7 @@
 //! the UEs', which together stand for the run's `uplink` (their summed
 //! backlog tallied over time); each user's row has its UE's buffer.
 
-use super::network::{LteStats, LteUplink};
-use crate::bsr::BsrSummary;
+use super::network::LteUplink;
 use crate::link::LinkStats;
 use crate::metrics::BsrTrace;
 use crate::packet::{Dir, Packet};
@@ -13,6 +12,7 @@ use crate::radio::cell_summary::CellSummary;
 use crate::radio::config::RadioConfig;
 use crate::radio::event::{RadioEvent, RadioOut};
 use crate::radio::ran::interface::{Ran, UserBuffer};
+use crate::radio::ran::summary::{RanSummary, SystemSection};
 use crate::radio::streams::stream_name;
 use crate::radio::tally::Tally;
 use crate::rng;
@@ -109,12 +109,13 @@ impl Ran for LteUl {
         UserBuffer { stats, marked, dir: Dir::Up }
     }
 
-    fn lte_stats(&self) -> Option<LteStats> {
-        Some(self.uplink.stats())
-    }
-
-    fn bsr_summary(&self) -> Option<BsrSummary> {
-        Some(self.uplink.bsr_summary())
+    /// The uplink's counters, and user 0's BSRs as the eNodeB estimated from them.
+    fn summary(&mut self, _end: Time) -> RanSummary {
+        RanSummary {
+            bsr: Some(self.uplink.bsr_summary()),
+            own: Some(SystemSection::Lte(self.uplink.stats())),
+            ..RanSummary::default()
+        }
     }
 
     /// User 0's BSR trace.
