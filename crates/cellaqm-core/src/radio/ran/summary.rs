@@ -2,8 +2,8 @@
 //! ([`RanSummary`]), beside its cells' rows and its users' rows: each system
 //! fills the parts it has, and its own key ([`SystemSection`]) names itself.
 
-use super::dsch::DschSummary;
-use super::lte_ul::LteStats;
+use super::dsch::stats::DschSummary;
+use super::lte_ul::network::LteStats;
 use crate::bsr::BsrSummary;
 use crate::radio::bearer::RadioSummary;
 use serde::Serialize;
