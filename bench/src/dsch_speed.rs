@@ -7,6 +7,7 @@
 //! Run with `make bench` (release build). Target (issue 23): at least 50
 //! simulated seconds per wall second on one core.
 
+use cellaqm_core::radio::ran::SystemSection;
 use cellaqm_core::{run, RunOptions, Scenario};
 
 fn main() {
@@ -16,7 +17,7 @@ fn main() {
         let set = [format!("radio.dsch.web_users={users}")];
         let s = Scenario::from_toml_str(&text, &set).expect("benchmark scenario is valid");
         let r = run(&s, 1, &RunOptions::default()).summary;
-        let d = r.dsch.expect("a DSCH run");
+        let Some(SystemSection::Dsch(d)) = &r.system else { panic!("a DSCH run") };
         println!(
             "{users} web users + 250 calls: 300 s in {:.2} s wall ({:.0} simulated s per wall s); central cell: \
              mean eta {:.3}, P(eta > 0.9) {:.3}, DSCH acceptance {:.3} (codes {:.3}, power {:.3}, load {:.3}); \

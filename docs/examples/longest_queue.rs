@@ -9,8 +9,8 @@ pub struct LongestQueue {
 }
 
 impl Scheduler for LongestQueue {
-    fn select(&mut self, _now: Time, users: &[UserView], max: usize, picked: &mut Vec<usize>) {
-        in_turn_by(&mut self.turn, users, max, picked, |u| std::cmp::Reverse(u.backlog_bytes));
+    fn pick(&mut self, _now: Time, users: &[UserView]) -> Option<usize> {
+        in_turn_by(&mut self.turn, users, |u| std::cmp::Reverse(u.backlog_bytes))
     }
 }
 

@@ -4,6 +4,7 @@
 //! bit, and its errors name the key.
 
 mod common;
+use cellaqm_core::radio::ran::SystemSection;
 use cellaqm_core::Scenario;
 use common::run_seed;
 use std::path::Path;
@@ -21,7 +22,7 @@ fn the_tcp_user_downloads_over_the_granted_dsch() {
     let s = dsch(&["duration=40s", "radio.dsch.web_users=100", "radio.dsch.conversational_users=100"]).unwrap();
     let r = run_seed(&s, 2);
     let sum = &r.summary;
-    let d = sum.dsch.expect("summary.dsch with bearer = \"dsch\"");
+    let Some(SystemSection::Dsch(d)) = &sum.system else { panic!("summary.dsch with bearer = \"dsch\"") };
     // 40 s of 10 ms frames (from the first packet at t = 0).
     assert!((3_990..=4_000).contains(&d.frames), "{}", d.frames);
     assert!(d.requests > 0 && d.conversational_sdus > 0 && d.test_requests > 0, "{d:?}");
@@ -43,7 +44,7 @@ fn the_tcp_user_downloads_over_the_granted_dsch() {
     assert!(sum.cells.iter().enumerate().all(|(c, row)| (row.goodput_bps > 0.0) == (c == mine)), "{mine}");
     // Same seed, same run.
     let again = run_seed(&s, 2);
-    assert_eq!(again.summary.dsch, sum.dsch);
+    assert_eq!(again.summary.system, sum.system);
     assert_eq!(again.summary.delivered_bytes, sum.delivered_bytes);
     assert_eq!(again.summary.cells, sum.cells);
 }

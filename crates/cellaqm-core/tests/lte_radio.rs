@@ -3,8 +3,19 @@
 
 mod common;
 
+use cellaqm_core::metrics::Summary;
+use cellaqm_core::radio::ran::lte_ul::LteStats;
+use cellaqm_core::radio::ran::SystemSection;
 use cellaqm_core::{RunResult, Scenario};
 use std::sync::OnceLock;
+
+/// The run's LTE uplink counters (`summary.lte`).
+fn lte_stats(s: &Summary) -> LteStats {
+    match &s.system {
+        Some(SystemSection::Lte(lte)) => *lte,
+        other => panic!("LTE counters, not {other:?}"),
+    }
+}
 
 fn load(name: &str, sets: &[&str]) -> Scenario {
     let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
@@ -32,7 +43,7 @@ fn drop_tail_runs_at_the_block_rate_less_headers_and_fills_the_buffer() {
     let s = &r.summary;
     let app = s.goodput_bps;
     assert!((1.86e6..1.94e6).contains(&app), "goodput {app}");
-    let lte = s.lte.expect("LTE counters");
+    let lte = lte_stats(s);
     assert!(lte.ue.bsrs > 1500 && lte.ue.srs >= 1, "{lte:?}");
     assert_eq!(lte.harq.retransmissions, 0);
     assert!(up_mean(r) > 2000.0, "{}", up_mean(r));
@@ -60,7 +71,7 @@ fn the_scenario_files_run() {
         let r = common::run_seed(&load(name, &["duration=30s"]), 1);
         assert!(r.summary.goodput_bps > 0.0, "{name}");
         if name == "square-wave-harq.toml" {
-            assert!(r.summary.lte.unwrap().harq.retransmissions > 0);
+            assert!(lte_stats(&r.summary).harq.retransmissions > 0);
         }
     }
 }

@@ -239,12 +239,11 @@ pub struct Summary {
     /// The radio bearers' counters summed over the users, with `[radio]`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub radio: Option<crate::radio::RadioSummary>,
-    /// The LTE uplink's counters (grants, BSRs, SRs, HARQ), with `bearer = "lte_uplink"`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub lte: Option<crate::radio::ran::lte_ul::LteStats>,
-    /// The DSCH system's central-cell measures (`bearer = "dsch"`, docs/dsch.md).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub dsch: Option<crate::radio::ran::dsch::DschSummary>,
+    /// The radio system's own key, named by the system: `lte` (the LTE
+    /// uplink's counters: grants, BSRs, SRs, HARQ; `bearer = "lte_uplink"`) or
+    /// `dsch` (the DSCH system's central-cell measures; `bearer = "dsch"`, docs/dsch.md).
+    #[serde(flatten)]
+    pub system: Option<crate::radio::ran::SystemSection>,
     /// One row per cell (a run has one): its users, goodput and shared channel.
     pub cells: Vec<crate::radio::CellSummary>,
     pub ledger: Ledger,

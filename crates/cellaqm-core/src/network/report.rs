@@ -62,9 +62,7 @@ impl Network {
             }
         };
         let (bottleneck, uplink) = (link_stats(&mut self, LinkId::Bottleneck), link_stats(&mut self, LinkId::Uplink));
-        let radio = self.radio.as_mut().and_then(|r| r.radio_summary(end));
-        let lte = self.radio.as_ref().and_then(|r| r.lte_stats());
-        let dsch = self.radio.as_ref().and_then(|r| r.dsch_summary());
+        let ran = self.radio.as_mut().map(|r| r.summary(end)).unwrap_or_default();
         let users = self.user_summaries(&totals, end);
         let cells = self.cell_summaries(&users, end);
         let mut occupancy = OccupancyLog::default();
@@ -78,14 +76,14 @@ impl Network {
         if let (Some(t), Some(r)) = (&mut self.trace, &mut self.radio) {
             t.radio_losses = r.take_loss_trace();
         }
-        let bsr = match self.radio.as_mut().and_then(|r| Some((r.bsr_summary()?, r))) {
-            Some((summary, r)) => {
+        let bsr = match (ran.bsr, &mut self.radio) {
+            (Some(summary), Some(r)) => {
                 if let Some(t) = &mut self.trace {
                     t.bsr = r.take_bsr_trace().expect("recorded with the trace");
                 }
                 Some(summary)
             }
-            None => self.links[LinkId::Uplink as usize].bsr().map(|b| {
+            _ => self.links[LinkId::Uplink as usize].bsr().map(|b| {
                 if let Some(t) = &mut self.trace {
                     t.bsr = b.take_trace().expect("recorded with the trace");
                 }
@@ -106,11 +104,7 @@ impl Network {
             delivered_bytes,
             goodput_bps: delivered_bytes as f64 * 8.0 / duration_s,
             mean_flow_goodput_bps: goodput_sum / (totals.flows as usize).max(1) as f64,
-            goodput_per_cell_bps: self
-                .radio
-                .as_ref()
-                .and_then(|r| r.goodput_cells())
-                .map(|n| delivered_bytes as f64 * 8.0 / (n as f64 * duration_s)),
+            goodput_per_cell_bps: ran.goodput_cells.map(|n| delivered_bytes as f64 * 8.0 / (n as f64 * duration_s)),
             delay_ms: DelayStats::from_histogram(&self.delays),
             delay_up_ms: DelayStats::from_histogram(&self.up_delays),
             users: self.users,
@@ -138,9 +132,8 @@ impl Network {
             bottleneck,
             uplink,
             bsr,
-            radio,
-            lte,
-            dsch,
+            radio: ran.radio,
+            system: ran.own,
             cells,
             ledger: self.ledger,
             events,

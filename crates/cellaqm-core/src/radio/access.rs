@@ -230,14 +230,17 @@ mod tests {
     #[test]
     fn validation_names_the_key() {
         let mut cfg = dch_config(384.0, 10, 100_000);
-        assert_eq!(cfg.validate("radio", 1), Ok(()));
+        assert_eq!(cfg.validate("radio", 1, Dur::from_secs(10)), Ok(()));
         cfg.dch = None;
-        assert_eq!(cfg.validate("radio", 1).unwrap_err(), "radio.dch: missing (required with bearer = \"dch\")");
+        assert_eq!(
+            cfg.validate("radio", 1, Dur::from_secs(10)).unwrap_err(),
+            "radio.dch: missing (required with bearer = \"dch\")"
+        );
         cfg.bearer = BearerKind::Hsdpa;
         cfg.hsdpa = Some(HsdpaConfig { harq: 1.5, ..HsdpaConfig::default() });
-        assert!(cfg.validate("radio", 1).unwrap_err().starts_with("radio.hsdpa.harq:"));
+        assert!(cfg.validate("radio", 1, Dur::from_secs(10)).unwrap_err().starts_with("radio.hsdpa.harq:"));
         cfg.hsdpa = Some(HsdpaConfig::default());
         cfg.rlc.window = 0;
-        assert!(cfg.validate("radio", 1).unwrap_err().starts_with("radio.rlc.window:"));
+        assert!(cfg.validate("radio", 1, Dur::from_secs(10)).unwrap_err().starts_with("radio.rlc.window:"));
     }
 }

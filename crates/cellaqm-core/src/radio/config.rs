@@ -31,6 +31,7 @@ use super::ran::lte_dl::config::LteDownlinkConfig;
 use super::ran::lte_ul::config::LteConfig;
 use crate::queue::QueueConfig;
 use crate::rlc::RlcConfig;
+use crate::time::Dur;
 use crate::units::{Bytes, Rate};
 use serde::{Deserialize, Serialize};
 
@@ -269,9 +270,9 @@ impl RadioConfig {
         }
     }
 
-    /// Checks the section for a scenario with `users` users; errors name the
-    /// key under `key` (normally `radio`).
-    pub fn validate(&self, key: &str, users: u32) -> Result<(), String> {
+    /// Checks the section for a scenario with `users` users that runs for
+    /// `duration`; errors name the key under `key` (normally `radio`).
+    pub fn validate(&self, key: &str, users: u32, duration: Dur) -> Result<(), String> {
         if users > u16::MAX as u32 + 1 {
             return Err(format!("traffic: {users} users, but [{key}] serves at most 65536"));
         }
@@ -295,7 +296,7 @@ impl RadioConfig {
         match self.bearer {
             BearerKind::Dsch => {
                 match &self.dsch {
-                    Some(d) => d.validate(&format!("{key}.dsch"))?,
+                    Some(d) => d.validate(&format!("{key}.dsch"), duration)?,
                     None => return Err(format!("{key}.dsch: missing (required with bearer = \"dsch\")")),
                 }
                 if let Some(i) = self.groups.iter().position(|g| g.channel_rate.is_some() || g.priority.is_some()) {

@@ -19,7 +19,8 @@
 //! grants, on the LTE pieces both directions share, [`lte`]: HARQ, RLC,
 //! in-sequence reassembly, capacity, channel) is the other kind of radio, with the
 //! managed buffer in the UE; the LTE downlink ([`ran::lte_dl`]) has it in the
-//! eNodeB, each UE's PDCP buffer over RLC AM or UM. The radio environment ([`env`]: layout,
+//! eNodeB, each UE's PDCP buffer over RLC AM or UM; the ACKs of both take an
+//! unmanaged [`return_path`]. The radio environment ([`env`]: layout,
 //! mobility, propagation, handover) gives the multi-cell systems and the LTE
 //! UEs their channels. [`config`] reads `[radio]`: the
 //! template of every user's bearer and the groups of users that differ.
@@ -47,6 +48,7 @@ pub mod event;
 pub mod lte;
 pub mod pending;
 pub mod ran;
+pub mod return_path;
 pub mod sap;
 pub mod scheduler;
 pub mod streams;

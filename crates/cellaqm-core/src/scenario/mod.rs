@@ -336,14 +336,7 @@ impl Scenario {
             }
         }
         if let Some(r) = &self.radio {
-            r.validate("radio", self.traffic.users())?;
-            if let Some(d) = r.dsch.as_ref().filter(|d| d.warmup >= self.duration) {
-                return Err(format!(
-                    "radio.dsch.warmup: {} s is not before the end of the run ({} s): nothing would be measured",
-                    d.warmup.as_secs_f64(),
-                    self.duration.as_secs_f64()
-                ));
-            }
+            r.validate("radio", self.traffic.users(), self.duration)?;
         }
         Ok(())
     }

@@ -26,13 +26,12 @@ use super::air::AirLine;
 use super::event::{RadioEvent, RadioOut, UeEvent, UE_EVENTS};
 use super::pending::Pending;
 use super::sap::{BufferStatus, TxOpportunity};
-use super::streams::stream_name;
+use super::streams::user_stream;
 use crate::link::LinkStats;
 use crate::metrics::Occupancy;
 use crate::packet::Packet;
-use crate::queue::{DropCause, Dropped, Limits};
+use crate::queue::{DropCause, Dropped};
 use crate::rlc::{AmEntity, Delivery, Pdu, Release, SduId};
-use crate::rng;
 use crate::time::{earliest, Dur, Time};
 use config::BearerConfig;
 use dch::{Dch, LossLog};
@@ -203,11 +202,8 @@ impl Bearer {
     /// PDCP discipline is first told `rate_bps` (a DCH: its rate; HSDPA: what
     /// a lone user is granted).
     pub fn new(user: u32, cfg: &BearerConfig, rate_bps: f64, seed: u64) -> Bearer {
-        let stream = |part: &str| rng::stream(seed, &stream_name(user, part));
-        let limits = Limits { bytes: cfg.buffer.map(|b| b.0), packets: cfg.buffer_packets };
-        let queue = cfg.queue.build(limits, stream("pdcp"));
-        let ue_queue =
-            cfg.uplink_queue.build(Limits { bytes: cfg.uplink_buffer.map(|b| b.0), packets: None }, stream("ue"));
+        let stream = |part: &str| user_stream(seed, user, part);
+        let (queue, ue_queue) = (cfg.down_queue(stream("pdcp")), cfg.up_queue(stream("ue")));
         let payload = cfg.rlc.payload();
         Bearer {
             user: u16::try_from(user).expect("validated: at most 65 536 users with [radio]"),

@@ -1,9 +1,7 @@
 //! What every radio system is to the network: the [`Ran`] trait, and a
 //! user's managed buffer seen as a link ([`UserBuffer`]).
 
-use super::dsch::stats::DschSummary;
-use super::lte_ul::network::LteStats;
-use crate::bsr::BsrSummary;
+use super::summary::RanSummary;
 use crate::link::LinkStats;
 use crate::metrics::{BsrTrace, RadioLossTrace};
 use crate::packet::{Dir, Packet};
@@ -79,29 +77,9 @@ pub trait Ran {
         None
     }
 
-    /// The bearers' counters summed over the users, on a system of bearers.
-    fn radio_summary(&mut self, _end: Time) -> Option<RadioSummary> {
-        None
-    }
-
-    /// The LTE uplink's counters.
-    fn lte_stats(&self) -> Option<LteStats> {
-        None
-    }
-
-    /// The DSCH system's central-cell measures.
-    fn dsch_summary(&self) -> Option<DschSummary> {
-        None
-    }
-
-    /// The number of cells whose goodput the run's per-cell figure divides (the HS-DSCH system).
-    fn goodput_cells(&self) -> Option<usize> {
-        None
-    }
-
-    /// The BSRs as the eNodeB estimated from them (user 0's), on the LTE uplink.
-    fn bsr_summary(&self) -> Option<BsrSummary> {
-        None
+    /// The parts of the run's summary the system fills, for a run that ends at `end`.
+    fn summary(&mut self, _end: Time) -> RanSummary {
+        RanSummary::default()
     }
 
     /// Start recording the traces the system keeps (the DCHs' losses, user 0's BSRs).
@@ -112,7 +90,7 @@ pub trait Ran {
         RadioLossTrace::default()
     }
 
-    /// User 0's BSR trace, on the LTE uplink when recorded.
+    /// User 0's BSR trace, on a system whose UEs send BSRs, when recorded.
     fn take_bsr_trace(&mut self) -> Option<BsrTrace> {
         None
     }

@@ -29,21 +29,20 @@ pub mod hsdsch;
 pub mod interface;
 pub mod lte_dl;
 pub mod lte_ul;
+pub mod summary;
 pub mod umts;
 
 pub use interface::{Ran, UserBuffer};
+pub use summary::{RanSummary, SystemSection};
 
 use super::bearer::RadioSummary;
 use super::cell_summary::CellSummary;
 use super::config::{BearerKind, RadioConfig};
 use super::event::{RadioEvent, RadioOut};
-use crate::bsr::BsrSummary;
 use crate::link::LinkStats;
 use crate::metrics::{BsrTrace, RadioLossTrace};
 use crate::packet::Packet;
 use crate::time::Time;
-use dsch::stats::DschSummary;
-use lte_ul::network::LteStats;
 
 /// The run's radio system (a run has one: its variants' sizes differ, unboxed).
 #[allow(clippy::large_enum_variant)]
@@ -131,20 +130,8 @@ impl Ran for AnyRan {
     fn user_radio(&mut self, ue: usize, end: Time) -> Option<RadioSummary> {
         dispatch!(self, r => r.user_radio(ue, end))
     }
-    fn radio_summary(&mut self, end: Time) -> Option<RadioSummary> {
-        dispatch!(self, r => r.radio_summary(end))
-    }
-    fn lte_stats(&self) -> Option<LteStats> {
-        dispatch!(self, r => r.lte_stats())
-    }
-    fn dsch_summary(&self) -> Option<DschSummary> {
-        dispatch!(self, r => r.dsch_summary())
-    }
-    fn goodput_cells(&self) -> Option<usize> {
-        dispatch!(self, r => r.goodput_cells())
-    }
-    fn bsr_summary(&self) -> Option<BsrSummary> {
-        dispatch!(self, r => r.bsr_summary())
+    fn summary(&mut self, end: Time) -> RanSummary {
+        dispatch!(self, r => r.summary(end))
     }
     fn record_traces(&mut self) {
         dispatch!(self, r => r.record_traces())

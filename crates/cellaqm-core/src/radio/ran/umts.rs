@@ -20,7 +20,7 @@ use crate::radio::bearer::{Bearer, RadioSummary};
 use crate::radio::cell_summary::CellSummary;
 use crate::radio::config::RadioConfig;
 use crate::radio::event::{RadioEvent, RadioOut, UeEvent};
-use crate::radio::ran::dsch::stats::DschSummary;
+use crate::radio::ran::summary::RanSummary;
 use crate::radio::tally::Tally;
 use crate::time::{Dur, Time};
 
@@ -51,12 +51,9 @@ pub trait Downlink {
         None
     }
 
-    fn goodput_cells(&self) -> Option<usize> {
-        None
-    }
-
-    fn dsch_summary(&self) -> Option<DschSummary> {
-        None
+    /// The summary's parts of the downlink's own (see [`Ran::summary`]; the bearers' counters are [`Umts`]'s).
+    fn summary(&self) -> RanSummary {
+        RanSummary::default()
     }
 }
 
@@ -255,22 +252,14 @@ impl<D: Downlink> Ran for Umts<D> {
         Some(self.users.bearers[ue].summary(end))
     }
 
-    /// The bearers' counters summed over the users (the told rate is user 0's).
-    fn radio_summary(&mut self, end: Time) -> Option<RadioSummary> {
+    /// The downlink's parts, and the bearers' counters summed over the users (the told rate is user 0's).
+    fn summary(&mut self, end: Time) -> RanSummary {
         let bearers = &mut self.users.bearers;
         let mut all = bearers[0].summary(end);
         for b in &mut bearers[1..] {
             all.add(&b.summary(end));
         }
-        Some(all)
-    }
-
-    fn dsch_summary(&self) -> Option<DschSummary> {
-        self.down.dsch_summary()
-    }
-
-    fn goodput_cells(&self) -> Option<usize> {
-        self.down.goodput_cells()
+        RanSummary { radio: Some(all), ..self.down.summary() }
     }
 
     fn record_traces(&mut self) {

@@ -17,11 +17,11 @@ pub struct UserView {
     pub priority: u8,
 }
 
-/// Picks the users a TTI serves.
+/// Picks the user a TTI serves next.
 pub trait Scheduler {
-    /// Writes to `picked` (cleared first), in serving order, up to `max` users
-    /// with a backlog, and advances the scheduler's turn past the last one.
-    fn select(&mut self, now: Time, users: &[UserView], max: usize, picked: &mut Vec<usize>);
+    /// The user with a backlog to serve next (`None`: no user has one); the
+    /// scheduler's turn moves past it.
+    fn pick(&mut self, now: Time, users: &[UserView]) -> Option<usize>;
 }
 
 #[cfg(test)]
@@ -35,12 +35,6 @@ pub(crate) mod tests {
 
     /// `rounds` single picks from `s` over fixed `users`.
     pub fn picks(s: &mut impl Scheduler, users: &[UserView], rounds: usize) -> Vec<Option<usize>> {
-        let mut picked = Vec::new();
-        (0..rounds)
-            .map(|_| {
-                s.select(Time::ZERO, users, 1, &mut picked);
-                picked.first().copied()
-            })
-            .collect()
+        (0..rounds).map(|_| s.pick(Time::ZERO, users)).collect()
     }
 }

@@ -14,8 +14,8 @@ pub struct MaxCi {
 }
 
 impl Scheduler for MaxCi {
-    fn select(&mut self, _now: Time, users: &[UserView], max: usize, picked: &mut Vec<usize>) {
-        in_turn_by(&mut self.turn, users, max, picked, |u| -u.rate_bps);
+    fn pick(&mut self, _now: Time, users: &[UserView]) -> Option<usize> {
+        in_turn_by(&mut self.turn, users, |u| -u.rate_bps)
     }
 }
 

@@ -2,15 +2,15 @@
 //!
 //! A scheduler sees each user of the cell through a [`UserView`] (its backlog
 //! at the transmitter, the rate its channel supports now, its average served
-//! rate, its priority class) and picks, in order, up to `max` of the users
-//! with a backlog ([`Scheduler::select`]). A TTI serves one user on today's
-//! HSDPA cell; code multiplexing (HS-DSCH) and resource blocks (LTE) ask for
-//! several.
+//! rate, its priority class) and picks the next user with a backlog to serve
+//! ([`Scheduler::pick`]). A TTI serves one user on today's HSDPA cell; code
+//! multiplexing (HS-DSCH) and resource blocks (LTE) serve several, asking
+//! for one at a time ([`AnyScheduler::next_served`]).
 //!
-//! Every scheduler here ranks by one key and breaks ties in turn: the
-//! candidates are taken in round-robin order from the user after the last one
-//! picked, and a stable sort by the scheduler's key keeps that order among
-//! equals ([`in_turn_by`]). One file per scheduler, each giving its key:
+//! Every scheduler here ranks by one key and breaks ties in turn: of the
+//! candidates in round-robin order from the user after the last one picked,
+//! the first with the best key ([`in_turn_by`]). One file per scheduler, each
+//! giving its key:
 //!
 //! | `scheduler` | file | serves first |
 //! |---|---|---|
@@ -94,20 +94,19 @@ impl AnyScheduler {
     /// A cell that serves several users per TTI asks one at a time, after
     /// leaving out those the TTI has no room for, so that a scheduler's turn
     /// (round robin) moves past the users served only.
-    pub fn next_served(&mut self, now: Time, users: &mut [UserView], picked: &mut Vec<usize>) -> Option<(usize, u64)> {
-        self.select(now, users, 1, picked);
-        let u = *picked.first()?;
+    pub fn next_served(&mut self, now: Time, users: &mut [UserView]) -> Option<(usize, u64)> {
+        let u = self.pick(now, users)?;
         Some((u, std::mem::take(&mut users[u].backlog_bytes)))
     }
 }
 
 impl Scheduler for AnyScheduler {
-    fn select(&mut self, now: Time, users: &[UserView], max: usize, picked: &mut Vec<usize>) {
+    fn pick(&mut self, now: Time, users: &[UserView]) -> Option<usize> {
         match self {
-            AnyScheduler::RoundRobin(s) => s.select(now, users, max, picked),
-            AnyScheduler::MaxCi(s) => s.select(now, users, max, picked),
-            AnyScheduler::ProportionalFair(s) => s.select(now, users, max, picked),
-            AnyScheduler::Priority(s) => s.select(now, users, max, picked),
+            AnyScheduler::RoundRobin(s) => s.pick(now, users),
+            AnyScheduler::MaxCi(s) => s.pick(now, users),
+            AnyScheduler::ProportionalFair(s) => s.pick(now, users),
+            AnyScheduler::Priority(s) => s.pick(now, users),
         }
     }
 }
@@ -117,20 +116,21 @@ mod tests {
     use super::interface::tests::view;
     use super::*;
 
+    /// The users one TTI serves, asked for one at a time until none is left.
+    fn served(s: &mut AnyScheduler, users: &[UserView]) -> Vec<(usize, u64)> {
+        let mut views = users.to_vec();
+        std::iter::from_fn(|| s.next_served(Time::ZERO, &mut views)).collect()
+    }
+
     #[test]
     fn several_users_per_tti_come_in_the_schedulers_order() {
-        let users = [view(1, 1e6, 0.0, 1), view(1, 3e6, 0.0, 0), view(0, 9e6, 0.0, 0), view(1, 2e6, 0.0, 0)];
-        let mut picked = Vec::new();
+        let users = [view(1, 1e6, 0.0, 1), view(2, 3e6, 0.0, 0), view(0, 9e6, 0.0, 0), view(3, 2e6, 0.0, 0)];
         let mut s = SchedulerKind::MaxCi.build();
-        s.select(Time::ZERO, &users, 2, &mut picked);
-        assert_eq!(picked, [1, 3], "the best two channels with data (user 2 has none)");
+        assert_eq!(served(&mut s, &users), [(1, 2), (3, 3), (0, 1)], "the best channels with data (user 2 has none)");
         let mut s = SchedulerKind::Priority.build();
-        s.select(Time::ZERO, &users, 3, &mut picked);
-        assert_eq!(picked, [1, 3, 0], "class 0 in turn, then class 1");
+        assert_eq!(served(&mut s, &users), [(1, 2), (3, 3), (0, 1)], "class 0 in turn, then class 1");
         let mut s = SchedulerKind::RoundRobin.build();
-        s.select(Time::ZERO, &users, 8, &mut picked);
-        assert_eq!(picked, [0, 1, 3], "at most every backlogged user");
-        s.select(Time::ZERO, &users, 2, &mut picked);
-        assert_eq!(picked, [0, 1], "the turn moved past the last one picked (3)");
+        assert_eq!(served(&mut s, &users), [(0, 1), (1, 2), (3, 3)], "every backlogged user in turn");
+        assert_eq!(s.pick(Time::ZERO, &users), Some(0), "the turn moved past the last one served (3)");
     }
 }

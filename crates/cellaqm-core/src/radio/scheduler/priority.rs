@@ -15,8 +15,8 @@ pub struct StrictPriority {
 }
 
 impl Scheduler for StrictPriority {
-    fn select(&mut self, _now: Time, users: &[UserView], max: usize, picked: &mut Vec<usize>) {
-        in_turn_by(&mut self.turn, users, max, picked, |u| u.priority);
+    fn pick(&mut self, _now: Time, users: &[UserView]) -> Option<usize> {
+        in_turn_by(&mut self.turn, users, |u| u.priority)
     }
 }
 

@@ -18,11 +18,11 @@ pub struct ProportionalFair {
 }
 
 impl Scheduler for ProportionalFair {
-    fn select(&mut self, _now: Time, users: &[UserView], max: usize, picked: &mut Vec<usize>) {
-        in_turn_by(&mut self.turn, users, max, picked, |u| match u.avg_bps > 0.0 {
+    fn pick(&mut self, _now: Time, users: &[UserView]) -> Option<usize> {
+        in_turn_by(&mut self.turn, users, |u| match u.avg_bps > 0.0 {
             true => -(u.rate_bps / u.avg_bps),
             false => f64::NEG_INFINITY,
-        });
+        })
     }
 }
 
@@ -35,25 +35,21 @@ mod tests {
     #[test]
     fn ranks_by_rate_over_average_and_the_unserved_first() {
         let mut s = ProportionalFair::default();
-        let mut picked = Vec::new();
         // 2 Mb/s over 1 Mb/s beats 3 Mb/s over 2 Mb/s.
         let users = [view(1, 3e6, 2e6, 0), view(1, 2e6, 1e6, 0)];
-        s.select(Time::ZERO, &users, 1, &mut picked);
-        assert_eq!(picked, [1]);
+        assert_eq!(s.pick(Time::ZERO, &users), Some(1));
         let users = [view(1, 3e6, 2e6, 0), view(1, 1e3, 0.0, 0)];
-        s.select(Time::ZERO, &users, 1, &mut picked);
-        assert_eq!(picked, [1], "never served");
+        assert_eq!(s.pick(Time::ZERO, &users), Some(1), "never served");
     }
 
     #[test]
     fn equal_time_shares_at_unequal_fixed_rates() {
         let rates = [0.5e6, 1.5e6, 6e6];
         let mut avg: Vec<RateAverage> = (0..3).map(|_| RateAverage::new(100)).collect();
-        let (mut s, mut picked, mut served) = (ProportionalFair::default(), Vec::new(), [0u32; 3]);
+        let (mut s, mut served) = (ProportionalFair::default(), [0u32; 3]);
         for tti in 0..30_000u64 {
             let users: Vec<UserView> = (0..3).map(|u| view(1, rates[u], avg[u].value(tti), 0)).collect();
-            s.select(Time::ZERO, &users, 1, &mut picked);
-            let u = picked[0];
+            let u = s.pick(Time::ZERO, &users).unwrap();
             served[u] += 1;
             avg[u].serve(tti, rates[u]);
         }

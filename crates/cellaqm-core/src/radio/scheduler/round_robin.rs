@@ -12,8 +12,8 @@ pub struct RoundRobin {
 }
 
 impl Scheduler for RoundRobin {
-    fn select(&mut self, _now: Time, users: &[UserView], max: usize, picked: &mut Vec<usize>) {
-        in_turn_by(&mut self.turn, users, max, picked, |_| 0u8);
+    fn pick(&mut self, _now: Time, users: &[UserView]) -> Option<usize> {
+        in_turn_by(&mut self.turn, users, |_| 0u8)
     }
 }
 

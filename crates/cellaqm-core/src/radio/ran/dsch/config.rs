@@ -16,6 +16,7 @@
 
 use crate::radio::env::propagation::PathLoss;
 use crate::radio::env::{Environment, EnvironmentKeys, FadingKind, LayoutKind, MobilityKind};
+use crate::time::Dur;
 use crate::traffic::distributions::Family;
 use crate::traffic::{Count, Dist, Secs, Size};
 use crate::units::Bytes;
@@ -86,7 +87,7 @@ pub struct DschConfig {
     /// How much faster than the target BLER grows per dB short of the Eb/N0 target (our choice: ×10 per dB).
     pub bler_slope_db: f64,
     /// Handover: every `handover_period` to the best cell if it is `hysteresis_db` better (paper: 100 ms, 1 dB).
-    pub handover_period: crate::time::Dur,
+    pub handover_period: Dur,
     pub hysteresis_db: f64,
     /// Mean call duration, exponential; a finished call is replaced at once by
     /// a new caller somewhere else (paper: 120 s; our choice: replaced).
@@ -103,7 +104,7 @@ pub struct DschConfig {
     /// uniform over the area (default: the central cell, our choice).
     pub test_cells: Vec<u32>,
     /// The central cell's measures start after this (default none; the reproduction uses 60 s: our choice).
-    pub warmup: crate::time::Dur,
+    pub warmup: Dur,
 }
 
 impl Default for DschConfig {
@@ -121,7 +122,7 @@ impl Default for DschConfig {
             conversational_bler: 0.01,
             interactive_bler: 0.1,
             bler_slope_db: 1.0,
-            handover_period: crate::time::Dur::from_millis(100),
+            handover_period: Dur::from_millis(100),
             hysteresis_db: 1.0,
             call_duration: Dist::new(Family::Exponential { mean: 120.0 }),
             web_buffer: Bytes(32 * 1024),
@@ -129,7 +130,7 @@ impl Default for DschConfig {
             max_sdu: Bytes(570),
             web: WebModel::default(),
             test_cells: vec![0],
-            warmup: crate::time::Dur::ZERO,
+            warmup: Dur::ZERO,
         }
     }
 }
@@ -182,9 +183,16 @@ impl DschConfig {
         Ok(env)
     }
 
-    /// Checks the section; errors name the key under `key`.
-    pub fn validate(&self, key: &str) -> Result<(), String> {
+    /// Checks the section for a run of `duration`; errors name the key under `key`.
+    pub fn validate(&self, key: &str, duration: Dur) -> Result<(), String> {
         self.environment(key, None)?;
+        if self.warmup >= duration {
+            return Err(format!(
+                "{key}.warmup: {} s is not before the end of the run ({} s): nothing would be measured",
+                self.warmup.as_secs_f64(),
+                duration.as_secs_f64()
+            ));
+        }
         let positive = [("phi", self.phi), ("delta", self.delta), ("bler_slope_db", self.bler_slope_db)];
         if let Some((name, v)) = positive.iter().find(|(_, v)| !(*v > 0.0 && v.is_finite())) {
             return Err(format!("{key}.{name}: must be positive, got {v}"));
@@ -235,6 +243,9 @@ mod tests {
     use super::*;
     use crate::units::Meters;
 
+    /// The run the sections are checked for.
+    const RUN: Dur = Dur::from_secs(300);
+
     #[test]
     fn keys_parse_with_units_and_errors_name_the_key() {
         let c: DschConfig =
@@ -242,19 +253,24 @@ mod tests {
                 .unwrap();
         assert_eq!((c.phi, c.env.radius, c.web_users, c.web_buffer), (0.7, Some(Meters(500.0)), 600, Bytes(32 * 1024)));
         assert!((c.max_power_w() - 19.953).abs() < 1e-3);
-        assert_eq!(DschConfig::default().validate("radio.dsch"), Ok(()));
+        assert_eq!(DschConfig::default().validate("radio.dsch", RUN), Ok(()));
         let bad = DschConfig { phi: 0.0, ..DschConfig::default() };
-        assert!(bad.validate("radio.dsch").unwrap_err().starts_with("radio.dsch.phi:"));
+        assert!(bad.validate("radio.dsch", RUN).unwrap_err().starts_with("radio.dsch.phi:"));
         let bad = DschConfig { phi: 1.2, ..DschConfig::default() };
-        assert!(bad.validate("radio.dsch").unwrap_err().starts_with("radio.dsch.phi:"));
+        assert!(bad.validate("radio.dsch", RUN).unwrap_err().starts_with("radio.dsch.phi:"));
         let bad = DschConfig { common_power_w: 25.0, ..DschConfig::default() };
-        assert!(bad.validate("radio.dsch").unwrap_err().starts_with("radio.dsch.common_power_w:"));
+        assert!(bad.validate("radio.dsch", RUN).unwrap_err().starts_with("radio.dsch.common_power_w:"));
         let bad = DschConfig { test_cells: vec![0, 37], ..DschConfig::default() };
-        assert!(bad.validate("radio.dsch").unwrap_err().starts_with("radio.dsch.test_cells: cell 37"));
+        assert!(bad.validate("radio.dsch", RUN).unwrap_err().starts_with("radio.dsch.test_cells: cell 37"));
         let bad = DschConfig { web_users: 4_000_000_000, ..DschConfig::default() };
-        assert_eq!(bad.validate("radio.dsch").unwrap_err(), "radio.dsch.web_users: at most 20000, got 4000000000");
+        assert_eq!(bad.validate("radio.dsch", RUN).unwrap_err(), "radio.dsch.web_users: at most 20000, got 4000000000");
         let bad = DschConfig { interactive_bler: 1.5, ..DschConfig::default() };
-        assert!(bad.validate("radio.dsch").unwrap_err().starts_with("radio.dsch.interactive_bler:"));
+        assert!(bad.validate("radio.dsch", RUN).unwrap_err().starts_with("radio.dsch.interactive_bler:"));
+        let bad = DschConfig { warmup: RUN, ..DschConfig::default() };
+        assert_eq!(
+            bad.validate("radio.dsch", RUN).unwrap_err(),
+            "radio.dsch.warmup: 300 s is not before the end of the run (300 s): nothing would be measured"
+        );
         assert!(toml::from_str::<DschConfig>("phy = 0.7").unwrap_err().to_string().contains("phy"));
         let w: DschConfig = toml::from_str("[web]\nreading_time = { dist = \"exponential\", mean = \"2s\" }").unwrap();
         assert_eq!(w.web.reading_time.mean(), 2.0);

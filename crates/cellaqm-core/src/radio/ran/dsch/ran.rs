@@ -2,13 +2,13 @@
 //! scenario's users are its users under test, served by their cells'
 //! resource managers every 10 ms frame beside the emulated load.
 
-use super::stats::DschSummary;
 use super::system::DschSystem;
 use crate::radio::air::AirLine;
 use crate::radio::bearer::Bearer;
 use crate::radio::cell_summary::CellSummary;
 use crate::radio::config::RadioConfig;
 use crate::radio::event::{RadioEvent, RadioOut};
+use crate::radio::ran::summary::{RanSummary, SystemSection};
 use crate::radio::ran::umts::{Downlink, Umts, Users};
 use crate::time::Time;
 
@@ -76,7 +76,8 @@ impl Downlink for DschCells {
         self.system.cell_of(u) as u32
     }
 
-    fn dsch_summary(&self) -> Option<DschSummary> {
-        Some(self.system.summary())
+    /// The central cell's measures.
+    fn summary(&self) -> RanSummary {
+        RanSummary { own: Some(SystemSection::Dsch(self.system.summary())), ..RanSummary::default() }
     }
 }

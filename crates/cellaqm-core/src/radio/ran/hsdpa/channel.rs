@@ -154,7 +154,6 @@ pub struct Hsdpa {
     /// Bits of the TTI budget carried over (less than one PDU).
     carry_bits: f64,
     views: Vec<UserView>,
-    picked: Vec<usize>,
     /// PDUs in the MAC-hs buffers, all users.
     waiting: u64,
     rng: Rng,
@@ -182,7 +181,6 @@ impl Hsdpa {
             scheduler: cfg.scheduler.build(),
             carry_bits: 0.0,
             views: vec![UserView::default(); users.len()],
-            picked: Vec::new(),
             waiting: 0,
             rng,
             stats: HsdpaStats::default(),
@@ -284,8 +282,7 @@ impl Hsdpa {
                 priority: u.priority,
             };
         }
-        self.scheduler.select(now, &self.views, 1, &mut self.picked);
-        let Some(&u) = self.picked.first() else {
+        let Some(u) = self.scheduler.pick(now, &self.views) else {
             self.carry_bits = 0.0;
             return false;
         };

@@ -8,6 +8,7 @@ use crate::radio::bearer::Bearer;
 use crate::radio::cell_summary::CellSummary;
 use crate::radio::config::RadioConfig;
 use crate::radio::event::{RadioEvent, RadioOut};
+use crate::radio::ran::summary::RanSummary;
 use crate::radio::ran::umts::{Downlink, Umts, Users};
 use crate::time::Time;
 
@@ -73,7 +74,8 @@ impl Downlink for HsDschCells {
         Some(self.0.handovers(u))
     }
 
-    fn goodput_cells(&self) -> Option<usize> {
-        Some(self.0.cells())
+    /// The study's goodput is per cell.
+    fn summary(&self) -> RanSummary {
+        RanSummary { goodput_cells: Some(self.0.cells()), ..RanSummary::default() }
     }
 }

@@ -141,7 +141,6 @@ pub struct HsDsch {
     backlogged: Vec<usize>,
     pending: Pending,
     clock: Clock,
-    picked: Vec<usize>,
     block: Vec<(usize, Pdu)>,
     pdus: Vec<Pdu>,
 }
@@ -192,7 +191,6 @@ impl HsDsch {
             backlogged: Vec::new(),
             pending: Pending::default(),
             clock: Clock::new(tti),
-            picked: Vec::new(),
             block: Vec::new(),
             pdus: Vec::new(),
             layout,
@@ -421,7 +419,7 @@ impl HsDsch {
                     }
                 }
             }
-            let Some((u, _)) = cell.scheduler.next_served(now, &mut cell.views, &mut self.picked) else { break };
+            let Some((u, _)) = cell.scheduler.next_served(now, &mut cell.views) else { break };
             let ue = &mut self.ues[u];
             let m = ue.mcs.expect("a schedulable user has a format");
             let full = self.table[m].block_bytes as f64;

@@ -67,7 +67,6 @@ pub struct Cell {
     /// Blocks under way, by when the UE is done with them (then the order sent).
     flying: BTreeMap<(Time, u64), (usize, Block)>,
     views: Vec<UserView>,
-    picked: Vec<usize>,
     intact: Vec<Packet>,
     lost: Vec<Packet>,
     /// SDUs and bytes each UE received in sequence (intact).
@@ -93,7 +92,6 @@ impl Cell {
             retx: BTreeMap::new(),
             flying: BTreeMap::new(),
             views: vec![UserView::default(); n],
-            picked: Vec::new(),
             intact: Vec::new(),
             lost: Vec::new(),
             delivered: vec![(0, 0); n],
@@ -146,7 +144,7 @@ impl Cell {
                     view.backlog_bytes = 0;
                 }
             }
-            let Some((u, need)) = self.scheduler.next_served(now, &mut self.views, &mut self.picked) else { break };
+            let Some((u, need)) = self.scheduler.next_served(now, &mut self.views) else { break };
             let bytes = self.offer.available(u).min(need);
             self.offer.spend(u, bytes);
             served = true;

@@ -24,18 +24,18 @@ use super::interface::{Ran, UserBuffer};
 use crate::capacity::Schedule;
 use crate::link::LinkStats;
 use crate::packet::{Dir, Packet};
-use crate::queue::{Limits, QueueDisc};
-use crate::radio::air::AirLine;
+use crate::queue::QueueDisc;
 use crate::radio::cell_summary::CellSummary;
-use crate::radio::clock::Clock;
+use crate::radio::clock::TtiEvent;
 use crate::radio::config::RadioConfig;
 use crate::radio::event::{RadioEvent, RadioOut, UeEvent};
 use crate::radio::lte::capacity::{Blocks, Capacity, Offer};
 use crate::radio::lte::channel::{Channel, DOWNLINK_BUDGET};
 use crate::radio::lte::link_adaptation::DOWNLINK;
-use crate::radio::streams::stream_name;
+use crate::radio::return_path::ReturnPaths;
+use crate::radio::streams::user_stream;
 use crate::radio::tally::Tally;
-use crate::rng::{self, Rng};
+use crate::rng::Rng;
 use crate::time::{Dur, Time};
 use bearer::Bearer;
 use cell::Cell;
@@ -43,13 +43,9 @@ use config::LteDownlinkConfig;
 
 pub struct LteDl {
     cell: Cell,
-    uplink: Vec<AirLine<Packet>>,
-    uplink_delay: Dur,
-    /// When each UE's uplink next delivers, if asked for.
-    up_at: Vec<Option<Time>>,
-    clock: Clock,
-    /// The TTI event asked for and not yet run.
-    tti_at: Option<Time>,
+    /// The ACKs' way from the UEs.
+    uplink: ReturnPaths,
+    tti: TtiEvent,
     /// The PDCP buffers together over time, and each one's.
     tally: Tally,
     tallies: Vec<Tally>,
@@ -61,12 +57,10 @@ impl LteDl {
     /// `radio[.ue<u>].pdcp`, `radio[.ue<u>].harq`, `radio[.ue<u>].lte.channel`).
     pub fn new(cfg: &RadioConfig, users: u32, seed: u64) -> LteDl {
         let dl = cfg.lte_downlink.as_ref().expect("validated: [radio.lte_downlink] with bearer = \"lte_downlink\"");
-        let stream = |u: u32, part: &str| rng::stream(seed, &stream_name(u, part));
+        let stream = |u: u32, part: &str| user_stream(seed, u, part);
         let bearers = (0..users)
             .map(|u| {
-                let c = cfg.bearer(u);
-                let limits = Limits { bytes: c.buffer.map(|b| b.0), packets: c.buffer_packets };
-                let queue = c.queue.build(limits, stream(u, "pdcp"));
+                let queue = cfg.bearer(u).down_queue(stream(u, "pdcp"));
                 Bearer::new(queue, dl.peak_bps(), dl.rlc, &dl.harq, stream(u, "harq"), dl.tti, dl.status_delay)
             })
             .collect();
@@ -80,11 +74,8 @@ impl LteDl {
         let n = bearers.len();
         LteDl {
             cell: Cell::new(dl, bearers, offer),
-            uplink: (0..n).map(|_| AirLine::default()).collect(),
-            uplink_delay: dl.uplink_delay,
-            up_at: vec![None; n],
-            clock: Clock::new(dl.tti),
-            tti_at: None,
+            uplink: ReturnPaths::new(n, None, dl.uplink_delay, UeEvent::UpArrive),
+            tti: TtiEvent::new(dl.tti),
             tally: Tally::default(),
             tallies: (0..n).map(|_| Tally::default()).collect(),
             scheduler: dl.scheduler.name(),
@@ -101,15 +92,6 @@ impl LteDl {
     fn hold(&mut self, now: Time) {
         self.tally.hold(now);
         self.tallies.iter_mut().for_each(|t| t.hold(now));
-    }
-
-    /// Asks for the first TTI boundary at or after `now` not yet run.
-    fn want_tti(&mut self, now: Time, out: &mut RadioOut) {
-        if self.tti_at.is_none() {
-            let at = self.clock.next(now);
-            self.tti_at = Some(at);
-            out.schedule.push((at, RadioEvent::Tti));
-        }
     }
 
     pub fn cell(&self) -> &Cell {
@@ -141,30 +123,20 @@ impl Ran for LteDl {
         let after = self.backlog_of(ue);
         self.tally.change(before, after);
         self.tallies[ue].change(before, after);
-        self.want_tti(now, out);
+        self.tti.want(now, &mut out.schedule);
     }
 
     fn arrive_up(&mut self, now: Time, ue: usize, pkt: Packet, out: &mut RadioOut) {
-        let at = now + self.uplink_delay;
-        self.uplink[ue].push(at, pkt);
-        if self.up_at[ue].is_none() {
-            self.up_at[ue] = Some(at);
-            out.schedule.push((at, RadioEvent::Ue(ue as u16, UeEvent::UpArrive)));
-        }
+        self.uplink.send(now, ue, pkt, &mut out.schedule);
     }
 
     fn handle(&mut self, now: Time, ev: RadioEvent, out: &mut RadioOut) {
         match ev {
             RadioEvent::Ue(u, UeEvent::UpArrive) => {
-                let next = self.uplink[u as usize].arrivals(now, &mut out.to_core);
-                self.up_at[u as usize] = next;
-                if let Some(at) = next {
-                    out.schedule.push((at, ev));
-                }
+                self.uplink.arrivals(now, u as usize, &mut out.to_core, &mut out.schedule)
             }
             RadioEvent::Tti => {
-                self.tti_at = None;
-                self.clock.run(now);
+                self.tti.run(now);
                 self.tally.hold(now);
                 self.cell.run_tti(now, &mut out.to_ue, &mut out.dropped);
                 // A UE's tally is held only when its backlog changed (its sums are whole numbers).
@@ -179,7 +151,7 @@ impl Ran for LteDl {
                 self.tally.bytes = self.tallies.iter().map(|t| t.bytes).sum();
                 self.tally.packets = self.tallies.iter().map(|t| t.packets).sum();
                 if self.cell.busy(now) {
-                    self.want_tti(now + self.cell.tti(), out);
+                    self.tti.want(now + self.cell.tti(), &mut out.schedule);
                 }
             }
             ev => unreachable!("the LTE downlink asks for no {ev:?}"),
@@ -206,7 +178,7 @@ impl Ran for LteDl {
     }
 
     fn bytes_held(&self) -> u64 {
-        self.cell.bytes_held() + self.uplink.iter().map(AirLine::bytes).sum::<u64>()
+        self.cell.bytes_held() + self.uplink.bytes()
     }
 
     fn backlog(&self) -> (u64, u64) {

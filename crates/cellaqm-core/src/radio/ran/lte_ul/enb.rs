@@ -69,7 +69,6 @@ pub struct EnbScheduler {
     sr_grant: u64,
     ues_per_tti: usize,
     views: Vec<UserView>,
-    picked: Vec<usize>,
 }
 
 /// The PF average's window, TTIs (*our choice*: 100 ms).
@@ -103,7 +102,6 @@ impl EnbScheduler {
             sr_grant,
             ues_per_tti,
             views: Vec::new(),
-            picked: Vec::new(),
         }
     }
 
@@ -183,7 +181,7 @@ impl EnbScheduler {
                     starved = true;
                 }
             }
-            let Some((u, wanting)) = self.scheduler.next_served(t, &mut self.views, &mut self.picked) else { break };
+            let Some((u, wanting)) = self.scheduler.next_served(t, &mut self.views) else { break };
             let g = self.offer.available(u).min(wanting);
             self.offer.spend(u, g);
             let s = &mut self.ues[u];

@@ -8,7 +8,7 @@
 //! - [`bsr`]: the UE's BSR procedure: triggers, timers, formats, SR (§5.4.5);
 //! - [`ue`]: one UE's MAC: buffer and discipline, RLC, BSR, HARQ;
 //! - [`enb`]: the eNodeB's uplink scheduler (grants from BSRs and SRs);
-//! - [`downlink`]: the ACK path to the UEs (fixed rate and delay);
+//! - the ACK path to the UEs: [`crate::radio::return_path`] (fixed rate and delay);
 //! - [`network`]: the cell and its UEs, TTI by TTI;
 //! - [`config`]: the `radio.lte` section;
 //! - [`ran`]: the uplink behind the [`crate::radio::Ran`] trait.
@@ -16,7 +16,6 @@
 pub mod bsr;
 pub mod buffer_size;
 pub mod config;
-pub mod downlink;
 pub mod enb;
 pub mod network;
 pub mod ran;

@@ -26,7 +26,6 @@
 
 use super::buffer_size::BsrTable;
 use super::config::LteConfig;
-use super::downlink::DownPath;
 use super::enb::EnbScheduler;
 use super::ue::{Block, Ue, UeStats};
 use crate::bsr::{BsrSummary, FarEnd, Verdict};
@@ -34,11 +33,12 @@ use crate::link::LinkStats;
 use crate::packet::Packet;
 use crate::queue::{AnyQueue, DropCause, Dropped, QueueDisc};
 use crate::radio::cell_summary::CellSummary;
-use crate::radio::clock::Clock;
+use crate::radio::clock::TtiEvent;
 use crate::radio::event::{RadioEvent, RadioOut, UeEvent};
 use crate::radio::lte::capacity::Offer;
 use crate::radio::lte::harq::{HarqStats, Outcome};
 use crate::radio::lte::reassembly::Reassembly;
+use crate::radio::return_path::ReturnPaths;
 use crate::radio::sap::{BufferStatus, TxOpportunity};
 use crate::radio::tally::Tally;
 use crate::rng::Rng;
@@ -71,7 +71,8 @@ pub struct LteUplink {
     enb: EnbScheduler,
     rx: Vec<Reassembly>,
     far: Vec<FarEnd>,
-    down: Vec<DownPath>,
+    /// The ACKs' way to the UEs.
+    down: ReturnPaths,
     /// Grants made, by the TTI they are for.
     pipeline: VecDeque<(Time, Vec<(usize, u64)>)>,
     /// Blocks under way to the eNodeB, by when it is done with them (then UE, then order sent).
@@ -79,10 +80,7 @@ pub struct LteUplink {
     sent: u64,
     /// SRs signalled in the TTI before.
     srs: Vec<usize>,
-    /// The TTI event asked for and not yet run.
-    tti_at: Option<Time>,
-    clock: Clock,
-    down_at: Vec<Option<Time>>,
+    tti_event: TtiEvent,
     grants: Vec<(usize, u64)>,
     delivered: Vec<Packet>,
     /// Each UE's buffer over time, and the SDUs and bytes the eNodeB reassembled of it.
@@ -125,14 +123,12 @@ impl LteUplink {
             enb,
             rx: (0..n).map(|_| Reassembly::default()).collect(),
             far: (0..n).map(|_| FarEnd::new(cfg.receiver.as_ref())).collect(),
-            down: (0..n).map(|_| DownPath::new(cfg.down_rate.bps(), cfg.down_delay)).collect(),
+            down: ReturnPaths::new(n, Some(cfg.down_rate.bps()), cfg.down_delay, UeEvent::DownArrive),
             pipeline: VecDeque::new(),
             flying: BTreeMap::new(),
             sent: 0,
             srs: Vec::new(),
-            tti_at: None,
-            clock: Clock::new(cfg.tti),
-            down_at: vec![None; n],
+            tti_event: TtiEvent::new(cfg.tti),
             grants: Vec::new(),
             delivered: Vec::new(),
             tallies: (0..n).map(|_| Tally::default()).collect(),
@@ -145,7 +141,7 @@ impl LteUplink {
     /// An uplink packet leaves UE `u`'s IP layer.
     pub fn arrive_up(&mut self, now: Time, u: usize, pkt: Packet, out: &mut RadioOut) {
         self.on_ue(now, u, |ue| ue.arrive(now, pkt, &mut out.dropped));
-        self.want_tti(now, out);
+        self.tti_event.want(now, &mut out.schedule);
     }
 
     /// Does `op` on UE `u` at `now`; its tally follows its buffer.
@@ -160,39 +156,20 @@ impl LteUplink {
 
     /// A downlink packet for UE `u` leaves the core.
     pub fn arrive_down(&mut self, now: Time, u: usize, pkt: Packet, out: &mut RadioOut) {
-        let at = self.down[u].send(now, pkt);
-        if self.down_at[u].is_none() {
-            self.down_at[u] = Some(at);
-            out.schedule.push((at, RadioEvent::Ue(u as u16, UeEvent::DownArrive)));
-        }
-    }
-
-    /// Asks for the first TTI boundary at or after `now` not yet run.
-    fn want_tti(&mut self, now: Time, out: &mut RadioOut) {
-        if self.tti_at.is_some() {
-            return;
-        }
-        let at = self.clock.next(now);
-        self.tti_at = Some(at);
-        out.schedule.push((at, RadioEvent::Tti));
+        self.down.send(now, u, pkt, &mut out.schedule);
     }
 
     /// A scheduled event fires: the cell's TTI, or packets reaching UE `u` on the downlink.
     pub fn handle(&mut self, now: Time, ev: RadioEvent, out: &mut RadioOut) {
         match ev {
             RadioEvent::Ue(u, UeEvent::DownArrive) => {
-                let next = self.down[u as usize].arrivals(now, &mut out.to_ue);
-                self.down_at[u as usize] = next;
-                if let Some(at) = next {
-                    out.schedule.push((at, ev));
-                }
+                self.down.arrivals(now, u as usize, &mut out.to_ue, &mut out.schedule)
             }
             RadioEvent::Tti => {
-                self.tti_at = None;
-                self.clock.run(now);
+                self.tti_event.run(now);
                 self.run_tti(now, out);
                 if self.busy(now) {
-                    self.want_tti(now + self.tti, out);
+                    self.tti_event.want(now + self.tti, &mut out.schedule);
                 }
             }
             ev => unreachable!("the LTE uplink asks for no {ev:?}"),
@@ -296,8 +273,7 @@ impl LteUplink {
     pub fn bytes_held(&self) -> u64 {
         let ues: u64 = self.ues.iter().map(|u| u.queue().bytes()).sum();
         let rx: u64 = self.rx.iter().map(Reassembly::bytes).sum();
-        let down: u64 = self.down.iter().map(DownPath::bytes).sum();
-        ues + rx + down
+        ues + rx + self.down.bytes()
     }
 
     /// The UEs' buffers together: (bytes, packets).

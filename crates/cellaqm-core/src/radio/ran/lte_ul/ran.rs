@@ -3,19 +3,17 @@
 //! the UEs', which together stand for the run's `uplink` (their summed
 //! backlog tallied over time); each user's row has its UE's buffer.
 
-use super::network::{LteStats, LteUplink};
-use crate::bsr::BsrSummary;
+use super::network::LteUplink;
 use crate::link::LinkStats;
 use crate::metrics::BsrTrace;
 use crate::packet::{Dir, Packet};
-use crate::queue::Limits;
 use crate::radio::cell_summary::CellSummary;
 use crate::radio::config::RadioConfig;
 use crate::radio::event::{RadioEvent, RadioOut};
 use crate::radio::ran::interface::{Ran, UserBuffer};
-use crate::radio::streams::stream_name;
+use crate::radio::ran::summary::{RanSummary, SystemSection};
+use crate::radio::streams::user_stream;
 use crate::radio::tally::Tally;
-use crate::rng;
 use crate::time::{Dur, Time};
 
 pub struct LteUl {
@@ -28,13 +26,8 @@ impl LteUl {
     /// The uplink of `cfg.lte` for `users` UEs (streams `radio[.ue<u>].ue`, `radio[.ue<u>].harq`, `radio[.ue<u>].lte.channel`).
     pub fn new(cfg: &RadioConfig, users: u32, seed: u64) -> LteUl {
         let lte = cfg.lte.as_ref().expect("validated: [radio.lte] with bearer = \"lte_uplink\"");
-        let stream = |u: u32, part: &str| rng::stream(seed, &stream_name(u, part));
-        let queues = (0..users)
-            .map(|u| {
-                let c = cfg.bearer(u);
-                c.uplink_queue.build(Limits { bytes: c.uplink_buffer.map(|b| b.0), packets: None }, stream(u, "ue"))
-            })
-            .collect();
+        let stream = |u: u32, part: &str| user_stream(seed, u, part);
+        let queues = (0..users).map(|u| cfg.bearer(u).up_queue(stream(u, "ue"))).collect();
         let harq = (0..users).map(|u| stream(u, "harq")).collect();
         // Each UE's own channel: UE 0's stream keeps its name, `radio.lte.channel`.
         let channels = (0..users).map(|u| stream(u, "lte.channel")).collect();
@@ -109,12 +102,13 @@ impl Ran for LteUl {
         UserBuffer { stats, marked, dir: Dir::Up }
     }
 
-    fn lte_stats(&self) -> Option<LteStats> {
-        Some(self.uplink.stats())
-    }
-
-    fn bsr_summary(&self) -> Option<BsrSummary> {
-        Some(self.uplink.bsr_summary())
+    /// The uplink's counters, and user 0's BSRs as the eNodeB estimated from them.
+    fn summary(&mut self, _end: Time) -> RanSummary {
+        RanSummary {
+            bsr: Some(self.uplink.bsr_summary()),
+            own: Some(SystemSection::Lte(self.uplink.stats())),
+            ..RanSummary::default()
+        }
     }
 
     /// User 0's BSR trace.
