@@ -22,9 +22,14 @@ impl Default for SirStats {
 }
 
 impl SirStats {
-    pub fn record(&mut self, sir_db: f64) {
-        let k = ((sir_db - LOW_DB) / BIN_DB).floor().clamp(0.0, (BINS - 1) as f64) as usize;
-        self.bins[k] += 1;
+    /// The bin of `sir_db` (a user's SIR is recorded every TTI but changes less often: its bin is kept with it).
+    pub fn bin(sir_db: f64) -> usize {
+        ((sir_db - LOW_DB) / BIN_DB).floor().clamp(0.0, (BINS - 1) as f64) as usize
+    }
+
+    /// Records `sir_db`, which falls in bin `bin` ([`SirStats::bin`]).
+    pub fn record(&mut self, bin: usize, sir_db: f64) {
+        self.bins[bin] += 1;
         self.sum_db += sir_db;
         self.count += 1;
     }
@@ -64,7 +69,8 @@ mod tests {
     fn percentiles_are_bin_centres() {
         let mut s = SirStats::default();
         for k in 0..100 {
-            s.record(k as f64 * 0.1 + 0.05); // 0.05 … 9.95 dB, one per bin
+            let sir_db = k as f64 * 0.1 + 0.05; // 0.05 … 9.95 dB, one per bin
+            s.record(SirStats::bin(sir_db), sir_db);
         }
         let m = s.summary();
         assert_eq!(m.samples, 100);

@@ -77,8 +77,9 @@ struct Ue {
     view_cell: usize,
     /// The first TTI (index) in which the user may be scheduled (after a handover).
     ready: u64,
-    /// The user's SIR and format in this TTI.
+    /// The user's SIR, its bin in the cell's SIR distribution, and its format in this TTI.
     sir_db: f64,
+    sir_bin: usize,
     mcs: Option<usize>,
     /// Unused bytes of the user's last share (< one PDU).
     carry: f64,
@@ -115,8 +116,8 @@ struct HsCell {
     on_air: bool,
     /// A lost block, to send again.
     retx: Vec<(usize, Pdu)>,
-    /// Users it may schedule in this TTI (none: its scheduler is not asked).
-    schedulable: usize,
+    /// Users it may schedule in this TTI, in increasing order (none: its scheduler is not asked).
+    schedulable: Vec<usize>,
     stats: HsCellStats,
     sir: SirStats,
 }
@@ -181,7 +182,7 @@ impl HsDsch {
                     views: vec![UserView::default(); users],
                     on_air: false,
                     retx: Vec::new(),
-                    schedulable: 0,
+                    schedulable: Vec::new(),
                     stats: HsCellStats::default(),
                     sir: SirStats::default(),
                 })
@@ -209,6 +210,7 @@ impl HsDsch {
                 view_cell: 0,
                 ready: 0,
                 sir_db: f64::NEG_INFINITY,
+                sir_bin: 0,
                 mcs: None,
                 carry: 0.0,
                 average: RateAverage::new(window),
@@ -322,7 +324,7 @@ impl HsDsch {
         let k = now.0 / self.tti.0;
         let mut on_air = 0u64;
         for (c, cell) in self.cells.iter_mut().enumerate() {
-            cell.schedulable = 0;
+            cell.schedulable.clear();
             on_air |= (cell.on_air as u64) << c;
         }
         if self.cfg.interference == OtherCells::Full {
@@ -339,17 +341,20 @@ impl HsDsch {
                 let ue = &mut self.ues[u];
                 ue.sir = sir;
                 ue.sir_db = db(sir);
+                ue.sir_bin = SirStats::bin(ue.sir_db);
                 ue.mcs = mcs::select(&self.table, ue.sir_db).map(|m| m.index);
                 ue.sir_for = Some((on_air, ue.channel));
             }
             let ue = &mut self.ues[u];
             let (cell, sir) = (ue.cell, ue.sir);
-            self.cells[cell].sir.record(ue.sir_db);
+            self.cells[cell].sir.record(ue.sir_bin, ue.sir_db);
             self.cells[vc].views[u].backlog_bytes = 0;
             ue.view_cell = cell;
             let schedulable = ue.mcs.is_some() && k >= ue.ready;
             let rate = ue.mcs.map_or(0.0, |m| self.table[m].rate_bps);
-            self.cells[cell].schedulable += schedulable as usize;
+            if schedulable {
+                self.cells[cell].schedulable.push(u);
+            }
             self.cells[cell].views[u] = UserView {
                 backlog_bytes: schedulable as u64,
                 rate_bps: if self.scheduler == SchedulerKind::MaxCi { sir } else { rate },
@@ -396,7 +401,7 @@ impl HsDsch {
         served: &mut Vec<(usize, Option<Time>)>,
     ) -> bool {
         let cell = &mut self.cells[c];
-        if cell.schedulable == 0 {
+        if cell.schedulable.is_empty() {
             return false;
         }
         // One pick at a time, so that round robin's turn moves past the users
@@ -410,13 +415,23 @@ impl HsDsch {
             if share <= 0.0 {
                 break;
             }
+            // (Only the cell's schedulable users have a backlog in its views; once
+            // none is left, the scheduler would pick nobody.)
             if pick > 0 {
-                for &v in &self.backlogged {
-                    let ue = &self.ues[v];
-                    let full = ue.mcs.map_or(0.0, |m| self.table[m].block_bytes as f64);
-                    if cell.views[v].backlog_bytes > 0 && (full * share).floor() < self.pdu_bytes {
-                        cell.views[v].backlog_bytes = 0;
+                let mut left = false;
+                for &v in &cell.schedulable {
+                    if cell.views[v].backlog_bytes == 0 {
+                        continue;
                     }
+                    let full = self.ues[v].mcs.map_or(0.0, |m| self.table[m].block_bytes as f64);
+                    if (full * share).floor() < self.pdu_bytes {
+                        cell.views[v].backlog_bytes = 0;
+                    } else {
+                        left = true;
+                    }
+                }
+                if !left {
+                    break;
                 }
             }
             let Some((u, _)) = cell.scheduler.next_served(now, &mut cell.views) else { break };
