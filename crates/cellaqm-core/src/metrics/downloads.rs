@@ -89,13 +89,13 @@ pub struct DownloadStats {
 
 impl DownloadStats {
     /// From the totals of the downloads, the completed ones' times (sorted)
-    /// and their goodputs (in the order they were recorded).
-    fn new(count: u64, rtos: u64, completed_bytes: u64, times: &[f64], goodputs: &[f64]) -> DownloadStats {
+    /// and the sum of their goodputs.
+    fn new(count: u64, rtos: u64, completed_bytes: u64, times: &[f64], goodputs: GoodputSum) -> DownloadStats {
         DownloadStats {
             count,
             completed: times.len() as u64,
             completed_bytes,
-            mean_goodput_bps: mean(goodputs),
+            mean_goodput_bps: goodputs.mean(),
             time_s: TimeStats {
                 mean: mean(times),
                 p50: quantile(times, 0.50),
@@ -111,15 +111,35 @@ impl DownloadStats {
 
 /// What [`DownloadSummary`] needs of each download, kept as the downloads
 /// are recorded, so that a run need not keep their rows: per kind the
-/// counts and sums, the completed downloads' times and goodputs, and the
-/// order in which the kinds' goodputs came (the pooled mean sums them in
-/// that order, as it would over the rows). About 17 bytes per completed
-/// download, and no copy of them for the summary of a run of one kind.
+/// counts and sums and the completed downloads' times (8 bytes per completed
+/// download: the exact time percentiles need them all), and the goodputs as
+/// running sums, per kind and pooled, each added in the order the downloads
+/// were recorded, as the mean over the rows adds them (bit for bit).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DownloadTally {
     kinds: Vec<KindTally>,
-    /// The kind (index in `kinds`) of each goodput recorded, in order.
-    goodput_kinds: Vec<u8>,
+    /// The goodputs of every kind, in the order they were recorded.
+    goodputs: GoodputSum,
+}
+
+/// A sum of goodputs in the order they come, for their mean.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct GoodputSum {
+    /// From −0.0, as `Iterator::sum` starts.
+    sum: Option<f64>,
+    count: u64,
+}
+
+impl GoodputSum {
+    fn add(&mut self, g: f64) {
+        self.sum = Some(self.sum.unwrap_or(-0.0) + g);
+        self.count += 1;
+    }
+
+    /// Their mean; `None` if there are none.
+    fn mean(&self) -> Option<f64> {
+        self.sum.map(|sum| sum / self.count as f64)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -129,17 +149,17 @@ struct KindTally {
     rtos: u64,
     completed_bytes: u64,
     times: Vec<f64>,
-    goodputs: Vec<f64>,
+    goodputs: GoodputSum,
 }
 
 impl KindTally {
     fn empty(kind: &'static str) -> KindTally {
-        KindTally { kind, count: 0, rtos: 0, completed_bytes: 0, times: Vec::new(), goodputs: Vec::new() }
+        KindTally { kind, count: 0, rtos: 0, completed_bytes: 0, times: Vec::new(), goodputs: GoodputSum::default() }
     }
 
     /// With `times` sorted.
     fn stats(&self) -> DownloadStats {
-        DownloadStats::new(self.count, self.rtos, self.completed_bytes, &self.times, &self.goodputs)
+        DownloadStats::new(self.count, self.rtos, self.completed_bytes, &self.times, self.goodputs)
     }
 }
 
@@ -159,16 +179,18 @@ impl DownloadTally {
             t.completed_bytes += d.bytes;
             t.times.push(time);
             if let Some(g) = d.goodput_bps {
-                t.goodputs.push(g);
-                self.goodput_kinds.push(k as u8); // the kinds are the five names of `Download::kind`
+                t.goodputs.add(g);
+                self.goodputs.add(g);
             }
         }
     }
 
     /// The statistics of all downloads pooled and of each kind.
     pub fn summary(mut self) -> DownloadSummary {
+        // Unstable: values equal under `total_cmp` are the same bits, and it
+        // sorts in place, where the stable sort takes a buffer as large.
         for t in &mut self.kinds {
-            t.times.sort_by(f64::total_cmp);
+            t.times.sort_unstable_by(f64::total_cmp);
         }
         let by_kind: BTreeMap<&'static str, DownloadStats> = self.kinds.iter().map(|t| (t.kind, t.stats())).collect();
         let all = match self.kinds.as_slice() {
@@ -181,20 +203,10 @@ impl DownloadTally {
 
     /// The statistics of the downloads of every kind together.
     fn pooled(&self) -> DownloadStats {
-        let mut next = vec![0; self.kinds.len()];
-        let goodputs: Vec<f64> = self
-            .goodput_kinds
-            .iter()
-            .map(|&k| {
-                let i = &mut next[k as usize];
-                *i += 1;
-                self.kinds[k as usize].goodputs[*i - 1]
-            })
-            .collect();
         let mut times: Vec<f64> = self.kinds.iter().flat_map(|t| t.times.iter().copied()).collect();
-        times.sort_by(f64::total_cmp);
+        times.sort_unstable_by(f64::total_cmp);
         let sum = |f: fn(&KindTally) -> u64| self.kinds.iter().map(f).sum();
-        DownloadStats::new(sum(|t| t.count), sum(|t| t.rtos), sum(|t| t.completed_bytes), &times, &goodputs)
+        DownloadStats::new(sum(|t| t.count), sum(|t| t.rtos), sum(|t| t.completed_bytes), &times, self.goodputs)
     }
 }
 
@@ -279,6 +291,35 @@ mod tests {
         assert!(json["downloads"]["time_s"]["p95"].is_null(), "{json}");
         assert!(json["downloads"]["mean_goodput_bps"].is_null(), "{json}");
         assert_eq!(quantile(&[], 0.5), None);
+    }
+
+    /// The goodput means, summed as the downloads come, are the means over
+    /// the rows bit for bit (floating-point addition is not associative),
+    /// pooled and per kind; the time percentiles are those of the sorted times.
+    #[test]
+    fn running_goodput_sums_are_the_means_over_the_rows() {
+        let kinds = ["page", "session", "file"];
+        let all: Vec<Download> = (0..500u32)
+            .map(|i| d(kinds[(i * 7 % 3) as usize], (i % 11 != 0).then(|| 0.01 + (i * 7919 % 997) as f64 / 37.0)))
+            .collect();
+        let s = DownloadSummary::new(&all);
+        let mean = |rows: Vec<&Download>| {
+            let g: Vec<f64> = rows.iter().filter_map(|d| d.goodput_bps).collect();
+            g.iter().sum::<f64>() / g.len() as f64
+        };
+        assert_eq!(s.all.mean_goodput_bps.map(f64::to_bits), Some(mean(all.iter().collect()).to_bits()));
+        for kind in kinds {
+            let rows: Vec<&Download> = all.iter().filter(|d| d.kind == kind).collect();
+            let mut times: Vec<f64> = rows.iter().filter_map(|d| d.time_s).collect();
+            times.sort_by(f64::total_cmp);
+            let stats = &s.by_kind[kind];
+            assert_eq!(stats.mean_goodput_bps.map(f64::to_bits), Some(mean(rows).to_bits()), "{kind}");
+            assert_eq!(stats.time_s.p90, quantile(&times, 0.9), "{kind}");
+            assert_eq!(
+                stats.time_s.mean.map(f64::to_bits),
+                Some((times.iter().sum::<f64>() / times.len() as f64).to_bits())
+            );
+        }
     }
 
     #[test]
