@@ -25,10 +25,10 @@
 //!   with P the eNodeB's power (46 dBm, TR 36.942 §4, every site alike), N
 //!   the UE's noise over the bandwidth, h the Rayleigh fading of the serving
 //!   link, and ℓ_c(k−1) the share of cell c's resource blocks used in the
-//!   previous TTI (*our choice*: a cell interferes with its power on the
-//!   blocks it uses, averaged over which blocks those are; the previous TTI,
-//!   as in the HS-DSCH system, so that no SINR depends on this TTI's
-//!   decisions). Interferers carry no fast fading (*our choice*: their mean
+//!   previous TTI, 0 if none ran (no UE had data) (*our choice*: a cell
+//!   interferes with its power on the blocks it uses, averaged over which
+//!   blocks those are; the previous TTI, as in the HS-DSCH system, so that
+//!   no SINR depends on this TTI's decisions). Interferers carry no fast fading (*our choice*: their mean
 //!   power, path loss and shadowing only, as in the system simulations of
 //!   TR 36.942 §4 and TS 36.814 Annex A).
 //!

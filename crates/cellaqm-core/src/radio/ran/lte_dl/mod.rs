@@ -34,7 +34,7 @@ use crate::capacity::Schedule;
 use crate::link::LinkStats;
 use crate::packet::{Dir, Packet};
 use crate::queue::QueueDisc;
-use crate::radio::cell_summary::CellSummary;
+use crate::radio::cell_summary::{CellSummary, LteDlCell, SystemCell};
 use crate::radio::clock::TtiEvent;
 use crate::radio::config::RadioConfig;
 use crate::radio::env::LayoutKind;
@@ -198,6 +198,12 @@ impl Ran for LteDl {
                     tti_utilisation: Some(stats.ttis_served as f64 / ttis),
                     users_per_tti: Some(stats.opportunities as f64 / stats.ttis_served.max(1) as f64),
                     harq_delayed: Some(of_cell(c).map(|u| s.bearers[u].harq_stats().retransmissions).sum()),
+                    system: s.links().map(|_| {
+                        SystemCell::LteDl(LteDlCell {
+                            mean_sinr_db: stats.mean_sinr_db(),
+                            handovers_in: stats.handovers_in,
+                        })
+                    }),
                     ..CellSummary::default()
                 }
             })

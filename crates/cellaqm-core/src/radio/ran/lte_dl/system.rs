@@ -72,7 +72,9 @@ pub struct System {
     links: Option<Links>,
     /// Handovers of the TTI: (UE, from, to).
     moved: Vec<(usize, usize, usize)>,
+    /// Each cell's load in the last TTI run, and when that TTI was.
     loads: Vec<f64>,
+    last: Option<Time>,
     pub bearers: Vec<Bearer>,
     pub receivers: Vec<Receiver>,
     offer: Offer,
@@ -111,6 +113,7 @@ impl System {
             links,
             moved: Vec::new(),
             loads: vec![0.0; cells],
+            last: None,
             bearers,
             receivers: (0..n).map(|_| Receiver::default()).collect(),
             offer,
@@ -163,6 +166,11 @@ impl System {
         }
         // 2. The TTI's rates (with several cells, after the UEs moved on), and its retransmissions.
         if let Some(links) = &mut self.links {
+            // TTIs pause while no UE has data: then no cell sent in the previous one.
+            if self.last.is_none_or(|t| t + self.tti != now) {
+                self.loads.fill(0.0);
+            }
+            self.last = Some(now);
             links.open(now, &self.loads, &mut self.offer, &mut self.moved);
             for (u, from, to) in self.moved.drain(..) {
                 self.cells[from].views[u].backlog_bytes = 0;
