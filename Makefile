@@ -117,7 +117,7 @@ bench: ## Run the speed benchmarks (bench/, release build): one flow by rate, a 
 	cargo run --release -q -p cellaqm-bench --bin hsdsch-speed
 	cargo run --release -q -p cellaqm-bench --bin dsch-speed
 
-bench-lte-downlink: ## A 100-UE LTE downlink cell on fading channels: simulated seconds per CPU second (release; 121 after the channel work of issue 41, target: at least 100)
+bench-lte-downlink: ## A 100-UE LTE downlink cell on fading channels: simulated seconds per CPU second (release; 121 after the channel work of issue 41, target: at least 100); then the seven-cell scenario's rate and per-cell goodput and SINR
 	cargo run --release -q -p cellaqm-bench --bin lte-downlink-speed
 
 bench-scale: ## The HS-DSCH system from 7 to 61 cells and 200 to 10 000 users: speed, cost per user-second, memory (release; a few minutes)

@@ -76,6 +76,32 @@ fn same_seed_same_results_on_any_thread() {
     assert_ne!(summary(4), alone, "another seed, other fading");
 }
 
+/// Seven cells (scenarios/lte-downlink/seven-cells.toml, 5 s): the same seed
+/// gives the same summary alone or on two threads, another seed another;
+/// a row per cell, each user in one of them, and handovers counted per user.
+#[test]
+fn seven_cells_same_seed_same_results() {
+    let scenario = load("seven-cells.toml", &["duration=5s"]);
+    let summary = |seed| {
+        let r = common::run_seed(&scenario, seed);
+        let mut s = r.summary;
+        (s.wall_s, s.sim_seconds_per_wall_second, s.events_per_second) = (0.0, 0.0, 0.0);
+        let handovers: Vec<u64> = r.users.iter().map(|u| u.handovers.expect("several cells")).collect();
+        (serde_json::to_string(&s).unwrap(), handovers, s.cells.iter().map(|c| c.users).sum::<u32>())
+    };
+    let alone = summary(1);
+    let together: Vec<_> = std::thread::scope(|scope| {
+        let runs: Vec<_> = (0..2).map(|_| scope.spawn(|| summary(1))).collect();
+        runs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(together.iter().all(|t| *t == alone));
+    assert_eq!(
+        (alone.2, serde_json::from_str::<serde_json::Value>(&alone.0).unwrap()["cells"].as_array().unwrap().len()),
+        (21, 7)
+    );
+    assert_ne!(summary(2).0, alone.0, "another seed, other places");
+}
+
 /// Every queue scheme runs as the eNodeB's PDCP discipline (the departure-side
 /// ones decide when the RLC takes a packet), over RLC UM and AM, and balances
 /// its byte ledger (common::run_seed checks it).

@@ -39,6 +39,7 @@ pub struct CellSummary {
 pub enum SystemCell {
     HsDsch(HsDschCell),
     Dsch(DschCell),
+    LteDl(LteDlCell),
 }
 
 /// An HS-DSCH system cell's own columns.
@@ -64,6 +65,14 @@ pub struct DschCell {
     pub air_bps: f64,
     /// The cell's mean load factor η over the run's frames (Ferrús et al., eq. 2).
     pub mean_eta: f64,
+}
+
+/// A cell's own columns on an LTE downlink of several cells.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LteDlCell {
+    /// The mean SINR of the cell's UEs with data, once per TTI (dB; none without a sample).
+    pub mean_sinr_db: Option<f64>,
+    pub handovers_in: u64,
 }
 
 /// A distribution of SIRs: `summary.cells[].sir_db` of the HS-DSCH system.

@@ -50,7 +50,7 @@ pub enum BearerKind {
     /// The DSCH system of Ferrús et al. (`[radio.dsch]`): 37 cells whose
     /// resource managers grant each frame's DSCH transport format.
     Dsch,
-    /// The LTE downlink (`[radio.lte_downlink]`): one cell, the eNodeB's PDCP
+    /// The LTE downlink (`[radio.lte_downlink]`): one cell or several, the eNodeB's PDCP
     /// buffer (`buffer`, `queue`) and RLC per UE, a scheduler, HARQ.
     LteDownlink,
 }
@@ -145,7 +145,7 @@ pub struct RadioConfig {
     /// users under test (docs/dsch.md).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dsch: Option<DschConfig>,
-    /// The LTE downlink (with `bearer = "lte_downlink"`): one cell, a bearer per UE.
+    /// The LTE downlink (with `bearer = "lte_downlink"`): one cell or several, a bearer per UE.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lte_downlink: Option<LteDownlinkConfig>,
     /// The radio environment of `[radio.cells]`, `[radio.dsch]` or

@@ -31,6 +31,9 @@ pub enum Capacity {
     Schedule(Schedule),
     /// The realistic radio network.
     Channel(Box<Channel>),
+    /// A rate the system sets before each TTI ([`Offer::set_rate`]): the
+    /// multi-cell downlink, whose SINR depends on the other cells' load.
+    Set(f64),
 }
 
 impl Capacity {
@@ -39,6 +42,7 @@ impl Capacity {
         match self {
             Capacity::Schedule(s) => s.rate_at(t),
             Capacity::Channel(channel) => channel.rate_at(t),
+            Capacity::Set(bps) => *bps,
         }
     }
 }
@@ -140,26 +144,52 @@ enum Rates {
 }
 
 /// What one TTI offers the grants, and what a starved TTI keeps for the next.
+/// Each UE on its own channel belongs to a cell, whose TTI resource its
+/// grants share (one cell unless [`Offer::move_to`] says otherwise).
 #[derive(Clone, Debug)]
 pub struct Offer {
     rates: Rates,
     /// Each UE's bytes of the whole TTI (one entry when shared).
     bytes: Vec<u64>,
     kept: Vec<u64>,
-    /// The share of the TTI's resource left (each UE on its own channel).
-    share: f64,
+    /// The share of each cell's TTI resource left (each UE on its own channel).
+    share: Vec<f64>,
+    /// Each UE's cell (each UE on its own channel).
+    cell: Vec<usize>,
 }
 
 impl Offer {
     /// One rate for the cell: every UE's bytes are the TTI's.
     pub fn shared(blocks: Blocks) -> Offer {
-        Offer { rates: Rates::Shared(blocks), bytes: vec![0], kept: vec![0], share: 1.0 }
+        Offer { rates: Rates::Shared(blocks), bytes: vec![0], kept: vec![0], share: vec![1.0], cell: Vec::new() }
     }
 
     /// Each UE on its own channel (`blocks[u]`: UE u's).
     pub fn per_ue(blocks: Vec<Blocks>) -> Offer {
         let n = blocks.len();
-        Offer { rates: Rates::PerUe(blocks), bytes: vec![0; n], kept: vec![0; n], share: 1.0 }
+        Offer { rates: Rates::PerUe(blocks), bytes: vec![0; n], kept: vec![0; n], share: vec![1.0], cell: vec![0; n] }
+    }
+
+    /// Each UE on its own channel, in one of `cells` cells (all in cell 0 until moved).
+    pub fn per_ue_in(blocks: Vec<Blocks>, cells: usize) -> Offer {
+        Offer { share: vec![1.0; cells.max(1)], ..Offer::per_ue(blocks) }
+    }
+
+    /// UE `u` (on its own channel) is served by cell `c` from now on.
+    pub fn move_to(&mut self, u: usize, c: usize) {
+        self.cell[u] = c;
+    }
+
+    /// Sets UE `u`'s rate for the TTIs to come, b/s (a [`Capacity::Set`] channel).
+    pub fn set_rate(&mut self, u: usize, bps: f64) {
+        if let Rates::PerUe(v) = &mut self.rates {
+            v[u].capacity = Capacity::Set(bps);
+        }
+    }
+
+    /// The share of cell `c`'s resource this TTI has used so far (each UE on its own channel).
+    pub fn used(&self, c: usize) -> f64 {
+        1.0 - self.share[c]
     }
 
     /// Opens the TTI starting at `t` (once per TTI, in order): the bytes kept plus the TTI's.
@@ -172,7 +202,7 @@ impl Offer {
                 }
             }
         }
-        self.share = 1.0;
+        self.share.fill(1.0);
     }
 
     /// UE `u`'s rate in this TTI, b/s.
@@ -187,7 +217,7 @@ impl Offer {
     pub fn available(&self, u: usize) -> u64 {
         match self.rates {
             Rates::Shared(_) => self.bytes[0],
-            Rates::PerUe(_) => (self.share * self.bytes[u] as f64) as u64,
+            Rates::PerUe(_) => (self.share[self.cell[u]] * self.bytes[u] as f64) as u64,
         }
     }
 
@@ -203,7 +233,8 @@ impl Offer {
             Rates::Shared(_) => self.bytes[0] = self.bytes[0].saturating_sub(bytes),
             Rates::PerUe(_) => {
                 let whole = self.bytes[u] as f64;
-                self.share = if whole > 0.0 { (self.share - bytes as f64 / whole).max(0.0) } else { 0.0 };
+                let share = &mut self.share[self.cell[u]];
+                *share = if whole > 0.0 { (*share - bytes as f64 / whole).max(0.0) } else { 0.0 };
             }
         }
     }

@@ -68,6 +68,13 @@ pub struct Budget {
     pub shannon: Shannon,
 }
 
+impl Budget {
+    /// The receiver's noise over `bandwidth` Hz, dBm: thermal noise plus the noise figure.
+    pub fn noise_dbm(&self, bandwidth: f64) -> f64 {
+        THERMAL_DBM_PER_HZ + 10.0 * bandwidth.log10() + self.noise_figure_db
+    }
+}
+
 /// The uplink: a power class 3 UE to the eNodeB.
 pub const UPLINK_BUDGET: Budget =
     Budget { tx_power_dbm: UE_POWER_DBM, noise_figure_db: NOISE_FIGURE_DB, shannon: UPLINK };
@@ -110,7 +117,7 @@ mod defaults {
     }
 }
 
-/// The environment keys the LTE uplink does not model.
+/// The environment keys the one-cell channel (the disc) does not model.
 const UNUSED: [&str; 9] = [
     "rings",
     "wrap_around",
@@ -122,6 +129,14 @@ const UNUSED: [&str; 9] = [
     "speed_min",
     "speed_max",
 ];
+
+/// Shadowing between sites of a layout of several cells, and along a UE's
+/// track, unless `[radio.environment]` says otherwise: correlation 0.5
+/// between sites and 50 m decorrelation distance (TS 36.814 Table
+/// A.2.1.1.2-3; its σ of 8 dB is the scenario's to set, the default 0 keeps
+/// the one cell's channel).
+const SITE_CORRELATION: f64 = 0.5;
+const DECORRELATION_M: f64 = 50.0;
 
 impl ChannelConfig {
     /// The environment of this section (`key`) under `over`, `[radio.environment]`:
@@ -137,26 +152,57 @@ impl ChannelConfig {
         key: &str,
         over: Option<(&str, &EnvironmentKeys)>,
     ) -> Result<Environment, String> {
+        self.resolve(system, key, over, LayoutKind::Disc)
+    }
+
+    /// The environment as [`ChannelConfig::environment_of`] for a system
+    /// that also models several cells: with `layout = "hex7"` or `"hex"` in
+    /// `over`, the UEs move on straight tracks across the wrapped layout
+    /// ([`crate::radio::env::track`]) with shadowing towards every site.
+    pub fn environment_of_cells(
+        &self,
+        system: &str,
+        key: &str,
+        over: Option<(&str, &EnvironmentKeys)>,
+    ) -> Result<Environment, String> {
+        let layout = over.and_then(|(_, k)| k.layout).unwrap_or(LayoutKind::Disc);
+        self.resolve(system, key, over, layout)
+    }
+
+    /// The environment on `layout`: the disc's (random waypoint, no
+    /// shadowing) or several cells' (straight tracks, shadowing).
+    fn resolve(
+        &self,
+        system: &str,
+        key: &str,
+        over: Option<(&str, &EnvironmentKeys)>,
+        layout: LayoutKind,
+    ) -> Result<Environment, String> {
+        let disc = layout == LayoutKind::Disc;
+        let mobility = if disc { MobilityKind::Waypoint } else { MobilityKind::Track };
         let env = Environment {
-            layout: LayoutKind::Disc,
+            layout,
             rings: 1,
             radius: self.cell_radius.0,
-            wrap_around: false,
-            mobility: MobilityKind::Waypoint,
+            wrap_around: !disc,
+            mobility,
             speed_min: self.speed.0,
             speed_max: self.speed.0,
-            channel_step: 0.0,
+            channel_step: if disc { 0.0 } else { PATH_LOSS_STEP_M },
             path_loss: PATH_LOSS,
             shadowing_sigma: 0.0,
-            shadowing_site_correlation: 0.0,
-            shadowing_decorrelation: 0.0,
+            shadowing_site_correlation: if disc { 0.0 } else { SITE_CORRELATION },
+            shadowing_decorrelation: if disc { 0.0 } else { DECORRELATION_M },
             fading: FadingKind::Rayleigh,
             carrier: self.carrier.0,
             noise_dbm: None,
         };
-        let models = (LayoutKind::Disc, MobilityKind::Waypoint, FadingKind::Rayleigh);
+        let (models, unused) = match disc {
+            true => ((LayoutKind::Disc, MobilityKind::Waypoint, FadingKind::Rayleigh), &UNUSED[..]),
+            false => ((layout, mobility, FadingKind::Rayleigh), &["noise_dbm"][..]),
+        };
         let own = EnvironmentKeys::default();
-        let env = env.resolve(system, models, &UNUSED, (key, &own), over)?;
+        let env = env.resolve(system, models, unused, (key, &own), over)?;
         if let Some((key, _)) = over {
             check(&env, key, "radius")?;
         }
@@ -209,12 +255,9 @@ pub struct Channel {
     track: Waypoint,
     fading: Rayleigh,
     path_loss: PathLoss,
-    bandwidth: f64,
     noise_dbm: f64,
     tx_power_dbm: f64,
-    shannon: Shannon,
-    /// The SINR from which link adaptation gives its highest rate.
-    sinr_at_cap: f64,
+    adaptation: Adaptation,
     /// How long the UE takes to travel [`PATH_LOSS_STEP_M`] (none: it stands).
     step: Option<Dur>,
     /// The SNR without fading (linear), until `due`.
@@ -235,11 +278,9 @@ impl Channel {
             track: Waypoint::new(env.radius, env.speed_max, rng),
             fading,
             path_loss: env.path_loss,
-            bandwidth: cfg.bandwidth.0,
-            noise_dbm: THERMAL_DBM_PER_HZ + 10.0 * cfg.bandwidth.0.log10() + budget.noise_figure_db,
+            noise_dbm: budget.noise_dbm(cfg.bandwidth.0),
             tx_power_dbm: budget.tx_power_dbm,
-            shannon: budget.shannon,
-            sinr_at_cap: budget.shannon.sinr_at_cap(),
+            adaptation: Adaptation::new(cfg.bandwidth.0, budget.shannon),
             step: (env.speed_max > 0.0).then(|| Dur::from_secs_f64(PATH_LOSS_STEP_M / env.speed_max)),
             mean_snr: 0.0,
             due: None,
@@ -265,6 +306,28 @@ impl Channel {
     /// The rate link adaptation gives at `t`, b/s (times in order).
     pub fn rate_at(&mut self, t: Time) -> f64 {
         let sinr = self.mean_snr(t) * self.fading.gain(t);
+        self.adaptation.rate(sinr)
+    }
+}
+
+/// Link adaptation over a bandwidth: the rate at a SINR is the bandwidth
+/// times the efficiency of the attenuated Shannon bound ([`Shannon`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Adaptation {
+    bandwidth: f64,
+    shannon: Shannon,
+    /// The SINR from which link adaptation gives its highest rate.
+    sinr_at_cap: f64,
+}
+
+impl Adaptation {
+    /// Link adaptation by `shannon` over `bandwidth` Hz.
+    pub fn new(bandwidth: f64, shannon: Shannon) -> Adaptation {
+        Adaptation { bandwidth, shannon, sinr_at_cap: shannon.sinr_at_cap() }
+    }
+
+    /// The rate at the linear `sinr`, b/s.
+    pub fn rate(&self, sinr: f64) -> f64 {
         // At the cap, no logarithm.
         let efficiency = match sinr >= self.sinr_at_cap {
             true => self.shannon.thr_max,

@@ -121,7 +121,7 @@ impl LteDownlinkConfig {
         key: &str,
         over: Option<(&str, &EnvironmentKeys)>,
     ) -> Option<Result<Environment, String>> {
-        self.channel_config().map(|c| c.environment_of(SYSTEM, &format!("{key}.channel"), over))
+        self.channel_config().map(|c| c.environment_of_cells(SYSTEM, &format!("{key}.channel"), over))
     }
 
     /// The highest rate a UE's channel gives (Thr_MAX over the bandwidth), b/s:

@@ -32,24 +32,24 @@ fn cell(dl: &LteDownlinkConfig, sinrs: &[f64], limit: Option<u64>) -> LteDl {
         })
         .collect();
     let fixed = |&s: &f64| Blocks::new(Capacity::Schedule(Schedule::fixed(9e6 * DOWNLINK.efficiency(s))), dl.tti);
-    LteDl::with(dl, bearers, Offer::per_ue(sinrs.iter().map(fixed).collect()))
+    LteDl::with(dl, bearers, Offer::per_ue(sinrs.iter().map(fixed).collect()), None)
 }
 
 /// Round robin, one UE per TTI, RLC AM.
 const ONE_AM: &str = "scheduler = \"round_robin\"\nues_per_tti = 1\nrlc = \"am\"";
 
-fn ms(v: u64) -> Time {
+pub(super) fn ms(v: u64) -> Time {
     Time::ZERO + Dur::from_millis(v)
 }
 
 /// What a run gave: packets delivered to the UEs with their times, and drops.
-struct Outcome {
-    delivered: Vec<(Time, Packet)>,
-    dropped: Vec<Dropped>,
+pub(super) struct Outcome {
+    pub delivered: Vec<(Time, Packet)>,
+    pub dropped: Vec<Dropped>,
 }
 
 /// Runs `ran` with downlink `arrivals` (time, UE, packet) until `end`.
-fn run(ran: &mut LteDl, arrivals: Vec<(Time, usize, Packet)>, end: Time) -> Outcome {
+pub(super) fn run(ran: &mut LteDl, arrivals: Vec<(Time, usize, Packet)>, end: Time) -> Outcome {
     let mut q: EventQueue<Result<RadioEvent, (usize, Packet)>> = EventQueue::new();
     for (t, u, p) in arrivals {
         q.schedule(t, Err((u, p)));
@@ -71,7 +71,7 @@ fn run(ran: &mut LteDl, arrivals: Vec<(Time, usize, Packet)>, end: Time) -> Outc
 }
 
 /// `n` packets of 1500 B for each of `ues` UEs at time 0; packet k of UE u has uid k·ues + u.
-fn backlog(ues: usize, n: u64) -> Vec<(Time, usize, Packet)> {
+pub(super) fn backlog(ues: usize, n: u64) -> Vec<(Time, usize, Packet)> {
     (0..n * ues as u64).map(|k| (Time::ZERO, (k % ues as u64) as usize, pkt(k, 1500))).collect()
 }
 
@@ -90,7 +90,7 @@ fn a_saturated_ue_gets_bandwidth_times_efficiency_less_headers() {
     let dl = config(ONE_AM);
     let mut c = cell(&dl, &[10.0], None);
     let o = run(&mut c, backlog(1, 3000), ms(1100));
-    let granted = c.cell().bearers[0].granted_bytes;
+    let granted = c.system().bearers[0].granted_bytes;
     assert_eq!(granted, (9e6 * DOWNLINK.efficiency(10.0) * 1.101 / 8.0).floor() as u64, "1101 TTIs of blocks");
     assert_eq!(granted, 2_570_963);
     let ip = bytes_of(&o, 1, 0, ms(50), ms(1050));
@@ -110,8 +110,8 @@ fn the_schedulers_share_the_ttis_by_their_rules() {
         let dl = config(&format!("scheduler = \"{scheduler}\"\nues_per_tti = 1\nrlc = \"am\""));
         let mut c = cell(&dl, &[0.0, 10.0], None);
         run(&mut c, backlog(2, 3000), ms(1000));
-        let b = &c.cell().bearers;
-        assert_eq!(c.cell().counts.ttis_served, 1001, "TTIs 0 to 1000 ms");
+        let b = &c.system().bearers;
+        assert_eq!(c.system().counts.ttis_served, 1001, "TTIs 0 to 1000 ms");
         (b[0].opportunities, b[1].opportunities, b[0].granted_bytes, b[1].granted_bytes)
     };
     let (t0, t1, b0, b1) = shares("round_robin");
@@ -134,7 +134,7 @@ fn round_robin_turns_past_the_ue_served_not_every_ue_picked() {
     let dl = config("scheduler = \"round_robin\"\nues_per_tti = 3\nrlc = \"am\"");
     let mut c = cell(&dl, &[10.0; 3], None);
     run(&mut c, backlog(3, 3000), ms(300));
-    let served: Vec<u64> = c.cell().bearers.iter().map(|b| b.opportunities).collect();
+    let served: Vec<u64> = c.system().bearers.iter().map(|b| b.opportunities).collect();
     assert_eq!(served, [101, 100, 100]);
 }
 
@@ -151,7 +151,7 @@ fn am_recovers_what_harq_gives_up_and_um_discards_it() {
         let o = run(&mut c, arrivals, ms(20_000));
         let got: Vec<u64> = o.delivered.iter().map(|d| d.1.uid).collect();
         assert!(got.windows(2).all(|w| w[0] < w[1]), "{rlc}: in order");
-        let failed = c.cell().harq().failed;
+        let failed = c.system().harq().failed;
         assert!(failed > 0, "{rlc}: some blocks given up");
         match rlc {
             "am" => assert_eq!((got.len(), o.dropped.len()), (1000, 0)),
@@ -179,7 +179,7 @@ fn every_byte_of_each_ue_is_delivered_dropped_or_in_flight() {
                 arrivals.iter().filter(|a| a.0 <= ms(end) && a.1 as u64 == u).map(|a| a.2.size as u64).sum();
             let delivered: u64 = o.delivered.iter().filter(|d| d.1.uid % 3 == u).map(|d| d.1.size as u64).sum();
             let dropped: u64 = o.dropped.iter().filter(|d| d.pkt.uid % 3 == u).map(|d| d.pkt.size as u64).sum();
-            let cell = c.cell();
+            let cell = c.system();
             let held = cell.bearers[u as usize].queue().bytes() + cell.receivers[u as usize].bytes();
             assert_eq!(arrived, delivered + dropped + held, "UE {u} at {end} ms");
         }
