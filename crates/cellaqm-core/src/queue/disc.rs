@@ -160,6 +160,10 @@ pub trait Scheme {
     /// (DFF, at departure) counts `carried` in them too. Default: nothing.
     fn carry(&mut self, _carried: Backlog) {}
 
+    /// See [`QueueDisc::shrink_empty`]. Default: nothing (a scheme whose
+    /// backlog is its `fifo` gives it back, `fifo_backlog!`).
+    fn shrink_empty(&mut self) {}
+
     /// Bytes queued (IP packet sizes).
     fn bytes(&self) -> u64;
 
@@ -236,6 +240,10 @@ impl<S: Scheme> QueueDisc for Disc<S> {
     fn carry(&mut self, carried: Backlog) {
         self.carried = carried;
         self.scheme.carry(carried)
+    }
+
+    fn shrink_empty(&mut self) {
+        self.scheme.shrink_empty()
     }
 
     fn stats(&self) -> QueueStats {

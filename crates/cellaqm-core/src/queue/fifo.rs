@@ -51,6 +51,13 @@ impl Fifo {
         self.packets.is_empty()
     }
 
+    /// Gives back its storage if it holds no packet.
+    pub fn shrink_empty(&mut self) {
+        if self.packets.is_empty() {
+            self.packets.shrink_to_fit();
+        }
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = &Packet> {
         self.packets.iter()
     }

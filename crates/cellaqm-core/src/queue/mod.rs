@@ -29,6 +29,10 @@ macro_rules! fifo_backlog {
         fn packets(&self) -> usize {
             self.fifo.len()
         }
+
+        fn shrink_empty(&mut self) {
+            self.fifo.shrink_empty()
+        }
     };
 }
 
@@ -201,6 +205,10 @@ pub trait QueueDisc {
     /// count them: arrivals are admitted against the limits less `carried`. In the
     /// wired model a sent packet has left the buffer, so this is never called.
     fn carry(&mut self, _carried: Backlog) {}
+    /// Gives back the storage of its packets if it holds none (the owner calls
+    /// it while the buffer is idle: a user between sessions keeps no packet
+    /// storage). Storage only: no decision changes.
+    fn shrink_empty(&mut self) {}
     /// Drops by cause and ECN marks so far.
     fn stats(&self) -> QueueStats;
 }
@@ -339,6 +347,9 @@ impl QueueDisc for AnyQueue {
     }
     fn carry(&mut self, carried: Backlog) {
         dispatch!(self, q => q.carry(carried))
+    }
+    fn shrink_empty(&mut self) {
+        dispatch!(self, q => q.shrink_empty())
     }
     fn stats(&self) -> QueueStats {
         dispatch!(self, q => q.stats())

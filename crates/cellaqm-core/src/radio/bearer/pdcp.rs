@@ -341,9 +341,11 @@ impl Pdcp {
         self.waiting_since.dropped(&dropped[from..]);
     }
 
-    /// Gives back the storage of its head-of-line bookkeeping if nothing waits.
+    /// Gives back the storage of its head-of-line bookkeeping and its
+    /// discipline's packets if nothing waits.
     pub fn shrink_empty(&mut self) {
         self.waiting_since.shrink_empty();
+        self.queue.shrink_empty();
     }
 
     /// How long the oldest packet waiting to be copied to the RLC has waited at `now` (zero: none waits).
