@@ -434,7 +434,9 @@ impl HsDsch {
                     break;
                 }
             }
-            let Some((u, _)) = cell.scheduler.next_served(now, &mut cell.views) else { break };
+            let Some((u, _)) = cell.scheduler.next_served_listed(now, &mut cell.views, &cell.schedulable) else {
+                break;
+            };
             let ue = &mut self.ues[u];
             let m = ue.mcs.expect("a schedulable user has a format");
             let full = self.table[m].block_bytes as f64;
