@@ -31,9 +31,9 @@
 //! Max-SIR (`max_ci`) ranks users by their SIR; the other schedulers see the
 //! rate of the user's format (proportional fair: over the user's average
 //! served rate, [`RateAverage`]). Work per TTI is O(backlogged users +
-//! cells) apart from the schedulers' O(users) per cell (and a word per 64
-//! users to find the backlogged ones); nothing is allocated once the buffers
-//! have grown.
+//! cells) (a scheduler visits only its cell's schedulable users; and a word
+//! per 64 users to find the backlogged ones); nothing is allocated once the
+//! buffers have grown.
 
 use super::config::{CellsConfig, OtherCells};
 use super::mcs::{self, Mcs};
