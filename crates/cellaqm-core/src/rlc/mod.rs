@@ -148,6 +148,18 @@ impl AmEntity {
         self.tx.next_pdu(now, src)
     }
 
+    /// Up to `max` PDUs for one transmission opportunity of several, each the one
+    /// [`AmEntity::next_pdu`] gives next, to `out`. Returns how many (fewer: nothing was left).
+    pub fn next_pdus(&mut self, now: Time, src: &mut impl SduSource, max: u64, out: &mut Vec<Pdu>) -> u64 {
+        let mut given = 0;
+        while given < max {
+            let Some(pdu) = self.next_pdu(now, src) else { break };
+            out.push(pdu);
+            given += 1;
+        }
+        given
+    }
+
     /// When a timer of either side (or Timer_RST) next wants a transmission opportunity.
     pub fn next_timer(&self) -> Option<Time> {
         match self.pending {

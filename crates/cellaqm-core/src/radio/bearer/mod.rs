@@ -329,11 +329,13 @@ impl Bearer {
     /// RLC gives up to the whole PDUs it holds, to `pdus`. Returns how many
     /// it gave (fewer: it ran dry).
     pub fn transmit_down(&mut self, now: Time, op: TxOpportunity, pdus: &mut Vec<Pdu>) -> u64 {
-        let mut given = 0;
-        while given < op.bytes / self.pdu_bytes {
-            let Some(pdu) = self.next_down_pdu(now) else { break };
-            pdus.push(pdu);
-            given += 1;
+        self.account(now); // a hand-over discipline may drop, the buffer held until sent shrinks
+        let from = pdus.len();
+        let mut feed = Feed { now, pdcp: &mut self.pdcp, store: &mut self.down_store };
+        let given = self.rnc.next_pdus(now, &mut feed, op.bytes / self.pdu_bytes, pdus);
+        self.stats.down_pdus += given;
+        for pdu in &pdus[from..] {
+            hand(&mut self.handed_down, pdu);
         }
         given
     }
@@ -341,16 +343,6 @@ impl Bearer {
     /// RLC PDU size, bytes.
     pub fn pdu_bytes(&self) -> u64 {
         self.pdu_bytes
-    }
-
-    /// The RNC's next downlink PDU.
-    fn next_down_pdu(&mut self, now: Time) -> Option<Pdu> {
-        self.account(now); // a hand-over discipline may drop, the buffer held until sent shrinks
-        let mut feed = Feed { now, pdcp: &mut self.pdcp, store: &mut self.down_store };
-        let pdu = self.rnc.next_pdu(now, &mut feed)?;
-        self.stats.down_pdus += 1;
-        hand(&mut self.handed_down, &pdu);
-        Some(pdu)
     }
 
     /// Tells the PDCP discipline the downlink rate (HSDPA: from the credits granted).

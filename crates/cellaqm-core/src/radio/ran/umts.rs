@@ -69,8 +69,11 @@ pub struct Users {
     tally: Tally,
     /// Each bearer's PDCP backlog (bytes, packets) as the tally last counted it.
     counted: Vec<(u64, u64)>,
-    /// The users a TTI served, each with when its first PDUs reach it if its air line was empty.
+    /// The users a TTI served, each with when its first PDUs reach it if its air line was empty
+    /// (a user may be listed more than once).
     pub served: Vec<(usize, Option<Time>)>,
+    /// The users [`Users::settle_served`] has settled so far in its call.
+    settled: Vec<bool>,
 }
 
 /// A PDCP buffer's backlog (bytes, packets).
@@ -99,7 +102,8 @@ impl Users {
     pub fn new(cfg: &RadioConfig, users: u32, seed: u64, told: impl Fn(usize) -> f64) -> Users {
         let bearers: Vec<Bearer> = (0..users).map(|u| Bearer::new(u, &cfg.bearer(u), told(u as usize), seed)).collect();
         let counted = bearers.iter().map(backlog).collect();
-        Users { bearers, tally: Tally::default(), counted, served: Vec::new() }
+        let settled = vec![false; bearers.len()];
+        Users { bearers, tally: Tally::default(), counted, served: Vec::new(), settled }
     }
 
     /// Does `op` on user `u`'s bearer at `now`; if it did something (returns
@@ -143,17 +147,24 @@ impl Users {
         self.tally.hold(now);
     }
 
-    /// The users in `served` (then emptied): each asks for the arrival of its
-    /// first PDUs at the UE, then is settled (their PDCP buffers changed while
-    /// the channel took packets: a packet handed to the RLC leaves a buffer
-    /// that counts it until sent; a hand-over discipline drops there).
+    /// The users in `served` (then emptied), in order: each asks for the arrival
+    /// of its first PDUs at the UE, then is settled (their PDCP buffers changed
+    /// while the channel took packets: a packet handed to the RLC leaves a buffer
+    /// that counts it until sent; a hand-over discipline drops there). A user
+    /// listed again is settled only the first time: nothing changed its bearer
+    /// since, and settling it again at the same instant would ask for nothing new.
     pub fn settle_served(&mut self, now: Time, down: &mut impl Downlink, out: &mut RadioOut) {
         let mut served = std::mem::take(&mut self.served);
         for &(u, at) in &served {
             if let Some(at) = at {
                 self.bearers[u].want(UeEvent::DownArrive, at, out);
             }
-            self.settle(now, u, down, out);
+            if !std::mem::replace(&mut self.settled[u], true) {
+                self.settle(now, u, down, out);
+            }
+        }
+        for &(u, _) in &served {
+            self.settled[u] = false;
         }
         served.clear();
         self.served = served;

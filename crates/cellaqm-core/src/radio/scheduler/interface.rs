@@ -22,6 +22,14 @@ pub trait Scheduler {
     /// The user with a backlog to serve next (`None`: no user has one); the
     /// scheduler's turn moves past it.
     fn pick(&mut self, now: Time, users: &[UserView]) -> Option<usize>;
+
+    /// [`Scheduler::pick`] where only the users in `listed` (increasing) may
+    /// have a backlog: the same pick, and a scheduler may visit only them (a
+    /// cell that keeps its schedulable users spares a walk over all). The
+    /// default visits every user.
+    fn pick_listed(&mut self, now: Time, users: &[UserView], _listed: &[usize]) -> Option<usize> {
+        self.pick(now, users)
+    }
 }
 
 #[cfg(test)]

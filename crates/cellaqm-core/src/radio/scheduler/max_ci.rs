@@ -4,7 +4,7 @@
 //! users at the cell edge while better ones have data.
 
 use super::interface::{Scheduler, UserView};
-use super::turn::{in_turn_by, Turn};
+use super::turn::{in_turn_among, in_turn_by, Turn};
 use crate::time::Time;
 
 /// Serves the best channel first.
@@ -13,9 +13,20 @@ pub struct MaxCi {
     turn: Turn,
 }
 
+impl MaxCi {
+    /// Its key: the smallest is served first.
+    fn key(u: &UserView) -> f64 {
+        -u.rate_bps
+    }
+}
+
 impl Scheduler for MaxCi {
     fn pick(&mut self, _now: Time, users: &[UserView]) -> Option<usize> {
-        in_turn_by(&mut self.turn, users, |u| -u.rate_bps)
+        in_turn_by(&mut self.turn, users, Self::key)
+    }
+
+    fn pick_listed(&mut self, _now: Time, users: &[UserView], listed: &[usize]) -> Option<usize> {
+        in_turn_among(&mut self.turn, users, Some(listed), Self::key)
     }
 }
 

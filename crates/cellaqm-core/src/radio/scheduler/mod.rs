@@ -38,7 +38,7 @@ pub use max_ci::MaxCi;
 pub use priority::StrictPriority;
 pub use prop_fair::ProportionalFair;
 pub use round_robin::RoundRobin;
-pub use turn::{in_turn_by, Turn};
+pub use turn::{in_turn_among, in_turn_by, Turn};
 
 use crate::time::Time;
 use serde::{Deserialize, Serialize};
@@ -98,6 +98,13 @@ impl AnyScheduler {
         let u = self.pick(now, users)?;
         Some((u, std::mem::take(&mut users[u].backlog_bytes)))
     }
+
+    /// [`AnyScheduler::next_served`] where only the users in `listed`
+    /// (increasing) may have a backlog ([`Scheduler::pick_listed`]).
+    pub fn next_served_listed(&mut self, now: Time, users: &mut [UserView], listed: &[usize]) -> Option<(usize, u64)> {
+        let u = self.pick_listed(now, users, listed)?;
+        Some((u, std::mem::take(&mut users[u].backlog_bytes)))
+    }
 }
 
 impl Scheduler for AnyScheduler {
@@ -107,6 +114,15 @@ impl Scheduler for AnyScheduler {
             AnyScheduler::MaxCi(s) => s.pick(now, users),
             AnyScheduler::ProportionalFair(s) => s.pick(now, users),
             AnyScheduler::Priority(s) => s.pick(now, users),
+        }
+    }
+
+    fn pick_listed(&mut self, now: Time, users: &[UserView], listed: &[usize]) -> Option<usize> {
+        match self {
+            AnyScheduler::RoundRobin(s) => s.pick_listed(now, users, listed),
+            AnyScheduler::MaxCi(s) => s.pick_listed(now, users, listed),
+            AnyScheduler::ProportionalFair(s) => s.pick_listed(now, users, listed),
+            AnyScheduler::Priority(s) => s.pick_listed(now, users, listed),
         }
     }
 }

@@ -5,7 +5,7 @@
 //! (Ferrús et al.).
 
 use super::interface::{Scheduler, UserView};
-use super::turn::{in_turn_by, Turn};
+use super::turn::{in_turn_among, in_turn_by, Turn};
 use crate::time::Time;
 
 /// Serves class 0 first.
@@ -14,9 +14,20 @@ pub struct StrictPriority {
     turn: Turn,
 }
 
+impl StrictPriority {
+    /// Its key: the smallest is served first.
+    fn key(u: &UserView) -> u8 {
+        u.priority
+    }
+}
+
 impl Scheduler for StrictPriority {
     fn pick(&mut self, _now: Time, users: &[UserView]) -> Option<usize> {
-        in_turn_by(&mut self.turn, users, |u| u.priority)
+        in_turn_by(&mut self.turn, users, Self::key)
+    }
+
+    fn pick_listed(&mut self, _now: Time, users: &[UserView], listed: &[usize]) -> Option<usize> {
+        in_turn_among(&mut self.turn, users, Some(listed), Self::key)
     }
 }
 

@@ -8,7 +8,7 @@
 //! each is served near its own peaks.
 
 use super::interface::{Scheduler, UserView};
-use super::turn::{in_turn_by, Turn};
+use super::turn::{in_turn_among, in_turn_by, Turn};
 use crate::time::Time;
 
 /// Serves the highest rate relative to the user's own average.
@@ -17,12 +17,23 @@ pub struct ProportionalFair {
     turn: Turn,
 }
 
-impl Scheduler for ProportionalFair {
-    fn pick(&mut self, _now: Time, users: &[UserView]) -> Option<usize> {
-        in_turn_by(&mut self.turn, users, |u| match u.avg_bps > 0.0 {
+impl ProportionalFair {
+    /// Its key: the smallest is served first.
+    fn key(u: &UserView) -> f64 {
+        match u.avg_bps > 0.0 {
             true => -(u.rate_bps / u.avg_bps),
             false => f64::NEG_INFINITY,
-        })
+        }
+    }
+}
+
+impl Scheduler for ProportionalFair {
+    fn pick(&mut self, _now: Time, users: &[UserView]) -> Option<usize> {
+        in_turn_by(&mut self.turn, users, Self::key)
+    }
+
+    fn pick_listed(&mut self, _now: Time, users: &[UserView], listed: &[usize]) -> Option<usize> {
+        in_turn_among(&mut self.turn, users, Some(listed), Self::key)
     }
 }
 

@@ -2,7 +2,7 @@
 //! the next active user in turn"; the WCDMA study's HSDPA scheduler).
 
 use super::interface::{Scheduler, UserView};
-use super::turn::{in_turn_by, Turn};
+use super::turn::{in_turn_among, in_turn_by, Turn};
 use crate::time::Time;
 
 /// Serves backlogged users in turn, whatever their channels.
@@ -11,9 +11,20 @@ pub struct RoundRobin {
     turn: Turn,
 }
 
+impl RoundRobin {
+    /// Its key: the smallest is served first.
+    fn key(_u: &UserView) -> u8 {
+        0
+    }
+}
+
 impl Scheduler for RoundRobin {
     fn pick(&mut self, _now: Time, users: &[UserView]) -> Option<usize> {
-        in_turn_by(&mut self.turn, users, |_| 0u8)
+        in_turn_by(&mut self.turn, users, Self::key)
+    }
+
+    fn pick_listed(&mut self, _now: Time, users: &[UserView], listed: &[usize]) -> Option<usize> {
+        in_turn_among(&mut self.turn, users, Some(listed), Self::key)
     }
 }
 

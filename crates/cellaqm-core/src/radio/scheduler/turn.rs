@@ -15,19 +15,38 @@ pub struct Turn {
 /// from `turn` among equal keys (the head of the stable sort of the
 /// candidates in turn order by `key`); the turn moves past it.
 pub fn in_turn_by<K: PartialOrd>(turn: &mut Turn, users: &[UserView], key: impl Fn(&UserView) -> K) -> Option<usize> {
+    in_turn_among(turn, users, None, key)
+}
+
+/// [`in_turn_by`], visiting only the users in `listed` (increasing) if given:
+/// every other one must have no backlog, and the pick is the same.
+pub fn in_turn_among<K: PartialOrd>(
+    turn: &mut Turn,
+    users: &[UserView],
+    listed: Option<&[usize]>,
+    key: impl Fn(&UserView) -> K,
+) -> Option<usize> {
     let n = users.len();
     if n == 0 {
         return None;
     }
     let start = turn.next % n;
     let mut best: Option<(usize, K)> = None;
-    for u in (start..n).chain(0..start) {
+    let mut visit = |u: usize| {
         if users[u].backlog_bytes == 0 {
-            continue;
+            return;
         }
         let k = key(&users[u]);
         if best.as_ref().is_none_or(|(_, b)| b.partial_cmp(&k) == Some(Ordering::Greater)) {
             best = Some((u, k));
+        }
+    };
+    match listed {
+        None => (start..n).chain(0..start).for_each(&mut visit),
+        Some(list) => {
+            debug_assert!(list.is_sorted() && list.last().is_none_or(|&u| u < n), "increasing user indices");
+            let from = list.partition_point(|&u| u < start);
+            list[from..].iter().chain(&list[..from]).for_each(|&u| visit(u));
         }
     }
     let (u, _) = best?;
@@ -59,6 +78,11 @@ mod tests {
             if let Some(u) = got {
                 proptest::prop_assert_eq!(turn.next, (u + 1) % n);
             }
+            // Visiting only a list that holds every backlogged user (and some others) picks the same.
+            let listed: Vec<usize> = (0..n).filter(|&u| users[u].backlog_bytes > 0 || u % 3 == 0).collect();
+            let mut listed_turn = Turn { next };
+            proptest::prop_assert_eq!(in_turn_among(&mut listed_turn, &users, Some(&listed), |u| u.rate_bps), got);
+            proptest::prop_assert_eq!(listed_turn.next, turn.next);
         }
     }
 }

@@ -31,9 +31,9 @@
 //! Max-SIR (`max_ci`) ranks users by their SIR; the other schedulers see the
 //! rate of the user's format (proportional fair: over the user's average
 //! served rate, [`RateAverage`]). Work per TTI is O(backlogged users +
-//! cells) apart from the schedulers' O(users) per cell (and a word per 64
-//! users to find the backlogged ones); nothing is allocated once the buffers
-//! have grown.
+//! cells) (a scheduler visits only its cell's schedulable users; and a word
+//! per 64 users to find the backlogged ones); nothing is allocated once the
+//! buffers have grown.
 
 use super::config::{CellsConfig, OtherCells};
 use super::mcs::{self, Mcs};
@@ -434,7 +434,9 @@ impl HsDsch {
                     break;
                 }
             }
-            let Some((u, _)) = cell.scheduler.next_served(now, &mut cell.views) else { break };
+            let Some((u, _)) = cell.scheduler.next_served_listed(now, &mut cell.views, &cell.schedulable) else {
+                break;
+            };
             let ue = &mut self.ues[u];
             let m = ue.mcs.expect("a schedulable user has a format");
             let full = self.table[m].block_bytes as f64;
