@@ -12,7 +12,8 @@
 //!   (`CheckUpdate`; no other trigger), only once a packet sent after the last timeout is
 //!   acknowledged (`bugFix_`: `highest_ack_ > recover_`, `recover_` 0 at the start and on
 //!   leaving recovery, so a lost first data packet waits for the timer):
-//!   ssthresh = cwnd = ⌊⌊min(cwnd, rwnd)⌋ / 2⌋ (`slowdown`; ssthresh at least 2), `pipe_` =
+//!   with w = ⌊min(cwnd, rwnd)⌋, cwnd = ⌊w / 2⌋ and ssthresh = max(⌊w / 2⌋, 2) (`slowdown`
+//!   floors `ssthresh_`, not `cwnd_`: a window of 2–3 leaves cwnd 1), `pipe_` =
 //!   the outstanding segments − 3, the lost ones and limited transmit's two included
 //!   (`LimTransmitFix_` off). The first unacknowledged segment is retransmitted (not counted in
 //!   `pipe_`) and nothing else goes on that ACK.
@@ -23,23 +24,36 @@
 //!   highest SACKed byte (`GetNextRetran`: any SACK above a hole marks it lost), else new
 //!   data; either within the receiver's window; `pipe_` + 1 per segment. Each hole goes once
 //!   per recovery.
-//! - *Exit*: an ACK at or beyond `recover` (snd_max at entry); cwnd stays halved, `recover_` = 0.
+//! - *Exit*: an ACK at or beyond `recover` (snd_max at entry); cwnd stays at ⌊w / 2⌋ (not
+//!   raised to ssthresh), `recover_` = 0.
 //! - *Timeout* (`timeout`): recovery ends, the scoreboard is cleared, and duplicate ACKs are
 //!   ignored (neither counted nor read for SACK blocks) until new data is acknowledged
-//!   (`timeout_`); ssthresh = ⌊window / 2⌋ on every timeout, a repeated one too (so 2 segments).
-//! - Outside recovery the scoreboard holds only what duplicate ACKs reported since the last
-//!   new ACK (`ClearScoreBoard` on each).
+//!   (`timeout_`); ssthresh = max(⌊window / 2⌋, 2) on every timeout, a repeated one too (so 2
+//!   segments), cwnd 1 (`tcp.cc` `timeout`, `slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)`).
+//! - *Outside recovery* the scoreboard holds only what duplicate ACKs reported since the last
+//!   new ACK (`ClearScoreBoard` on each) and sending never reads it: `send_much` and limited
+//!   transmit (`tcp.cc` `send_one`: one segment on each of the first two duplicates while
+//!   `t_seqno_ <= highest_ack_ + cwnd_ + dupacks_`) send `t_seqno_`, whole segments in order.
+//!   So during a timeout's go-back-N the first two duplicate ACKs each send the next segment,
+//!   even one they SACKed, and nothing skips SACKed data ([`Sender::resends_sacked`]).
 //!
 //! Consequences: `pipe_` leaves nothing out for lost segments, so when one window loses many
 //! packets too few ACKs return to bring it below cwnd and the sender waits for its timer; a
 //! lost retransmission waits for it too; and once the last new segment has gone, recovery sends
 //! nothing, not even retransmissions (ns-2 changed that on 2006-12-24, after 2.27).
 //!
-//! Not modelled: ⌊window / 2⌋ = 1 for a window of 2–3 segments (ours is at least 2);
-//! `t_backoff_ = 1` on a partial ACK; after a timeout the sender skips segments that duplicate
-//! ACKs SACKed since the last new ACK, which ns-2 resends in order.
+//! `recv` also sets the timer's back-off to 1 on a partial ACK (`t_backoff_ = 1`, after
+//! `newtimer`); it is 1 there already, so nothing models it: a timeout ends recovery, and the
+//! next one needs `highest_ack_ > recover_` (`maxseq_` at the timeout), an ACK covering the
+//! first packet sent beyond `maxseq_`, the one timed after the timeout (`reset_rtx_timer`
+//! clears `rtt_active_`, `output` times the first packet above `maxseq_`), whose RTT sample
+//! resets the back-off (`newack`), here as there.
+//!
+//! Not modelled: a fast retransmit at a window of one segment, where ns-2's cwnd_ becomes
+//! ⌊1 / 2⌋ = 0 until the next ACK (ours is 1 segment).
 
 use super::sender::Sender;
+use super::Recovery;
 
 /// Sack1's own state during and around one recovery.
 #[derive(Default)]
@@ -53,10 +67,25 @@ pub(super) struct Sack1 {
 }
 
 impl Sender {
-    /// `dupack_action`: `pipe_` = outstanding segments − 3 (the retransmission is sent by the caller).
-    pub(super) fn sack1_enter(&mut self) {
+    /// `dupack_action`, after the controller's reduction from `base` ([`Sender::sack1_reduction_base`]):
+    /// `pipe_` = outstanding segments − 3 (the retransmission is sent by the caller), and cwnd =
+    /// ⌊window / 2⌋ where the controller's floor of 2 segments lifted it (`slowdown` floors
+    /// `ssthresh_` at 2, not `cwnd_`: a window of 2–3 leaves cwnd 1).
+    pub(super) fn sack1_enter(&mut self, base: u64) {
         let outstanding = (self.snd_max.min(self.data_end()) - self.snd_una).div_ceil(self.mss);
         self.recovery.sack1 = Sack1 { pipe: outstanding as i64 - 3, entering: true, after_timeout: false };
+        if base / 2 < 2 * self.mss {
+            self.cc.set_window(base / 2);
+        }
+    }
+
+    /// ns-2 sends whole packets, and outside recovery in order: `send_much` sends `t_seqno_`
+    /// unless `GetNextRetran` finds a hole, and there the scoreboard is empty (cleared by each
+    /// new ACK and by the timeout, and `send_much` is not called on duplicate ACKs);
+    /// `send_one` (limited transmit) sends `t_seqno_` too. So after a timeout, segments that
+    /// duplicate ACKs SACKed during go-back-N are sent again.
+    pub(super) fn resends_sacked(&self) -> bool {
+        self.kind == Recovery::Ns2Sack1
     }
 
     /// `slowdown`'s window to halve: ⌊min(cwnd, rwnd)⌋ in whole segments, made even so that

@@ -158,9 +158,11 @@ impl Sender {
             // ACK ends NewReno (cwnd = ssthresh); RFC 6675 §5 (A): ACK beyond RecoveryPoint.
             // With PRR too, recovery ends with cwnd = ssthresh.
             self.recovery.active = false;
-            self.cc.set_window(self.cc.ssthresh());
             if self.kind == Recovery::Ns2Sack1 {
-                self.recovery.recover = 0; // ns-2 Sack1's `recv`: recover_ = 0 on leaving recovery
+                // ns-2 Sack1's `recv`: recover_ = 0 on leaving recovery; cwnd_ stays as `slowdown` left it.
+                self.recovery.recover = 0;
+            } else {
+                self.cc.set_window(self.cc.ssthresh());
             }
         } else {
             if self.recovery_window == RecoveryWindow::Prr {
@@ -219,10 +221,10 @@ impl Sender {
         self.recovery.partial_acks = 0;
         self.recovery.recover = self.snd_max; // RFC 6582 §3.2 (2), RFC 6675 (4.1)
         let flight = self.snd_max - self.snd_una;
-        if self.kind == Recovery::Ns2Sack1 {
-            self.sack1_enter(); // before the retransmission, which pipe_ does not count
-        }
         self.cc.on_congestion(now, base, Signal::Loss); // RFC 5681 (4), RFC 6675 (4.2)
+        if self.kind == Recovery::Ns2Sack1 {
+            self.sack1_enter(base); // before the retransmission, which pipe_ does not count
+        }
         if self.recovery_window == RecoveryWindow::Prr {
             // RFC 6937 §3: RecoverFS = FlightSize; the ACK that starts recovery is its first.
             self.recovery.prr = Prr::start(flight);

@@ -137,7 +137,8 @@ impl Sender {
     }
 
     /// The segment starting at `seq`: the SYN, up to one SMSS of data (not running
-    /// into SACKed data), and the FIN if it ends the data; `None` if nothing is there.
+    /// into SACKed data, unless [`Sender::resends_sacked`]), and the FIN if it ends the
+    /// data; `None` if nothing is there.
     pub fn segment(&self, seq: u64) -> Option<TcpHeader> {
         if seq == 0 {
             return Some(TcpHeader { flags: flags::SYN, ..TcpHeader::default() });
@@ -146,7 +147,8 @@ impl Sender {
             return None; // data waits for the handshake
         }
         let data_end = self.data_end();
-        let len = self.mss.min(data_end.saturating_sub(seq)).min(self.scoreboard.next_sacked(seq) - seq);
+        let sacked = if self.resends_sacked() { u64::MAX } else { self.scoreboard.next_sacked(seq) };
+        let len = self.mss.min(data_end.saturating_sub(seq)).min(sacked - seq);
         let fin = self.closing && seq + len == data_end;
         (len > 0 || fin).then(|| TcpHeader {
             seq,
@@ -227,7 +229,9 @@ impl Sender {
             false => (self.cc.window() + self.limited_transmit_allowance()).min(self.peer_wnd),
         };
         loop {
-            self.snd_nxt = self.scoreboard.skip_sacked(self.snd_nxt);
+            if !self.resends_sacked() {
+                self.snd_nxt = self.scoreboard.skip_sacked(self.snd_nxt);
+            }
             match self.segment(self.snd_nxt) {
                 Some(h)
                     if self.snd_nxt + h.len as u64 <= self.snd_una + window

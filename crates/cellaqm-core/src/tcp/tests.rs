@@ -1014,6 +1014,70 @@ fn ns2_sack1_does_not_fast_retransmit_a_lost_first_data_segment() {
     }
 }
 
+/// ns-2.27 Sack1 resends SACKed segments in order after a timeout (`send_much` and `send_one`
+/// send `t_seqno_`), and its limited transmit works during go-back-N. Initial window 4, 20
+/// segments, the first transmissions of 0 and 2 lost and the second of 2: 1 and 3 bring two
+/// duplicate ACKs (limited transmit: 4, 5), 4 and 5 two more, no fast retransmit (segment 0
+/// not acknowledged: `highest_ack_ > recover_` fails). The timeout resends 0 (cwnd 1,
+/// ssthresh max(⌊4/2⌋, 2) = 2); its ACK (of 0–1) is new: cwnd 2, segments 2 (lost again) and
+/// 3. The receiver holds 3–5, so 3's copy brings a duplicate ACK SACKing 3–5, the first since
+/// that new ACK: `send_one` sends `t_seqno_` = 4, SACKed as it is (2 + cwnd 2 + 1 duplicate
+/// = 5 allows it). Before, our sender sent nothing there (limited transmit only with new data
+/// waiting; skipping SACKed 4–5 would not fit either). 4's copy SACKs nothing new; the second
+/// timeout resends 2, and the ACK of 0–5 lets cwnd 2 send 6 and 7.
+#[test]
+fn ns2_sack1_resends_sacked_segments_in_order_after_a_timeout() {
+    let mut c = cfg(Recovery::Ns2Sack1);
+    c.initial_window = 4;
+    c.limited_transmit = true;
+    let mut p = Pair::download(&c, 20 * MSS);
+    let mut copies_of_2 = 0;
+    p.fate = Box::new(move |_, server, pkt| {
+        let index = pkt.tcp.seq.saturating_sub(1) / MSS;
+        let lost = match (server && pkt.is_data(), index) {
+            (true, 0) => !pkt.retransmission,
+            (true, 2) => {
+                copies_of_2 += 1;
+                copies_of_2 <= 2
+            }
+            _ => false,
+        };
+        if lost {
+            Fate::Drop
+        } else {
+            Fate::Deliver
+        }
+    });
+    p.run_for(Dur::from_secs(5));
+    let sent: Vec<u64> = p.server_data().map(|e| (e.2.tcp.seq - 1) / MSS).take(13).collect();
+    assert_eq!(sent, [0, 1, 2, 3, 4, 5, 0, 2, 3, 4, 2, 6, 7]);
+    let s = p.server.stats();
+    assert_eq!((s.fast_retransmits, s.rtos), (0, 2));
+    assert_eq!(p.server.acked(), 20 * MSS, "the transfer completes");
+}
+
+/// ns-2.27's `slowdown` floors ssthresh_ at 2 but sets cwnd_ = ⌊window / 2⌋, and recovery's
+/// end leaves cwnd_ there. Initial window 2, 20 segments, segment 1's first transmission lost:
+/// the ACK of 0 makes cwnd 3 (2 and 3 sent); 2 and 3 bring duplicates 1 and 2 (limited
+/// transmit: 4, 5), 4 the third: window 3, cwnd ⌊3/2⌋ = 1, ssthresh 2, pipe_ = 5 outstanding
+/// − 3 = 2, 1 retransmitted. Duplicate 4 (from 5): pipe_ 1, not below cwnd 1: nothing (with
+/// cwnd 2, before, new segment 6). The ACK of 1's retransmission (all of 1–5, recover) ends
+/// recovery with cwnd 1: one segment, 6.
+#[test]
+fn ns2_sack1_halves_a_window_of_three_to_one_segment() {
+    let mut c = cfg(Recovery::Ns2Sack1);
+    c.initial_window = 2;
+    c.limited_transmit = true;
+    let mut p = Pair::download(&c, 20 * MSS);
+    p.fate = drop_segments(&[1]);
+    let list = answers(&mut p, secs(1.0));
+    assert_eq!(duplicates_of(&list, 1), [vec![4], vec![5], vec![1], vec![]], "duplicate ACKs of 1");
+    let exit = list.iter().find(|a| a.ack >= 6).unwrap();
+    assert_eq!((exit.ack, &exit.sent[..], exit.cwnd), (6, &[6][..], MSS));
+    let s = p.server.stats();
+    assert_eq!((s.fast_retransmits, s.rtos, p.server.ssthresh()), (1, 0, 2 * MSS));
+}
+
 /// Data segments the server sends at the instant it writes `bytes` more, after
 /// a first 50 kB and `idle` without sending.
 fn burst_after_idle(restart_after_idle: bool, idle: Dur) -> usize {
