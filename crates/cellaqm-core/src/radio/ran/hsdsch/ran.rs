@@ -6,13 +6,15 @@ use super::system::HsDsch;
 use crate::radio::air::AirLine;
 use crate::radio::bearer::Bearer;
 use crate::radio::cell_summary::CellSummary;
+use crate::radio::clock::TtiEvent;
 use crate::radio::config::RadioConfig;
 use crate::radio::event::{RadioEvent, RadioOut};
 use crate::radio::ran::summary::RanSummary;
 use crate::radio::ran::umts::{Downlink, Umts, Users};
 use crate::time::Time;
 
-pub struct HsDschCells(HsDsch);
+/// The system and its one TTI event for all cells.
+pub struct HsDschCells(HsDsch, TtiEvent);
 
 impl HsDschCells {
     /// The system of `cfg.cells` and its users' bearers; each PDCP discipline
@@ -22,15 +24,14 @@ impl HsDschCells {
         let h = cfg.hsdpa.as_ref().expect("validated: [radio.cells] with bearer = \"hsdpa\"");
         let env = cells.environment("radio.cells", cfg.environment_keys()).expect("validated");
         let system = HsDsch::new(cells, &env, users as usize, h, cfg.rlc.pdu_size.0, seed);
-        let top = system.top_rate_bps();
-        Umts { down: HsDschCells(system), users: Users::new(cfg, users, seed, |_| top) }
+        let (top, tti) = (system.top_rate_bps(), TtiEvent::new(system.tti_len()));
+        Umts { down: HsDschCells(system, tti), users: Users::new(cfg, users, seed, |_| top) }
     }
 
     /// Asks for the system's next TTI if it needs one.
     fn want_tti(&mut self, now: Time, out: &mut RadioOut) {
-        let h = &mut self.0;
-        if let Some(at) = h.next_tti(now).filter(|&at| h.want(at)) {
-            out.schedule.push((at, RadioEvent::Tti));
+        if self.0.needs_tti() {
+            self.1.want(now, &mut out.schedule);
         }
     }
 }
@@ -48,9 +49,7 @@ impl Downlink for HsDschCells {
     /// A TTI of every cell, then the bearers it served are settled and the next TTI asked for.
     fn handle(&mut self, now: Time, ev: RadioEvent, users: &mut Users, out: &mut RadioOut) {
         assert_eq!(ev, RadioEvent::Tti, "the HS-DSCH system's one event");
-        if !self.0.due(now) {
-            return; // superseded
-        }
+        self.1.run(now);
         users.hold(now);
         self.0.tti(now, &mut users.bearers, &mut users.served);
         users.settle_served(now, self, out);

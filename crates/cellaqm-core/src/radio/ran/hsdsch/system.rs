@@ -42,14 +42,12 @@ use crate::radio::air::AirLine;
 use crate::radio::bearer::Bearer;
 use crate::radio::busy::Busy;
 use crate::radio::cell_summary::{CellSummary, HsDschCell, SystemCell};
-use crate::radio::clock::Clock;
 use crate::radio::env::handover;
 use crate::radio::env::layout::Layout;
 use crate::radio::env::mobile::Mobile;
 use crate::radio::env::propagation::{db, dbm_to_w, Interference, PathLoss};
 use crate::radio::env::track::Track;
 use crate::radio::env::Environment;
-use crate::radio::pending::Pending;
 use crate::radio::ran::hsdpa::channel::HsdpaConfig;
 use crate::radio::sap::TxOpportunity;
 use crate::radio::scheduler::{AnyScheduler, RateAverage, SchedulerKind, UserView};
@@ -140,8 +138,6 @@ pub struct HsDsch {
     busy: Busy,
     /// The users considered in this TTI (the busy ones, in increasing order).
     backlogged: Vec<usize>,
-    pending: Pending,
-    clock: Clock,
     block: Vec<(usize, Pdu)>,
     pdus: Vec<Pdu>,
 }
@@ -190,8 +186,6 @@ impl HsDsch {
             rng: rng::stream(seed, "radio.hsdsch"),
             busy: Busy::new(users),
             backlogged: Vec::new(),
-            pending: Pending::default(),
-            clock: Clock::new(tti),
             block: Vec::new(),
             pdus: Vec::new(),
             layout,
@@ -298,29 +292,20 @@ impl HsDsch {
         }
     }
 
-    /// The next TTI at or after `now` if some RNC has data or a block waits to be sent again.
-    pub fn next_tti(&self, now: Time) -> Option<Time> {
-        if !self.busy.any() && self.cells.iter().all(|c| c.retx.is_empty()) {
-            return None;
-        }
-        Some(self.clock.next(now))
+    /// Whether a TTI is needed: some RNC has data or a block waits to be sent again.
+    pub fn needs_tti(&self) -> bool {
+        self.busy.any() || self.cells.iter().any(|c| !c.retx.is_empty())
     }
 
-    /// Whether `at` is the pending TTI to ask for (not one already asked for, earlier or equal).
-    pub fn want(&mut self, at: Time) -> bool {
-        self.pending.want(at)
-    }
-
-    /// Whether the TTI event at `now` is the live one (and marks it done).
-    pub fn due(&mut self, now: Time) -> bool {
-        self.pending.due(now)
+    /// The TTI's length.
+    pub fn tti_len(&self) -> Dur {
+        self.tti
     }
 
     /// One TTI at `now`: the users whose bearers gave PDUs, and (with the time)
     /// those whose air line was empty and needs a `DownArrive` event, go to `served`.
     pub fn tti(&mut self, now: Time, bearers: &mut [Bearer], served: &mut Vec<(usize, Option<Time>)>) {
         served.clear();
-        self.clock.run(now);
         let k = now.0 / self.tti.0;
         let mut on_air = 0u64;
         for (c, cell) in self.cells.iter_mut().enumerate() {
