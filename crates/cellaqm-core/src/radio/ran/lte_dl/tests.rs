@@ -75,6 +75,24 @@ pub(super) fn backlog(ues: usize, n: u64) -> Vec<(Time, usize, Packet)> {
     (0..n * ues as u64).map(|k| (Time::ZERO, (k % ues as u64) as usize, pkt(k, 1500))).collect()
 }
 
+/// UE `u`'s bytes (of `ues`, packet k going to UE k mod `ues`) by `end` ms:
+/// (arrived, delivered, dropped, held in its PDCP buffer and RLC receiver).
+pub(super) fn accounts(
+    ran: &LteDl,
+    arrivals: &[(Time, usize, Packet)],
+    o: &Outcome,
+    ues: u64,
+    u: u64,
+    end: u64,
+) -> (u64, u64, u64, u64) {
+    let arrived = arrivals.iter().filter(|a| a.0 <= ms(end) && a.1 as u64 == u).map(|a| a.2.size as u64).sum();
+    let delivered = o.delivered.iter().filter(|d| d.1.uid % ues == u).map(|d| d.1.size as u64).sum();
+    let dropped = o.dropped.iter().filter(|d| d.pkt.uid % ues == u).map(|d| d.pkt.size as u64).sum();
+    let s = ran.system();
+    let held = s.bearers[u as usize].queue().bytes() + s.receivers[u as usize].bytes();
+    (arrived, delivered, dropped, held)
+}
+
 fn bytes_of(o: &Outcome, ues: u64, u: u64, from: Time, to: Time) -> u64 {
     o.delivered.iter().filter(|(t, p)| p.uid % ues == u && *t > from && *t <= to).map(|(_, p)| p.size as u64).sum()
 }
@@ -174,13 +192,8 @@ fn every_byte_of_each_ue_is_delivered_dropped_or_in_flight() {
     for end in [150, 1500, 3001] {
         let mut c = cell(&dl, &[-3.0, 5.0, 20.0], Some(30_000));
         let o = run(&mut c, arrivals.clone(), ms(end));
-        for u in 0..3u64 {
-            let arrived: u64 =
-                arrivals.iter().filter(|a| a.0 <= ms(end) && a.1 as u64 == u).map(|a| a.2.size as u64).sum();
-            let delivered: u64 = o.delivered.iter().filter(|d| d.1.uid % 3 == u).map(|d| d.1.size as u64).sum();
-            let dropped: u64 = o.dropped.iter().filter(|d| d.pkt.uid % 3 == u).map(|d| d.pkt.size as u64).sum();
-            let cell = c.system();
-            let held = cell.bearers[u as usize].queue().bytes() + cell.receivers[u as usize].bytes();
+        for u in 0..3 {
+            let (arrived, delivered, dropped, held) = accounts(&c, &arrivals, &o, 3, u, end);
             assert_eq!(arrived, delivered + dropped + held, "UE {u} at {end} ms");
         }
         if end == 3001 {

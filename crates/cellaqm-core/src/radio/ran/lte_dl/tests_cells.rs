@@ -6,10 +6,10 @@
 use super::bearer::Bearer;
 use super::config::LteDownlinkConfig;
 use super::links::Links;
-use super::tests::{backlog, ms, run};
+use super::tests::{accounts, backlog, ms, run};
 use super::{set_rates, LteDl};
 use crate::queue::testkit::pkt;
-use crate::queue::{Limits, QueueConfig, QueueDisc};
+use crate::queue::{Limits, QueueConfig};
 use crate::radio::env::layout::{Layout, Point};
 use crate::radio::env::rayleigh::Rayleigh;
 use crate::radio::env::track::Track;
@@ -179,13 +179,8 @@ fn every_byte_of_a_ue_handed_over_is_delivered_dropped_or_held() {
         let o = run(&mut ran, arrivals.clone(), ms(end));
         let handed = ran.handovers(0).unwrap();
         assert_eq!((handed, ran.cell_of(0)), if end < 4094 { (0, 0) } else { (1, 1) }, "at {end} ms");
-        for u in 0..2u64 {
-            let arrived: u64 =
-                arrivals.iter().filter(|a| a.0 <= ms(end) && a.1 as u64 == u).map(|a| a.2.size as u64).sum();
-            let delivered: u64 = o.delivered.iter().filter(|d| d.1.uid % 2 == u).map(|d| d.1.size as u64).sum();
-            let dropped: u64 = o.dropped.iter().filter(|d| d.pkt.uid % 2 == u).map(|d| d.pkt.size as u64).sum();
-            let s = ran.system();
-            let held = s.bearers[u as usize].queue().bytes() + s.receivers[u as usize].bytes();
+        for u in 0..2 {
+            let (arrived, delivered, dropped, held) = accounts(&ran, &arrivals, &o, 2, u, end);
             assert_eq!(arrived, delivered + dropped + held, "UE {u} at {end} ms");
             assert!(delivered > 0, "UE {u} at {end} ms");
         }
