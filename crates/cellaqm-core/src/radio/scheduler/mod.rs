@@ -10,7 +10,7 @@
 //! Every scheduler here ranks by one key and breaks ties in turn: of the
 //! candidates in round-robin order from the user after the last one picked,
 //! the first with the best key ([`in_turn_by`]). One file per scheduler, each
-//! giving its key:
+//! giving its key (a [`Rank`], served by [`InTurn`]):
 //!
 //! | `scheduler` | file | serves first |
 //! |---|---|---|
@@ -38,7 +38,7 @@ pub use max_ci::MaxCi;
 pub use priority::StrictPriority;
 pub use prop_fair::ProportionalFair;
 pub use round_robin::RoundRobin;
-pub use turn::{in_turn_among, in_turn_by, Turn};
+pub use turn::{in_turn_among, in_turn_by, InTurn, Rank, Turn};
 
 use crate::time::Time;
 use serde::{Deserialize, Serialize};
@@ -57,10 +57,10 @@ pub enum SchedulerKind {
 impl SchedulerKind {
     pub fn build(self) -> AnyScheduler {
         match self {
-            SchedulerKind::RoundRobin => AnyScheduler::RoundRobin(RoundRobin::default()),
-            SchedulerKind::MaxCi => AnyScheduler::MaxCi(MaxCi::default()),
-            SchedulerKind::ProportionalFair => AnyScheduler::ProportionalFair(ProportionalFair::default()),
-            SchedulerKind::Priority => AnyScheduler::Priority(StrictPriority::default()),
+            SchedulerKind::RoundRobin => AnyScheduler::RoundRobin(InTurn::default()),
+            SchedulerKind::MaxCi => AnyScheduler::MaxCi(InTurn::default()),
+            SchedulerKind::ProportionalFair => AnyScheduler::ProportionalFair(InTurn::default()),
+            SchedulerKind::Priority => AnyScheduler::Priority(InTurn::default()),
         }
     }
 
@@ -82,10 +82,10 @@ impl SchedulerKind {
 
 /// Every scheduler, dispatched statically.
 pub enum AnyScheduler {
-    RoundRobin(RoundRobin),
-    MaxCi(MaxCi),
-    ProportionalFair(ProportionalFair),
-    Priority(StrictPriority),
+    RoundRobin(InTurn<RoundRobin>),
+    MaxCi(InTurn<MaxCi>),
+    ProportionalFair(InTurn<ProportionalFair>),
+    Priority(InTurn<StrictPriority>),
 }
 
 impl AnyScheduler {

@@ -7,18 +7,16 @@
 //! gets an equal share of the TTIs, whatever its rate; with fading channels,
 //! each is served near its own peaks.
 
-use super::interface::{Scheduler, UserView};
-use super::turn::{in_turn_among, in_turn_by, Turn};
-use crate::time::Time;
+use super::interface::UserView;
+use super::turn::Rank;
 
 /// Serves the highest rate relative to the user's own average.
 #[derive(Clone, Debug, Default)]
-pub struct ProportionalFair {
-    turn: Turn,
-}
+pub struct ProportionalFair;
 
-impl ProportionalFair {
-    /// Its key: the smallest is served first.
+impl Rank for ProportionalFair {
+    type Key = f64;
+
     fn key(u: &UserView) -> f64 {
         match u.avg_bps > 0.0 {
             true => -(u.rate_bps / u.avg_bps),
@@ -27,25 +25,18 @@ impl ProportionalFair {
     }
 }
 
-impl Scheduler for ProportionalFair {
-    fn pick(&mut self, _now: Time, users: &[UserView]) -> Option<usize> {
-        in_turn_by(&mut self.turn, users, Self::key)
-    }
-
-    fn pick_listed(&mut self, _now: Time, users: &[UserView], listed: &[usize]) -> Option<usize> {
-        in_turn_among(&mut self.turn, users, Some(listed), Self::key)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::average::RateAverage;
     use super::super::interface::tests::view;
+    use super::super::interface::Scheduler;
+    use super::super::turn::InTurn;
     use super::*;
+    use crate::time::Time;
 
     #[test]
     fn ranks_by_rate_over_average_and_the_unserved_first() {
-        let mut s = ProportionalFair::default();
+        let mut s = InTurn::<ProportionalFair>::default();
         // 2 Mb/s over 1 Mb/s beats 3 Mb/s over 2 Mb/s.
         let users = [view(1, 3e6, 2e6, 0), view(1, 2e6, 1e6, 0)];
         assert_eq!(s.pick(Time::ZERO, &users), Some(1));
@@ -57,7 +48,7 @@ mod tests {
     fn equal_time_shares_at_unequal_fixed_rates() {
         let rates = [0.5e6, 1.5e6, 6e6];
         let mut avg: Vec<RateAverage> = (0..3).map(|_| RateAverage::new(100)).collect();
-        let (mut s, mut served) = (ProportionalFair::default(), [0u32; 3]);
+        let (mut s, mut served) = (InTurn::<ProportionalFair>::default(), [0u32; 3]);
         for tti in 0..30_000u64 {
             let users: Vec<UserView> = (0..3).map(|u| view(1, rates[u], avg[u].value(tti), 0)).collect();
             let u = s.pick(Time::ZERO, &users).unwrap();

@@ -1,9 +1,35 @@
 //! The turn every scheduler here breaks ties by: the candidates in
 //! round-robin order from the user after the last one picked, the first of
-//! them with the best key served ([`in_turn_by`]).
+//! them with the best key served ([`in_turn_by`]). A scheduler that is one
+//! key and this turn is a [`Rank`] in an [`InTurn`].
 
-use super::interface::UserView;
+use super::interface::{Scheduler, UserView};
+use crate::time::Time;
 use std::cmp::Ordering;
+use std::marker::PhantomData;
+
+/// A scheduler's ranking rule: the backlogged user with the smallest key is served first.
+pub trait Rank {
+    type Key: PartialOrd;
+    fn key(u: &UserView) -> Self::Key;
+}
+
+/// The scheduler of a [`Rank`]: the smallest key first, equal keys in turn.
+#[derive(Clone, Debug, Default)]
+pub struct InTurn<R> {
+    turn: Turn,
+    rank: PhantomData<R>,
+}
+
+impl<R: Rank> Scheduler for InTurn<R> {
+    fn pick(&mut self, _now: Time, users: &[UserView]) -> Option<usize> {
+        in_turn_by(&mut self.turn, users, R::key)
+    }
+
+    fn pick_listed(&mut self, _now: Time, users: &[UserView], listed: &[usize]) -> Option<usize> {
+        in_turn_among(&mut self.turn, users, Some(listed), R::key)
+    }
+}
 
 /// The turn shared by every scheduler: the user after the last one picked.
 #[derive(Clone, Debug, Default)]
