@@ -37,6 +37,7 @@
 
 use super::config::{CellsConfig, OtherCells};
 use super::mcs::{self, Mcs};
+use super::sir_memo::{Link, SirMemo};
 use super::sir_stats::SirStats;
 use crate::radio::air::AirLine;
 use crate::radio::bearer::Bearer;
@@ -63,22 +64,17 @@ struct Ue {
     place: Mobile,
     /// Path gain to each base station, linear, as of the last channel update.
     gain: Vec<f64>,
-    /// Channel updates so far (a new one invalidates the SIR below).
+    /// Channel updates so far (each one changes the gains, and may change the cell).
     channel: u64,
-    /// The cells on air (bit c: cell c) and the channel update the SIR was computed for:
-    /// the same inputs give the same SIR, so it is not recomputed.
-    sir_for: Option<(u64, u64)>,
-    /// The SIR, linear.
-    sir: f64,
+    /// The links computed since the last channel update, per set of interfering cells.
+    memo: SirMemo,
     cell: usize,
     /// The cell whose scheduler view holds this user.
     view_cell: usize,
     /// The first TTI (index) in which the user may be scheduled (after a handover).
     ready: u64,
     /// The user's SIR, its bin in the cell's SIR distribution, and its format in this TTI.
-    sir_db: f64,
-    sir_bin: usize,
-    mcs: Option<usize>,
+    link: Link,
     /// Unused bytes of the user's last share (< one PDU).
     carry: f64,
     /// Its served rate, averaged for the proportional fair scheduler.
@@ -198,14 +194,11 @@ impl HsDsch {
                 place: Mobile::new(track, shadow),
                 gain: vec![0.0; s.layout.cells()],
                 channel: 0,
-                sir_for: None,
-                sir: 0.0,
+                memo: SirMemo::default(),
                 cell: 0,
                 view_cell: 0,
                 ready: 0,
-                sir_db: f64::NEG_INFINITY,
-                sir_bin: 0,
-                mcs: None,
+                link: Link::NONE,
                 carry: 0.0,
                 average: RateAverage::new(window),
                 air: AirLine::default(),
@@ -283,6 +276,22 @@ impl HsDsch {
         self.intf.sir(p, p, ue.gain[ue.cell], other)
     }
 
+    /// User `u`'s link with the other cells in `on_air` sending: as computed
+    /// before for the same channel update and interferers, else computed now.
+    fn link(&mut self, u: usize, on_air: u64) -> Link {
+        let ue = &self.ues[u];
+        let (channel, others) = (ue.channel, on_air & !(1 << ue.cell));
+        if let Some(link) = ue.memo.get(channel, others) {
+            return link;
+        }
+        let sir = self.sir(u, others);
+        let sir_db = db(sir);
+        let mcs = mcs::select(&self.table, sir_db).map(|m| m.index);
+        let link = Link { sir, sir_db, bin: SirStats::bin(sir_db), mcs };
+        self.ues[u].memo.put(channel, others, link);
+        link
+    }
+
     /// Records whether user `u`'s RNC has data (then it is considered each
     /// TTI; an idle user leaves its cell's scheduler view at once).
     pub fn set_busy(&mut self, u: usize, busy: bool) {
@@ -321,28 +330,21 @@ impl HsDsch {
         for &u in &backlogged {
             let vc = self.ues[u].view_cell;
             self.move_user(u, now, k);
-            if self.ues[u].sir_for != Some((on_air, self.ues[u].channel)) {
-                let sir = self.sir(u, on_air);
-                let ue = &mut self.ues[u];
-                ue.sir = sir;
-                ue.sir_db = db(sir);
-                ue.sir_bin = SirStats::bin(ue.sir_db);
-                ue.mcs = mcs::select(&self.table, ue.sir_db).map(|m| m.index);
-                ue.sir_for = Some((on_air, ue.channel));
-            }
+            let link = self.link(u, on_air);
             let ue = &mut self.ues[u];
-            let (cell, sir) = (ue.cell, ue.sir);
-            self.cells[cell].sir.record(ue.sir_bin, ue.sir_db);
+            ue.link = link;
+            let cell = ue.cell;
+            self.cells[cell].sir.record(link.bin, link.sir_db);
             self.cells[vc].views[u].backlog_bytes = 0;
             ue.view_cell = cell;
-            let schedulable = ue.mcs.is_some() && k >= ue.ready;
-            let rate = ue.mcs.map_or(0.0, |m| self.table[m].rate_bps);
+            let schedulable = link.mcs.is_some() && k >= ue.ready;
+            let rate = link.mcs.map_or(0.0, |m| self.table[m].rate_bps);
             if schedulable {
                 self.cells[cell].schedulable.push(u);
             }
             self.cells[cell].views[u] = UserView {
                 backlog_bytes: schedulable as u64,
-                rate_bps: if self.scheduler == SchedulerKind::MaxCi { sir } else { rate },
+                rate_bps: if self.scheduler == SchedulerKind::MaxCi { link.sir } else { rate },
                 avg_bps: if self.scheduler.uses_average() { ue.average.value(k) } else { 0.0 },
                 priority: 0,
             };
@@ -408,7 +410,7 @@ impl HsDsch {
                     if cell.views[v].backlog_bytes == 0 {
                         continue;
                     }
-                    let full = self.ues[v].mcs.map_or(0.0, |m| self.table[m].block_bytes as f64);
+                    let full = self.ues[v].link.mcs.map_or(0.0, |m| self.table[m].block_bytes as f64);
                     if (full * share).floor() < self.pdu_bytes {
                         cell.views[v].backlog_bytes = 0;
                     } else {
@@ -423,7 +425,7 @@ impl HsDsch {
                 break;
             };
             let ue = &mut self.ues[u];
-            let m = ue.mcs.expect("a schedulable user has a format");
+            let m = ue.link.mcs.expect("a schedulable user has a format");
             let full = self.table[m].block_bytes as f64;
             let allowed = full * share + ue.carry;
             // Whole PDUs: as many as fit in `allowed` (k PDUs fit iff k · PDU ≤ ⌊allowed⌋).
