@@ -109,7 +109,7 @@ struct HsCell {
     /// Whether it transmitted in the last TTI (its interference in this one).
     on_air: bool,
     /// A lost block, to send again.
-    retx: Vec<(usize, Pdu)>,
+    retx: Block,
     /// Users it may schedule in this TTI, in increasing order (none: its scheduler is not asked).
     schedulable: Vec<usize>,
     stats: HsCellStats,
@@ -134,8 +134,27 @@ pub struct HsDsch {
     busy: Busy,
     /// The users considered in this TTI (the busy ones, in increasing order).
     backlogged: Vec<usize>,
-    block: Vec<(usize, Pdu)>,
+    block: Block,
+}
+
+/// A block's RLC PDUs in the order the users' bearers gave them, and whose
+/// they are: `users` lists each user with its number of PDUs, in that order.
+#[derive(Debug, Default)]
+struct Block {
+    users: Vec<(usize, usize)>,
     pdus: Vec<Pdu>,
+}
+
+impl Block {
+    fn is_empty(&self) -> bool {
+        self.pdus.is_empty()
+    }
+
+    /// Moves `other`'s PDUs to the end of this block.
+    fn append(&mut self, other: &mut Block) {
+        self.users.append(&mut other.users);
+        self.pdus.append(&mut other.pdus);
+    }
 }
 
 impl HsDsch {
@@ -173,7 +192,7 @@ impl HsDsch {
                     scheduler: scheduler.build(),
                     views: vec![UserView::default(); users],
                     on_air: false,
-                    retx: Vec::new(),
+                    retx: Block::default(),
                     schedulable: Vec::new(),
                     stats: HsCellStats::default(),
                     sir: SirStats::default(),
@@ -182,8 +201,7 @@ impl HsDsch {
             rng: rng::stream(seed, "radio.hsdsch"),
             busy: Busy::new(users),
             backlogged: Vec::new(),
-            block: Vec::new(),
-            pdus: Vec::new(),
+            block: Block::default(),
             layout,
         };
         for u in 0..users {
@@ -369,10 +387,13 @@ impl HsDsch {
                 cell.retx.append(&mut self.block);
                 continue;
             }
-            cell.stats.bytes += self.block.len() as u64 * self.pdu_bytes as u64;
-            for (u, pdu) in self.block.drain(..) {
-                if self.ues[u].air.push(at, pdu) {
-                    served.push((u, Some(at)));
+            cell.stats.bytes += self.block.pdus.len() as u64 * self.pdu_bytes as u64;
+            let mut pdus = self.block.pdus.drain(..);
+            for (u, n) in self.block.users.drain(..) {
+                for pdu in pdus.by_ref().take(n) {
+                    if self.ues[u].air.push(at, pdu) {
+                        served.push((u, Some(at)));
+                    }
                 }
             }
         }
@@ -430,8 +451,12 @@ impl HsDsch {
             let allowed = full * share + ue.carry;
             // Whole PDUs: as many as fit in `allowed` (k PDUs fit iff k · PDU ≤ ⌊allowed⌋).
             let op = TxOpportunity { bytes: allowed.floor() as u64 };
-            let given = bearers[u].transmit_down(now, op, &mut self.pdus);
-            self.block.extend(self.pdus.drain(..).map(|pdu| (u, pdu)));
+            let from = self.block.pdus.len();
+            let given = bearers[u].transmit_down(now, op, &mut self.block.pdus);
+            let added = self.block.pdus.len() - from;
+            if added > 0 {
+                self.block.users.push((u, added));
+            }
             let used = given as f64 * self.pdu_bytes;
             let dry = given < op.bytes / self.pdu_bytes as u64;
             ue.carry = if dry { 0.0 } else { allowed - used };
