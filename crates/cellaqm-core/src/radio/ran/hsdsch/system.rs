@@ -32,8 +32,9 @@
 //! rate of the user's format (proportional fair: over the user's average
 //! served rate, [`RateAverage`]). Work per TTI is O(backlogged users +
 //! cells) (a scheduler visits only its cell's schedulable users; and a word
-//! per 64 users to find the backlogged ones); nothing is allocated once the
-//! buffers have grown.
+//! per 64 users to find the backlogged ones; a user's SIR is computed once
+//! per channel update and set of interfering cells, [`SirMemo`]); nothing
+//! is allocated once the buffers have grown.
 
 use super::config::{CellsConfig, OtherCells};
 use super::mcs::{self, Mcs};
