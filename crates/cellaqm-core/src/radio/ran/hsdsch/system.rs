@@ -560,4 +560,30 @@ mod tests {
         let h = HsDsch::new(&flat, &flat.environment("radio.cells", None).unwrap(), 200, &hsdpa, 42, 3);
         assert!(h.ues.iter().all(|ue| ue.cell == h.layout.nearest(ue.place.track.position())));
     }
+
+    /// A user's link, remembered or not, is what its SIR computed afresh gives: for
+    /// any cells on air (its own counting or not), across channel updates and handovers.
+    #[test]
+    fn a_remembered_link_is_the_one_computed_afresh() {
+        let (hsdpa, cfg) = (HsdpaConfig::default(), CellsConfig::default());
+        let mut h = HsDsch::new(&cfg, &cfg.environment("radio.cells", None).unwrap(), 20, &hsdpa, 42, 3);
+        let mut rng = rng::stream(1, "links");
+        let all = (1u64 << h.cells()) - 1;
+        for k in 1..=1_000 {
+            let now = Time::ZERO + Dur::from_millis(100 * k);
+            for u in 0..20 {
+                h.move_user(u, now, k);
+                for _ in 0..4 {
+                    let on_air = rng.random::<u64>() & all;
+                    let sir = h.sir(u, on_air);
+                    let sir_db = db(sir);
+                    let mcs = mcs::select(&h.table, sir_db).map(|m| m.index);
+                    assert_eq!(h.link(u, on_air), Link { sir, sir_db, bin: SirStats::bin(sir_db), mcs });
+                }
+            }
+        }
+        let updates: u64 = h.ues.iter().map(|ue| ue.channel).sum();
+        let handovers: u64 = h.ues.iter().map(|ue| ue.handovers).sum();
+        assert!(updates > 20 * 20 && handovers > 0, "{updates} channel updates, {handovers} handovers");
+    }
 }
