@@ -39,6 +39,9 @@ pub struct Layout {
     sites: Vec<Point>,
     /// The six translations that tile the plane with the cluster.
     shifts: [Point; 6],
+    /// The squared radius of the disc around the origin that needs no
+    /// wrapping: no cluster centre is nearer to its points than the origin's.
+    unwrapped: f64,
     wrap: bool,
 }
 
@@ -94,12 +97,23 @@ impl Layout {
                 .fold(0.0, f64::max)
                 .sqrt(),
         };
-        Layout { radius, enclosing, sites, shifts, wrap }
+        // Within |p| ≤ |t|/2 − 1 m of the origin, |p − t|² − |p|² = |t|² − 2 p·t ≥ 2|t|
+        // (about 4 600 m² for seven cells of 500 m) for every shift t: far beyond the
+        // 1e-9 m² tolerance and any rounding, so `wrap` would find no nearer centre.
+        let unwrapped = (n.sqrt() * d / 2.0 - 1.0).max(0.0).powi(2);
+        Layout { radius, enclosing, sites, shifts, unwrapped, wrap }
     }
 
     /// One base station at the centre of a disc of `radius` m (no wrap-around).
     pub fn disc(radius: f64) -> Layout {
-        Layout { radius, enclosing: radius, sites: vec![(0.0, 0.0)], shifts: [(0.0, 0.0); 6], wrap: false }
+        Layout {
+            radius,
+            enclosing: radius,
+            sites: vec![(0.0, 0.0)],
+            shifts: [(0.0, 0.0); 6],
+            unwrapped: f64::INFINITY,
+            wrap: false,
+        }
     }
 
     /// The number of cells.
@@ -123,9 +137,13 @@ impl Layout {
         if !self.wrap {
             return p;
         }
-        // Step to a nearer cluster centre until the origin's is the nearest.
+        // Step to a nearer cluster centre until the origin's is the nearest
+        // (most points are near enough to the origin's to need no search).
         loop {
             let here = dist2(p, (0.0, 0.0));
+            if here < self.unwrapped {
+                return p;
+            }
             let Some(t) = self.shifts.iter().find(|t| dist2(p, **t) < here - 1e-9) else { return p };
             p = (p.0 - t.0, p.1 - t.1);
         }
@@ -230,6 +248,25 @@ mod tests {
         assert!(close(back.0, -0.4 * 1500.0) && close(back.1, -0.4 * 1732.0508), "{back:?}");
         for c in 0..CELLS {
             assert!(close(l.distance(back, c), l.distance(out, c)), "cell {c}");
+        }
+    }
+
+    #[test]
+    fn points_of_the_unwrapped_disc_are_nearest_to_the_origins_cluster() {
+        // On 1 to 4 rings, points in the disc `wrap` leaves as they are (its boundary
+        // included) are nearer to the origin than to any other cluster centre, by far more
+        // than the search's tolerance: the shortcut returns what the search would.
+        let mut rng = stream(5, "unwrapped");
+        for rings in 1..=4 {
+            let l = Layout::rings(rings, 500.0, true);
+            let r = l.unwrapped.sqrt();
+            assert!(r > 0.4 * l.enclosing_radius(), "{rings} rings: {r}");
+            for k in 0..2_000 {
+                let p = if k < 360 { polar(r, k as f64) } else { uniform_in_disc(r, &mut rng) };
+                let here = dist2(p, (0.0, 0.0));
+                assert!(l.shifts.iter().all(|t| dist2(p, *t) > here + 1_000.0), "{rings} rings: {p:?}");
+                assert_eq!(l.wrap(p), p);
+            }
         }
     }
 

@@ -19,6 +19,8 @@ pub struct Track {
     pos: Point,
     /// Velocity, m/s.
     vel: Point,
+    /// Its length (the speed), m/s.
+    speed: f64,
     at: Time,
 }
 
@@ -28,23 +30,23 @@ impl Track {
         let pos = layout.place(rng);
         let a = 2.0 * PI * rng.random::<f64>();
         let v = speed.0 + (speed.1 - speed.0) * rng.random::<f64>();
-        Track { pos, vel: (v * a.cos(), v * a.sin()), at: now }
+        Track::moving(pos, (v * a.cos(), v * a.sin()), now)
     }
 
     /// A user at `pos` from `now` heading in a uniform direction at `speed` m/s.
     pub fn heading(pos: Point, now: Time, speed: f64, rng: &mut Rng) -> Track {
         let a = 2.0 * PI * rng.random::<f64>();
-        Track { pos, vel: (speed * a.cos(), speed * a.sin()), at: now }
+        Track::moving(pos, (speed * a.cos(), speed * a.sin()), now)
     }
 
     /// A user standing at `pos` (tests and the single-user scenario).
     pub fn fixed(pos: Point) -> Track {
-        Track { pos, vel: (0.0, 0.0), at: Time::ZERO }
+        Track::moving(pos, (0.0, 0.0), Time::ZERO)
     }
 
     /// A user at `pos` from `at` moving at `vel` m/s.
     pub fn moving(pos: Point, vel: Point, at: Time) -> Track {
-        Track { pos, vel, at }
+        Track { pos, vel, speed: (vel.0 * vel.0 + vel.1 * vel.1).sqrt(), at }
     }
 
     /// Moves on to `now` (times in order); returns the distance travelled, m.
@@ -55,7 +57,7 @@ impl Track {
             return 0.0;
         }
         self.pos = layout.wrap((self.pos.0 + self.vel.0 * dt, self.pos.1 + self.vel.1 * dt));
-        dt * (self.vel.0 * self.vel.0 + self.vel.1 * self.vel.1).sqrt()
+        dt * self.speed
     }
 
     pub fn position(&self) -> Point {
@@ -102,6 +104,7 @@ mod tests {
         for _ in 0..n {
             let t = Track::start(&l, Time::ZERO, (0.0, 30.0 / 3.6), &mut rng);
             let v = (t.vel.0 * t.vel.0 + t.vel.1 * t.vel.1).sqrt();
+            assert_eq!(t.speed, v);
             assert!(v <= 30.0 / 3.6 + 1e-9);
             sum += v;
             east += (t.vel.0 > 0.0) as u32;

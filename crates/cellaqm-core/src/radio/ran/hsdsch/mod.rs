@@ -9,6 +9,7 @@
 pub mod config;
 pub mod mcs;
 pub mod ran;
+pub mod sir_memo;
 pub mod sir_stats;
 pub mod system;
 #[cfg(test)]

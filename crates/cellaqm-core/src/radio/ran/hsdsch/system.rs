@@ -32,11 +32,13 @@
 //! rate of the user's format (proportional fair: over the user's average
 //! served rate, [`RateAverage`]). Work per TTI is O(backlogged users +
 //! cells) (a scheduler visits only its cell's schedulable users; and a word
-//! per 64 users to find the backlogged ones); nothing is allocated once the
-//! buffers have grown.
+//! per 64 users to find the backlogged ones; a user's SIR is computed once
+//! per channel update and set of interfering cells, [`SirMemo`]); nothing
+//! is allocated once the buffers have grown.
 
 use super::config::{CellsConfig, OtherCells};
 use super::mcs::{self, Mcs};
+use super::sir_memo::{Link, SirMemo};
 use super::sir_stats::SirStats;
 use crate::radio::air::AirLine;
 use crate::radio::bearer::Bearer;
@@ -63,22 +65,17 @@ struct Ue {
     place: Mobile,
     /// Path gain to each base station, linear, as of the last channel update.
     gain: Vec<f64>,
-    /// Channel updates so far (a new one invalidates the SIR below).
+    /// Channel updates so far (each one changes the gains, and may change the cell).
     channel: u64,
-    /// The cells on air (bit c: cell c) and the channel update the SIR was computed for:
-    /// the same inputs give the same SIR, so it is not recomputed.
-    sir_for: Option<(u64, u64)>,
-    /// The SIR, linear.
-    sir: f64,
+    /// The links computed since the last channel update, per set of interfering cells.
+    memo: SirMemo,
     cell: usize,
     /// The cell whose scheduler view holds this user.
     view_cell: usize,
     /// The first TTI (index) in which the user may be scheduled (after a handover).
     ready: u64,
     /// The user's SIR, its bin in the cell's SIR distribution, and its format in this TTI.
-    sir_db: f64,
-    sir_bin: usize,
-    mcs: Option<usize>,
+    link: Link,
     /// Unused bytes of the user's last share (< one PDU).
     carry: f64,
     /// Its served rate, averaged for the proportional fair scheduler.
@@ -113,7 +110,7 @@ struct HsCell {
     /// Whether it transmitted in the last TTI (its interference in this one).
     on_air: bool,
     /// A lost block, to send again.
-    retx: Vec<(usize, Pdu)>,
+    retx: Block,
     /// Users it may schedule in this TTI, in increasing order (none: its scheduler is not asked).
     schedulable: Vec<usize>,
     stats: HsCellStats,
@@ -138,8 +135,27 @@ pub struct HsDsch {
     busy: Busy,
     /// The users considered in this TTI (the busy ones, in increasing order).
     backlogged: Vec<usize>,
-    block: Vec<(usize, Pdu)>,
+    block: Block,
+}
+
+/// A block's RLC PDUs in the order the users' bearers gave them, and whose
+/// they are: `users` lists each user with its number of PDUs, in that order.
+#[derive(Debug, Default)]
+struct Block {
+    users: Vec<(usize, usize)>,
     pdus: Vec<Pdu>,
+}
+
+impl Block {
+    fn is_empty(&self) -> bool {
+        self.pdus.is_empty()
+    }
+
+    /// Moves `other`'s PDUs to the end of this block.
+    fn append(&mut self, other: &mut Block) {
+        self.users.append(&mut other.users);
+        self.pdus.append(&mut other.pdus);
+    }
 }
 
 impl HsDsch {
@@ -177,7 +193,7 @@ impl HsDsch {
                     scheduler: scheduler.build(),
                     views: vec![UserView::default(); users],
                     on_air: false,
-                    retx: Vec::new(),
+                    retx: Block::default(),
                     schedulable: Vec::new(),
                     stats: HsCellStats::default(),
                     sir: SirStats::default(),
@@ -186,8 +202,7 @@ impl HsDsch {
             rng: rng::stream(seed, "radio.hsdsch"),
             busy: Busy::new(users),
             backlogged: Vec::new(),
-            block: Vec::new(),
-            pdus: Vec::new(),
+            block: Block::default(),
             layout,
         };
         for u in 0..users {
@@ -198,14 +213,11 @@ impl HsDsch {
                 place: Mobile::new(track, shadow),
                 gain: vec![0.0; s.layout.cells()],
                 channel: 0,
-                sir_for: None,
-                sir: 0.0,
+                memo: SirMemo::default(),
                 cell: 0,
                 view_cell: 0,
                 ready: 0,
-                sir_db: f64::NEG_INFINITY,
-                sir_bin: 0,
-                mcs: None,
+                link: Link::NONE,
                 carry: 0.0,
                 average: RateAverage::new(window),
                 air: AirLine::default(),
@@ -283,6 +295,22 @@ impl HsDsch {
         self.intf.sir(p, p, ue.gain[ue.cell], other)
     }
 
+    /// User `u`'s link with the other cells in `on_air` sending: as computed
+    /// before for the same channel update and interferers, else computed now.
+    fn link(&mut self, u: usize, on_air: u64) -> Link {
+        let ue = &self.ues[u];
+        let (channel, others) = (ue.channel, on_air & !(1 << ue.cell));
+        if let Some(link) = ue.memo.get(channel, others) {
+            return link;
+        }
+        let sir = self.sir(u, others);
+        let sir_db = db(sir);
+        let mcs = mcs::select(&self.table, sir_db).map(|m| m.index);
+        let link = Link { sir, sir_db, bin: SirStats::bin(sir_db), mcs };
+        self.ues[u].memo.put(channel, others, link);
+        link
+    }
+
     /// Records whether user `u`'s RNC has data (then it is considered each
     /// TTI; an idle user leaves its cell's scheduler view at once).
     pub fn set_busy(&mut self, u: usize, busy: bool) {
@@ -321,28 +349,21 @@ impl HsDsch {
         for &u in &backlogged {
             let vc = self.ues[u].view_cell;
             self.move_user(u, now, k);
-            if self.ues[u].sir_for != Some((on_air, self.ues[u].channel)) {
-                let sir = self.sir(u, on_air);
-                let ue = &mut self.ues[u];
-                ue.sir = sir;
-                ue.sir_db = db(sir);
-                ue.sir_bin = SirStats::bin(ue.sir_db);
-                ue.mcs = mcs::select(&self.table, ue.sir_db).map(|m| m.index);
-                ue.sir_for = Some((on_air, ue.channel));
-            }
+            let link = self.link(u, on_air);
             let ue = &mut self.ues[u];
-            let (cell, sir) = (ue.cell, ue.sir);
-            self.cells[cell].sir.record(ue.sir_bin, ue.sir_db);
+            ue.link = link;
+            let cell = ue.cell;
+            self.cells[cell].sir.record(link.bin, link.sir_db);
             self.cells[vc].views[u].backlog_bytes = 0;
             ue.view_cell = cell;
-            let schedulable = ue.mcs.is_some() && k >= ue.ready;
-            let rate = ue.mcs.map_or(0.0, |m| self.table[m].rate_bps);
+            let schedulable = link.mcs.is_some() && k >= ue.ready;
+            let rate = link.mcs.map_or(0.0, |m| self.table[m].rate_bps);
             if schedulable {
                 self.cells[cell].schedulable.push(u);
             }
             self.cells[cell].views[u] = UserView {
                 backlog_bytes: schedulable as u64,
-                rate_bps: if self.scheduler == SchedulerKind::MaxCi { sir } else { rate },
+                rate_bps: if self.scheduler == SchedulerKind::MaxCi { link.sir } else { rate },
                 avg_bps: if self.scheduler.uses_average() { ue.average.value(k) } else { 0.0 },
                 priority: 0,
             };
@@ -367,10 +388,13 @@ impl HsDsch {
                 cell.retx.append(&mut self.block);
                 continue;
             }
-            cell.stats.bytes += self.block.len() as u64 * self.pdu_bytes as u64;
-            for (u, pdu) in self.block.drain(..) {
-                if self.ues[u].air.push(at, pdu) {
-                    served.push((u, Some(at)));
+            cell.stats.bytes += self.block.pdus.len() as u64 * self.pdu_bytes as u64;
+            let mut pdus = self.block.pdus.drain(..);
+            for (u, n) in self.block.users.drain(..) {
+                for pdu in pdus.by_ref().take(n) {
+                    if self.ues[u].air.push(at, pdu) {
+                        served.push((u, Some(at)));
+                    }
                 }
             }
         }
@@ -408,7 +432,7 @@ impl HsDsch {
                     if cell.views[v].backlog_bytes == 0 {
                         continue;
                     }
-                    let full = self.ues[v].mcs.map_or(0.0, |m| self.table[m].block_bytes as f64);
+                    let full = self.ues[v].link.mcs.map_or(0.0, |m| self.table[m].block_bytes as f64);
                     if (full * share).floor() < self.pdu_bytes {
                         cell.views[v].backlog_bytes = 0;
                     } else {
@@ -423,13 +447,17 @@ impl HsDsch {
                 break;
             };
             let ue = &mut self.ues[u];
-            let m = ue.mcs.expect("a schedulable user has a format");
+            let m = ue.link.mcs.expect("a schedulable user has a format");
             let full = self.table[m].block_bytes as f64;
             let allowed = full * share + ue.carry;
             // Whole PDUs: as many as fit in `allowed` (k PDUs fit iff k · PDU ≤ ⌊allowed⌋).
             let op = TxOpportunity { bytes: allowed.floor() as u64 };
-            let given = bearers[u].transmit_down(now, op, &mut self.pdus);
-            self.block.extend(self.pdus.drain(..).map(|pdu| (u, pdu)));
+            let from = self.block.pdus.len();
+            let given = bearers[u].transmit_down(now, op, &mut self.block.pdus);
+            let added = self.block.pdus.len() - from;
+            if added > 0 {
+                self.block.users.push((u, added));
+            }
             let used = given as f64 * self.pdu_bytes;
             let dry = given < op.bytes / self.pdu_bytes as u64;
             ue.carry = if dry { 0.0 } else { allowed - used };
@@ -531,5 +559,31 @@ mod tests {
         let flat = CellsConfig { env: toml::from_str("shadowing_sigma = 0.0").unwrap(), ..cfg };
         let h = HsDsch::new(&flat, &flat.environment("radio.cells", None).unwrap(), 200, &hsdpa, 42, 3);
         assert!(h.ues.iter().all(|ue| ue.cell == h.layout.nearest(ue.place.track.position())));
+    }
+
+    /// A user's link, remembered or not, is what its SIR computed afresh gives: for
+    /// any cells on air (its own counting or not), across channel updates and handovers.
+    #[test]
+    fn a_remembered_link_is_the_one_computed_afresh() {
+        let (hsdpa, cfg) = (HsdpaConfig::default(), CellsConfig::default());
+        let mut h = HsDsch::new(&cfg, &cfg.environment("radio.cells", None).unwrap(), 20, &hsdpa, 42, 3);
+        let mut rng = rng::stream(1, "links");
+        let all = (1u64 << h.cells()) - 1;
+        for k in 1..=1_000 {
+            let now = Time::ZERO + Dur::from_millis(100 * k);
+            for u in 0..20 {
+                h.move_user(u, now, k);
+                for _ in 0..4 {
+                    let on_air = rng.random::<u64>() & all;
+                    let sir = h.sir(u, on_air);
+                    let sir_db = db(sir);
+                    let mcs = mcs::select(&h.table, sir_db).map(|m| m.index);
+                    assert_eq!(h.link(u, on_air), Link { sir, sir_db, bin: SirStats::bin(sir_db), mcs });
+                }
+            }
+        }
+        let updates: u64 = h.ues.iter().map(|ue| ue.channel).sum();
+        let handovers: u64 = h.ues.iter().map(|ue| ue.handovers).sum();
+        assert!(updates > 20 * 20 && handovers > 0, "{updates} channel updates, {handovers} handovers");
     }
 }
