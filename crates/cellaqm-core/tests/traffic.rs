@@ -4,6 +4,7 @@
 mod common;
 
 use cellaqm_core::metrics::Download;
+use cellaqm_core::time::Dur;
 use cellaqm_core::{RunResult, Scenario};
 use common::{run_seed, scenario};
 use std::collections::BTreeMap;
@@ -64,7 +65,7 @@ fn a_web_page_takes_the_slow_start_time() {
     assert_eq!(r.downloads.len(), 1);
     let d = &r.downloads[0];
     assert_eq!((d.kind, d.bytes, d.objects, d.connections, d.rtos), ("page", 260_000, 4, 4, 0));
-    let took = d.time_s.expect("the page completes");
+    let took = d.time.map(Dur::as_secs_f64).expect("the page completes");
     println!("page: simulated {took:.4} s, hand calculation {expected:.4} s (main {main:.4} + inlines {inlines:.4})");
     assert!((took / expected - 1.0).abs() < 0.02, "page took {took:.4} s, hand calculation {expected:.4} s");
     assert!((d.goodput_bps.unwrap() - 260_000.0 * 8.0 / took).abs() < 1.0);
@@ -80,7 +81,7 @@ fn a_web_page_takes_the_slow_start_time() {
 }
 
 fn pages_and_mean_time(downloads: &[Download]) -> (usize, f64) {
-    let done: Vec<f64> = downloads.iter().filter_map(|d| d.time_s).collect();
+    let done: Vec<f64> = downloads.iter().filter_map(|d| d.time.map(Dur::as_secs_f64)).collect();
     (done.len(), done.iter().sum::<f64>() / done.len() as f64)
 }
 
@@ -175,7 +176,7 @@ fn file_download_uses_one_persistent_pipelined_connection() {
     );
     let r = run_seed(&s, 1);
     assert_eq!(r.flows.len(), 1, "one persistent connection");
-    let done: Vec<&Download> = r.downloads.iter().filter(|d| d.time_s.is_some()).collect();
+    let done: Vec<&Download> = r.downloads.iter().filter(|d| d.time.is_some()).collect();
     assert!(done.len() >= 20, "{} downloads", done.len());
     assert!(done.iter().all(|d| d.bytes == 750_000 && d.objects == 3 && d.connections == 1));
     assert_eq!(
@@ -438,7 +439,7 @@ fn user_requests_do_not_depend_on_the_queue_scheme() {
     };
     let (td, first) = with("{ scheme = \"tail_drop\" }");
     let (codel, _) = with("{ scheme = \"codel\" }");
-    let times = |r: &RunResult| -> Vec<Option<f64>> { r.downloads.iter().map(|d| d.time_s).collect() };
+    let times = |r: &RunResult| -> Vec<Option<Dur>> { r.downloads.iter().map(|d| d.time).collect() };
     assert_ne!(times(&td), times(&codel), "the schemes must serve the users differently");
 
     let users = |r: &RunResult| {

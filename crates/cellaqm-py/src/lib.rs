@@ -111,7 +111,7 @@ fn download_columns<'py>(
     out.set_item("connections", ints(py, downloads, |d| d.connections as u64))?;
     out.set_item("request_s", floats(py, downloads, |d| d.request_s))?;
     out.set_item("completion_s", optional_floats(py, downloads, |d| d.completion_s)?)?;
-    out.set_item("time_s", optional_floats(py, downloads, |d| d.time_s)?)?;
+    out.set_item("time_s", optional_floats(py, downloads, |d| d.time.map(cellaqm_core::time::Dur::as_secs_f64))?)?;
     out.set_item("goodput_bps", optional_floats(py, downloads, |d| d.goodput_bps)?)?;
     out.set_item("rtos", ints(py, downloads, |d| d.rtos))?;
     Ok(out)

@@ -1,8 +1,9 @@
 //! What users feel: downloads (pages, files, uploads, sessions, packet calls),
 //! the session generator's counts, and the UDP datagram statistics.
 
-use super::{DelayStats, Histogram};
-use serde::Serialize;
+use super::{DelayStats, Histogram, Times};
+use crate::time::Dur;
+use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
 
 /// One download, as recorded by its traffic model (a row of `downloads.csv`).
@@ -25,8 +26,9 @@ pub struct Download {
     pub request_s: f64,
     /// When its last byte reached the receiving application; `None` if it did not.
     pub completion_s: Option<f64>,
-    /// `completion_s − request_s`.
-    pub time_s: Option<f64>,
+    /// Completion − request (`time_s` in seconds in `downloads.csv`).
+    #[serde(rename = "time_s", serialize_with = "seconds")]
+    pub time: Option<Dur>,
     /// Download goodput: `bytes` · 8 / (last byte − request sent).
     pub goodput_bps: Option<f64>,
     /// Retransmission timeouts on its connections between request and completion (or end).
@@ -45,6 +47,11 @@ pub struct TrafficLog {
     pub sessions_offered: u64,
     pub sessions_served: u64,
     pub sessions_lost: u64,
+}
+
+/// A duration as seconds.
+fn seconds<S: Serializer>(d: &Option<Dur>, s: S) -> Result<S::Ok, S::Error> {
+    d.map(Dur::as_secs_f64).serialize(s)
 }
 
 impl TrafficLog {
@@ -90,19 +97,20 @@ pub struct DownloadStats {
 impl DownloadStats {
     /// From the totals of the downloads, the completed ones' times (sorted)
     /// and the sum of their goodputs.
-    fn new(count: u64, rtos: u64, completed_bytes: u64, times: &[f64], goodputs: GoodputSum) -> DownloadStats {
+    fn new(count: u64, rtos: u64, completed_bytes: u64, times: &Times, goodputs: GoodputSum) -> DownloadStats {
         DownloadStats {
             count,
             completed: times.len() as u64,
             completed_bytes,
             mean_goodput_bps: goodputs.mean(),
             time_s: TimeStats {
-                mean: mean(times),
-                p50: quantile(times, 0.50),
-                p90: quantile(times, 0.90),
-                p95: quantile(times, 0.95),
-                p99: quantile(times, 0.99),
-                max: times.last().copied(),
+                // Summed in ascending order, as over the sorted times in seconds.
+                mean: (!times.is_empty()).then(|| times.ascending().sum::<f64>() / times.len() as f64),
+                p50: times.quantile(0.50),
+                p90: times.quantile(0.90),
+                p95: times.quantile(0.95),
+                p99: times.quantile(0.99),
+                max: times.max(),
             },
             rtos,
         }
@@ -111,8 +119,8 @@ impl DownloadStats {
 
 /// What [`DownloadSummary`] needs of each download, kept as the downloads
 /// are recorded, so that a run need not keep their rows: per kind the
-/// counts and sums and the completed downloads' times (8 bytes per completed
-/// download: the exact time percentiles need them all), and the goodputs as
+/// counts and sums and the completed downloads' times (4 bytes per completed
+/// download, [`Times`]: the exact time percentiles need them all), and the goodputs as
 /// running sums, per kind and pooled, each added in the order the downloads
 /// were recorded, as the mean over the rows adds them (bit for bit).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -142,19 +150,19 @@ impl GoodputSum {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct KindTally {
     kind: &'static str,
     count: u64,
     rtos: u64,
     completed_bytes: u64,
-    times: Vec<f64>,
+    times: Times,
     goodputs: GoodputSum,
 }
 
 impl KindTally {
     fn empty(kind: &'static str) -> KindTally {
-        KindTally { kind, count: 0, rtos: 0, completed_bytes: 0, times: Vec::new(), goodputs: GoodputSum::default() }
+        KindTally { kind, ..KindTally::default() }
     }
 
     /// With `times` sorted.
@@ -175,7 +183,7 @@ impl DownloadTally {
         let t = &mut self.kinds[k];
         t.count += 1;
         t.rtos += d.rtos;
-        if let Some(time) = d.time_s {
+        if let Some(time) = d.time {
             t.completed_bytes += d.bytes;
             t.times.push(time);
             if let Some(g) = d.goodput_bps {
@@ -187,10 +195,8 @@ impl DownloadTally {
 
     /// The statistics of all downloads pooled and of each kind.
     pub fn summary(mut self) -> DownloadSummary {
-        // Unstable: values equal under `total_cmp` are the same bits, and it
-        // sorts in place, where the stable sort takes a buffer as large.
         for t in &mut self.kinds {
-            t.times.sort_unstable_by(f64::total_cmp);
+            t.times.sort();
         }
         let by_kind: BTreeMap<&'static str, DownloadStats> = self.kinds.iter().map(|t| (t.kind, t.stats())).collect();
         let all = match self.kinds.as_slice() {
@@ -203,8 +209,9 @@ impl DownloadTally {
 
     /// The statistics of the downloads of every kind together.
     fn pooled(&self) -> DownloadStats {
-        let mut times: Vec<f64> = self.kinds.iter().flat_map(|t| t.times.iter().copied()).collect();
-        times.sort_unstable_by(f64::total_cmp);
+        let mut times = Times::default();
+        self.kinds.iter().for_each(|t| times.extend(&t.times));
+        times.sort();
         let sum = |f: fn(&KindTally) -> u64| self.kinds.iter().map(f).sum();
         DownloadStats::new(sum(|t| t.count), sum(|t| t.rtos), sum(|t| t.completed_bytes), &times, self.goodputs)
     }
@@ -228,16 +235,6 @@ impl DownloadSummary {
         downloads.iter().for_each(|d| tally.add(d));
         tally.summary()
     }
-}
-
-fn mean(v: &[f64]) -> Option<f64> {
-    (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
-}
-
-/// The q-quantile of sorted values (nearest rank); `None` if empty.
-pub fn quantile(sorted: &[f64], q: f64) -> Option<f64> {
-    let rank = (q * sorted.len() as f64).ceil().max(1.0) as usize;
-    sorted.get(rank.min(sorted.len()).checked_sub(1)?).copied()
 }
 
 /// The session generator's counts (`sessions` in summary.json).
@@ -277,8 +274,16 @@ impl DatagramSummary {
 mod tests {
     use super::*;
 
+    /// A download of `kind` that took `time_s` (whole nanoseconds).
     fn d(kind: &'static str, time_s: Option<f64>) -> Download {
-        Download { kind, bytes: 1000, time_s, goodput_bps: time_s.map(|t| 8000.0 / t), ..Download::default() }
+        let time = time_s.map(|t| Dur((t * 1e9).round() as u64));
+        Download { kind, bytes: 1000, time, goodput_bps: time_s.map(|t| 8000.0 / t), ..Download::default() }
+    }
+
+    /// The q-quantile of sorted values (nearest rank).
+    fn nearest_rank(sorted: &[f64], q: f64) -> Option<f64> {
+        let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+        sorted.get(rank - 1).copied()
     }
 
     #[test]
@@ -290,7 +295,6 @@ mod tests {
         let json = serde_json::to_value(&s).unwrap();
         assert!(json["downloads"]["time_s"]["p95"].is_null(), "{json}");
         assert!(json["downloads"]["mean_goodput_bps"].is_null(), "{json}");
-        assert_eq!(quantile(&[], 0.5), None);
     }
 
     /// The goodput means, summed as the downloads come, are the means over
@@ -310,11 +314,11 @@ mod tests {
         assert_eq!(s.all.mean_goodput_bps.map(f64::to_bits), Some(mean(all.iter().collect()).to_bits()));
         for kind in kinds {
             let rows: Vec<&Download> = all.iter().filter(|d| d.kind == kind).collect();
-            let mut times: Vec<f64> = rows.iter().filter_map(|d| d.time_s).collect();
+            let mut times: Vec<f64> = rows.iter().filter_map(|d| d.time.map(Dur::as_secs_f64)).collect();
             times.sort_by(f64::total_cmp);
             let stats = &s.by_kind[kind];
             assert_eq!(stats.mean_goodput_bps.map(f64::to_bits), Some(mean(rows).to_bits()), "{kind}");
-            assert_eq!(stats.time_s.p90, quantile(&times, 0.9), "{kind}");
+            assert_eq!(stats.time_s.p90, nearest_rank(&times, 0.9), "{kind}");
             assert_eq!(
                 stats.time_s.mean.map(f64::to_bits),
                 Some((times.iter().sum::<f64>() / times.len() as f64).to_bits())
@@ -337,5 +341,6 @@ mod tests {
         let json = serde_json::to_value(&s).unwrap();
         assert_eq!(json["downloads_by_kind"]["page"]["time_s"]["p95"], 4.0);
         assert_eq!(json["downloads"]["count"], 4);
+        assert_eq!(serde_json::to_value(&all[2]).unwrap()["time_s"], 4.0, "a row's time in seconds");
     }
 }

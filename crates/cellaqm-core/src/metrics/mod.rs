@@ -6,14 +6,15 @@
 mod downloads;
 mod histogram;
 mod occupancy;
+mod times;
 mod trace;
 
 pub use downloads::{
-    quantile, DatagramSummary, Download, DownloadStats, DownloadSummary, DownloadTally, SessionSummary, TimeStats,
-    TrafficLog,
+    DatagramSummary, Download, DownloadStats, DownloadSummary, DownloadTally, SessionSummary, TimeStats, TrafficLog,
 };
 pub use histogram::Histogram;
 pub use occupancy::{Occupancy, OccupancyLog, OccupancyStats};
+pub use times::Times;
 pub use trace::{BsrTrace, CwndTrace, DeliveredTrace, DropTrace, QueueTrace, RadioLossTrace, RttTrace, Trace};
 
 use crate::link::LinkStats;

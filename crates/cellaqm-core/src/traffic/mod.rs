@@ -39,7 +39,7 @@ use crate::metrics::{Download, TrafficLog};
 use crate::packet::{Dir, FlowId};
 use crate::rng::{self, Rng};
 use crate::scenario::keys;
-use crate::time::{Dur, Time};
+use crate::time::Time;
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 
@@ -637,7 +637,7 @@ fn download(kind: &'static str, user: u32, bytes: u64, t: Timing, completion: Op
         connections: 1,
         request_s: t.request.as_secs_f64(),
         completion_s: completion.map(Time::as_secs_f64),
-        time_s: time.map(Dur::as_secs_f64),
+        time,
         goodput_bps: time.filter(|d| d.0 > 0).map(|d| bytes as f64 * 8.0 / d.as_secs_f64()),
         rtos: rtos_now.saturating_sub(t.rtos_at_request),
         ..Download::default()
