@@ -425,6 +425,12 @@ impl AmSender {
     pub fn on_status(&mut self, _now: Time, st: &StatusPdu) {
         self.stats.statuses_received += 1;
         let end = st.lsn.min(self.vt_s);
+        if st.nacks.is_empty() && self.retx.is_empty() && end > self.vt_a {
+            // Everything below `end` acknowledged and nothing to retransmit: those PDUs
+            // leave the window at once (as marking them and advancing over them would).
+            self.tx.drain(..(end - self.vt_a) as usize);
+            self.vt_a = end;
+        }
         let mut nacks = st.nacks.iter().copied().peekable();
         for sn in self.vt_a..end {
             while nacks.next_if(|&n| n < sn).is_some() {}
