@@ -502,6 +502,14 @@ impl Network {
             let from = radio_link(pkt.dir);
             self.arrive(now, &mut pkt, from);
         }
+        // The emptied lists go back for the next call (their storage reused, not
+        // allocated again), unless a nested call left larger ones there.
+        let back = &mut self.radio_out;
+        for (list, spare) in [(&mut back.to_ue, to_ue), (&mut back.to_core, to_core)] {
+            if list.is_empty() && list.capacity() < spare.capacity() {
+                *list = spare;
+            }
+        }
     }
 
     /// Books the drops of link `id` and re-arms its queue timer. Usually there

@@ -41,10 +41,21 @@ impl<T> AirLine<T> {
 
     /// Moves the PDUs due by `now` to `out`; returns when the next one arrives.
     pub fn arrivals(&mut self, now: Time, out: &mut impl Extend<T>) -> Option<Time> {
-        while self.0.front().is_some_and(|(at, _)| *at <= now) {
-            out.extend(self.0.pop_front().map(|(_, pdu)| pdu));
+        self.deliver(now, |pdu| out.extend(Some(pdu)))
+    }
+
+    /// Hands the PDUs due by `now` to `take`, in arrival order; returns when
+    /// the next one arrives. (A receiver takes them where they lie, without
+    /// copying them to a list first.)
+    pub fn deliver(&mut self, now: Time, mut take: impl FnMut(T)) -> Option<Time> {
+        while let Some((at, _)) = self.0.front() {
+            if *at > now {
+                return Some(*at);
+            }
+            let (_, pdu) = self.0.pop_front().expect("checked");
+            take(pdu);
         }
-        self.0.front().map(|&(at, _)| at)
+        None
     }
 
     /// Gives back its storage if no PDU is on its way.

@@ -97,6 +97,7 @@ impl AmEntity {
 
     /// Lets the sender's timers expire at `now` and starts the reset MaxMRW asked for, if
     /// it did: the sender resets, the RESET is due.
+    #[inline]
     fn start_reset(&mut self, now: Time) {
         if self.tx.take_reset_request(now) {
             let (next_sn, sdus_before) = self.tx.reset();
@@ -126,7 +127,8 @@ impl AmEntity {
 
     /// The PDU for one transmission opportunity: a RESET ACK owed, then (in RESET_PENDING
     /// only the RESET) a due MRW_ACK or STATUS (control before data, TS 25.322 §11.5.2),
-    /// then the sender's.
+    /// then the sender's. (Inlined, as the sender's is: see [`AmSender::next_pdu`].)
+    #[inline(always)]
     pub fn next_pdu(&mut self, now: Time, src: &mut impl SduSource) -> Option<Pdu> {
         self.start_reset(now);
         if std::mem::take(&mut self.ack_due) {

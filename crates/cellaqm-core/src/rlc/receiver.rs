@@ -132,6 +132,11 @@ impl AmReceiver {
         let sn = pdu.sn;
         if sn < self.vr_r || self.get(sn).is_some() {
             self.stats.duplicates += 1; // duplicate detection
+        } else if self.in_sequence && sn == self.vr_r && self.rx.is_empty() {
+            // The next in sequence with none waiting passes straight through (as
+            // storing it and advancing VR(R) over it would).
+            self.vr_h = self.vr_h.max(sn + 1);
+            self.pass(pdu);
         } else {
             if sn > self.vr_h && self.missing_pdu == MissingPdu::NewGap {
                 self.status_due = true; // missing-PDU detection: SNs vr_h..sn are missing
@@ -218,11 +223,17 @@ impl AmReceiver {
     fn advance(&mut self) {
         while let Some(Some(_)) = self.rx.front() {
             let p = self.rx.pop_front().flatten().expect("checked");
-            self.vr_r += 1;
-            for id in p.ending_sdus() {
-                if id >= self.next_sdu {
-                    self.finish(id, true);
-                }
+            self.pass(&p);
+        }
+    }
+
+    /// VR(R) moves over PDU `p` (the next in sequence), finishing the SDUs that end in it.
+    fn pass(&mut self, p: &DataPdu) {
+        debug_assert_eq!(p.sn, self.vr_r);
+        self.vr_r += 1;
+        for id in p.ending_sdus() {
+            if id >= self.next_sdu {
+                self.finish(id, true);
             }
         }
     }
@@ -286,6 +297,7 @@ impl AmReceiver {
         self.mrw_ack = Some(MrwAck { sn: self.vr_r, discard_through });
     }
 
+    #[inline]
     fn expire(&mut self, now: Time) {
         if let Some(at) = self.periodic_at.filter(|&at| at <= now) {
             self.status_due = true; // Timer_Status_Periodic
@@ -300,6 +312,7 @@ impl AmReceiver {
         self.mrw_ack.is_some() || self.status_allowed(now)
     }
 
+    #[inline]
     fn status_allowed(&mut self, now: Time) -> bool {
         self.expire(now);
         self.status_due && now >= self.prohibit_until
@@ -318,10 +331,16 @@ impl AmReceiver {
     }
 
     /// The STATUS PDU for a transmission opportunity at `now`, if one is due and allowed.
+    #[inline]
     pub fn status_pdu(&mut self, now: Time) -> Option<StatusPdu> {
         if !self.status_allowed(now) {
             return None;
         }
+        Some(self.build_status(now))
+    }
+
+    /// Builds the STATUS PDU due at `now` (its timers start).
+    fn build_status(&mut self, now: Time) -> StatusPdu {
         let st = status::build(self.vr_r, self.vr_h, self.cover, |sn| self.get(sn).is_some());
         self.status_due = false;
         if let Some(t) = self.epc_timer.filter(|_| !st.nacks.is_empty()) {
@@ -330,7 +349,7 @@ impl AmReceiver {
         }
         self.prohibit_until = now + self.prohibit; // Timer_Status_Prohibit starts
         self.stats.statuses_sent += 1;
-        Some(st)
+        st
     }
 
     /// SDUs delivered or discarded since the last call.

@@ -101,6 +101,9 @@ pub struct AmSender {
     cfg: RlcConfig,
     payload: u32,
     li: u32,
+    /// Poll_Window (§9.7.1) as a count: the PDUs in use (VT(S) − VT(A)) at which the
+    /// share of the window reaches the configured one (the smallest count at or above it).
+    poll_window_at: Option<u64>,
     /// The SDU being segmented: (id, size, bytes already in PDUs).
     seg: Option<(SduId, u32, u32)>,
     next_id: SduId,
@@ -137,6 +140,7 @@ impl AmSender {
             cfg: cfg.clone(),
             payload: cfg.payload(),
             li: cfg.li_size(),
+            poll_window_at: cfg.poll.window.map(|w| (w * cfg.window as f64).ceil() as u64),
             seg: None,
             next_id: 0,
             vt_a: 0,
@@ -214,6 +218,7 @@ impl AmSender {
     }
 
     /// Whether MaxMRW was reached since the last call (the entity then resets).
+    #[inline]
     pub fn take_reset_request(&mut self, now: Time) -> bool {
         self.expire(now);
         std::mem::take(&mut self.reset_requested)
@@ -260,74 +265,76 @@ impl AmSender {
     }
 
     /// The PDU for one transmission opportunity at `now`, if there is anything to send.
+    /// (A loop, not a recursion after a discard, so that it can be inlined: the PDU is
+    /// then written where the caller stores it, not read back from a return slot just
+    /// written, which stalls the store forwarding.)
+    #[inline(always)]
     pub fn next_pdu(&mut self, now: Time, src: &mut impl SduSource) -> Option<Pdu> {
-        self.expire(now);
-        if let Some(m) = &mut self.mrw {
-            if m.due {
-                m.due = false;
-                m.resend_at = now + self.cfg.mrw_timer;
-                m.sent += 1;
-                self.stats.mrws_sent += 1;
-                return Some(Pdu::Mrw(m.mrw));
-            }
-        }
-        // §11.3.2: retransmissions have priority over new PDUs.
-        if let Some(sn) = self.retx.pop_first() {
-            let max_dat = self.cfg.max_dat;
-            let e = self.entry(sn);
-            debug_assert!(e.queued && !e.acked, "retx holds unacknowledged NACKed PDUs only");
-            e.queued = false;
-            if e.dat >= max_dat {
-                self.discard(sn); // §11.3.4.3 SDU discard after MaxDAT transmissions
-                return self.next_pdu(now, src); // its MRW first, if it starts a procedure
-            }
-            e.dat += 1;
-            let pdu = e.pdu;
-            self.stats.retransmissions += 1;
-            let last = self.cfg.poll.last_retransmitted && self.retx.is_empty();
-            return Some(Pdu::Data(self.stamp(now, pdu, last)));
-        }
-        if self.window_open() && (self.seg.is_some() || src.has_sdu()) {
-            if let Some((pdu, completed)) = self.build(src) {
-                self.tx.push_back(TxEntry { pdu, acked: false, dat: 1, queued: false });
-                self.vt_s += 1;
-                let poll = &self.cfg.poll;
-                let mut trigger = poll.last_pdu_in_buffer && self.seg.is_none() && !src.has_sdu();
-                self.sdus_since_poll += completed;
-                trigger |= poll.every_sdus.is_some_and(|n| completed > 0 && self.sdus_since_poll >= n);
-                if let Some(w) = poll.window {
-                    // Poll_Window (§9.7.1): on the PDU that brings the window in use to w.
-                    let limit = w * self.cfg.window as f64;
-                    let used = (self.vt_s - self.vt_a) as f64;
-                    trigger |= used >= limit && used - 1.0 < limit;
+        loop {
+            self.expire(now);
+            if let Some(m) = &mut self.mrw {
+                if m.due {
+                    m.due = false;
+                    m.resend_at = now + self.cfg.mrw_timer;
+                    m.sent += 1;
+                    self.stats.mrws_sent += 1;
+                    return Some(Pdu::Mrw(m.mrw));
                 }
-                if let (Some(p), None) = (poll.periodic, self.periodic_at) {
-                    self.periodic_at = Some(now + p);
-                }
-                return Some(Pdu::Data(self.stamp(now, pdu, trigger)));
             }
-            // The SDUs that waited were dropped at their hand-over: the PDU sent last was the
-            // last in the buffer after all, and unless a poll awaits its STATUS (Timer_Poll
-            // running) one is due (TS 25.322 §9.7.1), riding on the highest unacknowledged PDU.
-            self.poll_due |= self.cfg.poll.last_pdu_in_buffer && self.vt_a < self.vt_s && self.poll_timer.is_none();
-        }
-        if self.poll_due && now >= self.poll_prohibit_until {
-            // Nothing else to send: the poll rides on the highest unacknowledged PDU.
-            if let Some(sn) = (self.vt_a..self.vt_s).rev().find(|&sn| !self.tx[(sn - self.vt_a) as usize].acked) {
+            // §11.3.2: retransmissions have priority over new PDUs.
+            if let Some(sn) = self.retx.pop_first() {
                 let max_dat = self.cfg.max_dat;
                 let e = self.entry(sn);
+                debug_assert!(e.queued && !e.acked, "retx holds unacknowledged NACKed PDUs only");
+                e.queued = false;
                 if e.dat >= max_dat {
-                    self.discard(sn);
-                    return self.next_pdu(now, src);
+                    self.discard(sn); // §11.3.4.3 SDU discard after MaxDAT transmissions
+                    continue; // its MRW first, if it starts a procedure
                 }
                 e.dat += 1;
                 let pdu = e.pdu;
                 self.stats.retransmissions += 1;
-                return Some(Pdu::Data(self.stamp(now, pdu, true)));
+                let last = self.cfg.poll.last_retransmitted && self.retx.is_empty();
+                return Some(Pdu::Data(self.stamp(now, pdu, last)));
             }
-            self.poll_due = false;
+            if self.window_open() && (self.seg.is_some() || src.has_sdu()) {
+                if let Some((pdu, completed)) = self.build(src) {
+                    self.tx.push_back(TxEntry { pdu, acked: false, dat: 1, queued: false });
+                    self.vt_s += 1;
+                    let poll = &self.cfg.poll;
+                    let mut trigger = poll.last_pdu_in_buffer && self.seg.is_none() && !src.has_sdu();
+                    self.sdus_since_poll += completed;
+                    trigger |= poll.every_sdus.is_some_and(|n| completed > 0 && self.sdus_since_poll >= n);
+                    // Poll_Window (§9.7.1): on the PDU that brings the window in use to its share.
+                    trigger |= self.poll_window_at == Some(self.vt_s - self.vt_a);
+                    if let (Some(p), None) = (poll.periodic, self.periodic_at) {
+                        self.periodic_at = Some(now + p);
+                    }
+                    return Some(Pdu::Data(self.stamp(now, pdu, trigger)));
+                }
+                // The SDUs that waited were dropped at their hand-over: the PDU sent last was the
+                // last in the buffer after all, and unless a poll awaits its STATUS (Timer_Poll
+                // running) one is due (TS 25.322 §9.7.1), riding on the highest unacknowledged PDU.
+                self.poll_due |= self.cfg.poll.last_pdu_in_buffer && self.vt_a < self.vt_s && self.poll_timer.is_none();
+            }
+            if self.poll_due && now >= self.poll_prohibit_until {
+                // Nothing else to send: the poll rides on the highest unacknowledged PDU.
+                if let Some(sn) = (self.vt_a..self.vt_s).rev().find(|&sn| !self.tx[(sn - self.vt_a) as usize].acked) {
+                    let max_dat = self.cfg.max_dat;
+                    let e = self.entry(sn);
+                    if e.dat >= max_dat {
+                        self.discard(sn);
+                        continue;
+                    }
+                    e.dat += 1;
+                    let pdu = e.pdu;
+                    self.stats.retransmissions += 1;
+                    return Some(Pdu::Data(self.stamp(now, pdu, true)));
+                }
+                self.poll_due = false;
+            }
+            return None;
         }
-        None
     }
 
     /// Counts the PDU and sets its poll bit if a trigger fired and polling is not prohibited.
@@ -355,6 +362,8 @@ impl AmSender {
 
     /// Builds the next new PDU (§11.3.2.1 segmentation and concatenation);
     /// returns it and how many SDUs end in it, or `None` if the source gave no byte.
+    /// (Inlined into [`AmSender::next_pdu`] for the same reason as it.)
+    #[inline(always)]
     fn build(&mut self, src: &mut impl SduSource) -> Option<(DataPdu, u32)> {
         let sn = self.vt_s;
         let mut room = self.payload;
@@ -416,6 +425,12 @@ impl AmSender {
     pub fn on_status(&mut self, _now: Time, st: &StatusPdu) {
         self.stats.statuses_received += 1;
         let end = st.lsn.min(self.vt_s);
+        if st.nacks.is_empty() && self.retx.is_empty() && end > self.vt_a {
+            // Everything below `end` acknowledged and nothing to retransmit: those PDUs
+            // leave the window at once (as marking them and advancing over them would).
+            self.tx.drain(..(end - self.vt_a) as usize);
+            self.vt_a = end;
+        }
         let mut nacks = st.nacks.iter().copied().peekable();
         for sn in self.vt_a..end {
             while nacks.next_if(|&n| n < sn).is_some() {}

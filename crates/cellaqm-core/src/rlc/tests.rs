@@ -38,6 +38,12 @@ struct Pair {
 }
 
 impl Pair {
+    /// The SNs of the data PDUs sent with the poll bit, in sending order.
+    fn polled(&self) -> Vec<Sn> {
+        let polled = |pdu: &Pdu| if let Pdu::Data(d) = pdu { d.poll.then_some(d.sn) } else { None };
+        self.log.iter().filter_map(|(_, _, pdu, _)| polled(pdu)).collect()
+    }
+
     fn new(cfg: &RlcConfig, sdus: &[u32]) -> Pair {
         Pair {
             a: AmEntity::new(cfg),
@@ -295,21 +301,13 @@ fn poll_triggers() {
     };
     let mut p = Pair::new(&cfg, &[400]);
     p.run_for(Dur::from_millis(100));
-    let polled: Vec<Sn> = p
-        .log
-        .iter()
-        .filter_map(|(_, _, pdu, _)| if let Pdu::Data(d) = pdu { d.poll.then_some(d.sn) } else { None })
-        .collect();
+    let polled = p.polled();
     assert_eq!(polled, vec![3, 7]); // 10 PDUs: the SDU fills the 10th exactly (no LI)
                                     // Last PDU in buffer only.
     cfg.poll = PollConfig { window: None, timer: None, ..PollConfig::default() };
     let mut p = Pair::new(&cfg, &[400]);
     p.run_for(Dur::from_millis(100));
-    let polled: Vec<Sn> = p
-        .log
-        .iter()
-        .filter_map(|(_, _, pdu, _)| if let Pdu::Data(d) = pdu { d.poll.then_some(d.sn) } else { None })
-        .collect();
+    let polled = p.polled();
     assert_eq!(polled, vec![9]);
     // Every 2 SDUs: on the PDUs completing SDU 1 and SDU 3 (100 B SDUs end in PDUs 2, 5, 7, 10).
     cfg.poll = PollConfig {
@@ -321,11 +319,7 @@ fn poll_triggers() {
     };
     let mut p = Pair::new(&cfg, &[100; 4]);
     p.run_for(Dur::from_millis(100));
-    let polled: Vec<Sn> = p
-        .log
-        .iter()
-        .filter_map(|(_, _, pdu, _)| if let Pdu::Data(d) = pdu { d.poll.then_some(d.sn) } else { None })
-        .collect();
+    let polled = p.polled();
     assert_eq!(polled, vec![5, 10]);
     // Window-based: a 20-PDU window at 50% polls on the 10th outstanding PDU.
     let cfg = RlcConfig {
@@ -335,12 +329,13 @@ fn poll_triggers() {
     };
     let mut p = Pair::new(&cfg, &[2000]);
     p.step();
-    let polled: Vec<Sn> = p
-        .log
-        .iter()
-        .filter_map(|(_, _, pdu, _)| if let Pdu::Data(d) = pdu { d.poll.then_some(d.sn) } else { None })
-        .collect();
+    let polled = p.polled();
     assert_eq!(polled, vec![9]);
+    // A share between two counts polls on the first count above it: 50% of 7 PDUs, the 4th.
+    let cfg = RlcConfig { window: 7, ..cfg };
+    let mut p = Pair::new(&cfg, &[2000]);
+    p.step();
+    assert_eq!(p.polled(), vec![3]);
 }
 
 #[test]

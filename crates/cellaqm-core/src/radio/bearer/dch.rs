@@ -184,9 +184,9 @@ impl Dch {
         self.line.push(at, pdu).then_some(at)
     }
 
-    /// Moves the PDUs due by `now` to `out`; returns when the next one arrives.
-    pub fn arrivals(&mut self, now: Time, out: &mut Vec<Pdu>) -> Option<Time> {
-        self.line.arrivals(now, out)
+    /// The line of PDUs on their way to the far end.
+    pub fn line(&mut self) -> &mut AirLine {
+        &mut self.line
     }
 
     /// Start logging the TTIs with lost PDUs ([`Dch::take_losses`]).
@@ -235,23 +235,17 @@ mod tests {
         let mut ul = Dch::new(&DchConfig::default(), rlc.payload(), stream(1, "ul"));
         let mut src: VecDeque<u32> = std::iter::repeat_n(1500, 100_000).collect();
         let mut none: VecDeque<u32> = VecDeque::new();
-        let (mut delivered, mut buf) = (0u64, Vec::new());
+        let mut delivered = 0u64;
         let step = Dur::from_millis(10);
         let mut t = Time::ZERO;
         while t < Time::ZERO + Dur::from_secs(25) {
-            dl.arrivals(t, &mut buf);
-            for p in buf.drain(..) {
-                ue.receive(t, &p);
-            }
+            dl.line().deliver(t, |p| ue.receive(t, &p));
             for d in ue.rx.drain() {
                 if let Delivery::Delivered(_) = d {
                     delivered += (t >= Time::ZERO + Dur::from_secs(5)) as u64 * 1500;
                 }
             }
-            ul.arrivals(t, &mut buf);
-            for p in buf.drain(..) {
-                rnc.receive(t, &p);
-            }
+            ul.line().deliver(t, |p| rnc.receive(t, &p));
             rnc.tx.drain_released().for_each(drop);
             if dl.clock.next(t) == t {
                 for _ in 0..dl.pdus_per_tti() {
@@ -334,7 +328,7 @@ mod tests {
             let lost = dch.stats().pdus_lost - before;
             assert!(lost == 0 || lost == 12, "frame {f}: {lost} of 12 PDUs lost");
             frames_lost += (lost == 12) as u64;
-            dch.arrivals(Time::MAX, &mut Vec::new());
+            dch.line().arrivals(Time::MAX, &mut Vec::<Pdu>::new());
         }
         let ratio = frames_lost as f64 / frames as f64;
         assert!((ratio / 0.1 - 1.0).abs() < 0.06, "{ratio}");
@@ -359,7 +353,7 @@ mod tests {
             }
             let k = dch.stats().pdus_lost - before;
             partial += (k > 0 && k < 12) as u64;
-            dch.arrivals(Time::MAX, &mut Vec::new());
+            dch.line().arrivals(Time::MAX, &mut Vec::<Pdu>::new());
         }
         let (lost, sent) = (dch.stats().pdus_lost as f64, dch.stats().pdus_sent as f64);
         assert!(partial > frames / 100, "bursts start and end inside frames: {partial}");

@@ -151,7 +151,6 @@ pub struct Bearer {
     pending: [Pending; UE_EVENTS],
     /// RLC PDU size, bytes (a transmission opportunity holds whole PDUs).
     pdu_bytes: u64,
-    pdus: Vec<Pdu>,
     released: Vec<Release>,
     /// With `buffer_holds = "until_fully_sent"`: the SDUs whose last PDU went out
     /// since the bearer was last settled, from the RNC and from the UE (they leave
@@ -227,7 +226,6 @@ impl Bearer {
             up: Dch::new(&cfg.uplink, payload, stream("up")),
             pending: [Pending::default(); UE_EVENTS],
             pdu_bytes: cfg.rlc.pdu_size.0,
-            pdus: Vec::new(),
             released: Vec::new(),
             handed_down: (cfg.buffer_holds == BufferHolds::UntilFullySent).then(Vec::new),
             handed_up: (cfg.buffer_holds == BufferHolds::UntilFullySent).then(Vec::new),
@@ -353,16 +351,14 @@ impl Bearer {
 
     /// Downlink PDUs due at the UE: from the user's DCH, or from the shared channel's `air` line.
     fn down_arrive(&mut self, now: Time, air: Option<&mut AirLine>, out: &mut RadioOut) {
-        let next = match (&mut self.dch, air) {
-            (Some(dch), _) => dch.arrivals(now, &mut self.pdus),
-            (None, Some(air)) => air.arrivals(now, &mut self.pdus),
+        let line = match (&mut self.dch, air) {
+            (Some(dch), _) => dch.line(),
+            (None, Some(air)) => air,
             (None, None) => unreachable!("a bearer without a downlink"),
         };
-        if let Some(at) = next {
+        let ue = &mut self.ue;
+        if let Some(at) = line.deliver(now, |pdu| ue.receive(now, &pdu)) {
             self.want(UeEvent::DownArrive, at, out);
-        }
-        for pdu in self.pdus.drain(..) {
-            self.ue.receive(now, &pdu);
         }
         let counts = (&mut self.stats.packets_delivered, &mut self.stats.bytes_delivered);
         hand_on(self.ue.rx.drain(), &mut self.down_store, &mut out.to_ue, &mut out.dropped, counts);
@@ -385,11 +381,9 @@ impl Bearer {
     }
 
     fn up_arrive(&mut self, now: Time, out: &mut RadioOut) {
-        if let Some(at) = self.up.arrivals(now, &mut self.pdus) {
+        let rnc = &mut self.rnc;
+        if let Some(at) = self.up.line().deliver(now, |pdu| rnc.receive(now, &pdu)) {
             self.want(UeEvent::UpArrive, at, out);
-        }
-        for pdu in self.pdus.drain(..) {
-            self.rnc.receive(now, &pdu);
         }
         let counts = (&mut self.stats.packets_up, &mut self.stats.bytes_up);
         hand_on(self.rnc.rx.drain(), &mut self.up_store, &mut out.to_core, &mut out.dropped, counts);
@@ -429,7 +423,6 @@ impl Bearer {
         self.up_store.shrink_empty();
         self.pdcp.shrink_empty();
         self.ue_buffer.shrink_empty();
-        self.pdus.shrink_to_fit();
         self.released.shrink_to_fit();
     }
 
