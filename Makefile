@@ -65,7 +65,7 @@ reproduce: build ## The WCDMA RNC AQM study's headline table (1200 s x 6 replica
 reproduce-lte: build ## The LTE uplink study's chapter-7 experiments, tables, figures and its 31 conclusions judged (about 100 s of CPU; QUICK=1 for CI's)
 	$(BIN)/cellaqm reproduce lte-uplink-raqm $(if $(QUICK),--quick) --out results/lte-uplink-raqm
 
-reproduce-hsdsch: build ## The HS-DSCH study: scenarios 1-3, ANOVA and Tukey, the 29 findings judged (about 1,350 CPU-s: 11.3 min on 2 cores; QUICK=1 for CI's)
+reproduce-hsdsch: build ## The HS-DSCH study: scenarios 1-3, ANOVA and Tukey, the 29 findings judged (about 1,040 CPU-s: 8.8 min on 2 cores; QUICK=1 for CI's)
 	$(BIN)/cellaqm reproduce hsdsch-buffer-mgmt $(if $(QUICK),--quick) --out results/hsdsch-buffer-mgmt
 
 reproduce-rlc: build ## The RLC-TCP study's 18 experiments and its 16 findings judged (about 3.5 min on 2 cores, 400 CPU s; QUICK=1 for CI's)
