@@ -68,7 +68,7 @@ reproduce-lte: build ## The LTE uplink study's chapter-7 experiments, tables, fi
 reproduce-hsdsch: build ## The HS-DSCH study: scenarios 1-3, ANOVA and Tukey, the 29 findings judged (about 1,040 CPU-s: 8.8 min on 2 cores; QUICK=1 for CI's)
 	$(BIN)/cellaqm reproduce hsdsch-buffer-mgmt $(if $(QUICK),--quick) --out results/hsdsch-buffer-mgmt
 
-reproduce-rlc: build ## The RLC-TCP study's 18 experiments and its 16 findings judged (about 3.5 min on 2 cores, 400 CPU s; QUICK=1 for CI's)
+reproduce-rlc: build ## The RLC-TCP study's 18 experiments and its 16 findings judged (about 50 CPU s: under a minute on 2 cores; QUICK=1 for CI's)
 	$(BIN)/cellaqm reproduce umts-rlc-tcp $(if $(QUICK),--quick) --out results/umts-rlc-tcp
 
 reproduce-modern: build ## The studies' schemes beside CoDel, PIE and FQ-CoDel on every bearer and two traces (about 215 CPU-s; QUICK=1 for CI's)
