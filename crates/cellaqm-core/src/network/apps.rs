@@ -52,7 +52,7 @@ impl Network {
             let delivered = match &f.kind {
                 Kind::Tcp(c) => c.delivered,
                 Kind::Closed(c) => c.delivered,
-                Kind::Udp(_) => continue,
+                Kind::Draining { .. } | Kind::Udp(_) => continue,
             };
             let n = Notice { conn: flow, user: f.user, tag: f.tag, side, delivered: delivered[side as usize] };
             self.hook(now, f.source, |app, ctx| app.delivered(n, ctx));
@@ -77,12 +77,13 @@ impl Network {
                 if let Some(radio) = &mut self.radio {
                     radio.new_session(now, user as usize);
                 }
-                self.flows.push(Flow { id: conn, source, user, tag, start: now, kind: Kind::Tcp(c) });
+                self.flows.push(Flow { id: conn, source, user, tag, start: now, in_network: 0, kind: Kind::Tcp(c) });
                 self.after_endpoint(now, conn, Side::Client);
             }
             Action::OpenStream { stream, user, dir } => {
                 let s = Stream { dir, delivered_bytes: 0, last: None };
-                self.flows.push(Flow { id: stream, source, user, tag: 0, start: now, kind: Kind::Udp(s) });
+                let kind = Kind::Udp(s);
+                self.flows.push(Flow { id: stream, source, user, tag: 0, start: now, in_network: 0, kind });
             }
             Action::Send { conn, side, bytes } => {
                 if let Some(c) = self.flows.conn_mut(conn) {
@@ -103,7 +104,8 @@ impl Network {
                     c.notify_at[side as usize] = u64::MAX;
                     self.notices.push_back((conn, side));
                 }
-                // Over: all it will have is delivered.
+                // Over in this event: all it will have is delivered (a connection over
+                // before this event is gone to its application: no notice).
                 Some(Kind::Closed(c)) if c.delivered[side as usize] >= bytes => self.notices.push_back((conn, side)),
                 _ => {}
             },

@@ -41,6 +41,8 @@
 mod apps;
 mod flows;
 mod report;
+#[cfg(test)]
+mod tests;
 mod topology;
 
 use crate::capture::{Capture, Tap};
@@ -313,7 +315,8 @@ impl Network {
             if control.is_cancelled() {
                 return false;
             }
-            self.flows.compact();
+            let apps = &mut self.apps;
+            self.flows.compact(|f, rtos| apps[f.source as usize].over(f.id, f.user, f.tag, rtos));
             let Some((now, event)) = self.events.pop_until(end) else { return true };
             control.publish(now, self.events.processed());
             match event {
@@ -553,7 +556,7 @@ impl Network {
         if d.pkt.transport == Transport::Udp {
             self.udp_lost += 1;
         }
-        let user = self.flows.user(d.pkt.flow) as usize;
+        let user = self.flows.gone(&d.pkt).user as usize;
         *self.user_drops[user][d.pkt.dir as usize].entry(d.cause).or_default() += 1;
     }
 
@@ -567,9 +570,10 @@ impl Network {
         }
         self.ledger.delivered_bytes += pkt.size as u64;
         let delay = now.since(pkt.sent_at);
+        let flow = self.flows.gone(pkt);
         if pkt.transport == Transport::Udp {
             self.udp_delays.record(delay.0);
-            if let Some(Kind::Udp(s)) = self.flows.get_mut(pkt.flow).map(|f| &mut f.kind) {
+            if let Kind::Udp(s) = &mut flow.kind {
                 s.delivered_bytes += pkt.tcp.len as u64;
                 s.last = Some(now);
             }
@@ -580,7 +584,7 @@ impl Network {
             Dir::Up => Side::Server,
         };
         if pkt.is_data() && !self.user_delays.is_empty() {
-            self.user_delays[self.flows.user(pkt.flow) as usize][dir as usize].record(delay.0);
+            self.user_delays[flow.user as usize][dir as usize].record(delay.0);
         }
         if dir == Dir::Up && pkt.is_data() {
             self.up_delays.record(delay.0);
@@ -601,8 +605,8 @@ impl Network {
                 log.retransmission.push(pkt.retransmission);
             }
         }
-        let Some(c) = self.flows.conn_mut(pkt.flow) else {
-            return; // a stream's, or the connection is over
+        let Kind::Tcp(c) = &mut flow.kind else {
+            return; // the connection is over: a late packet
         };
         let end = &mut c.ends[side as usize];
         end.on_packet(now, pkt, &mut self.out);
@@ -668,8 +672,8 @@ impl Network {
         let f = self.flows.get(flow).expect("an open connection");
         let row = f.row(flow, self.duration);
         let Kind::Tcp(c) = &f.kind else { unreachable!("an open connection") };
-        let closed = Closed { delivered: c.delivered, rtos: row.rtos, goodput_bps: row.goodput_bps };
-        self.flows.close(flow, closed);
+        let closed = Closed { delivered: c.delivered, rtos: row.rtos };
+        self.flows.close(flow, closed, row.goodput_bps);
         self.totals.add(&row);
         if let Some(rows) = &mut self.rows {
             rows.push(row);
@@ -680,6 +684,11 @@ impl Network {
     #[inline(always)]
     fn flush(&mut self, now: Time, dir: Dir) {
         let mut out = std::mem::take(&mut self.out);
+        // One endpoint's or one stream's packets: its flow counts them in the network.
+        if let Some(first) = out.first() {
+            debug_assert!(out.iter().all(|p| p.flow == first.flow && p.size > 0), "a flush carries one flow's packets");
+            self.flows.sent(first.flow, out.iter().map(|p| p.size as u64).sum());
+        }
         for pkt in &mut out {
             debug_assert_eq!(pkt.dir, dir, "a flush carries one direction");
             pkt.uid = self.next_uid;

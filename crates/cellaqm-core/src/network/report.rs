@@ -26,9 +26,11 @@ impl Network {
             + self.ack_delay.iter().flat_map(|a| &a.held).map(|(_, p)| p.size as u64).sum::<u64>();
         // Conservation of bytes, checked on every run: a failure is a model bug.
         assert!(self.ledger.balances(), "byte ledger does not balance: {:?}", self.ledger);
+        // The flows count the same bytes in flight (a connection leaves the table once it has none).
+        assert_eq!(self.flows.in_network(), self.ledger.in_flight_bytes, "the flows' bytes in the network");
 
-        // The flows still open (and the streams) join the totals, and their rows the rows.
-        self.flows.compact();
+        // The flows still open (and the streams) join the totals, and their rows the rows
+        // (those over, still draining or closed in the last event, did as they closed).
         let open: Vec<FlowSummary> = self.flows.open_in_order().into_iter().map(|f| f.row(f.id, end)).collect();
         let goodput_sum = self.flows.goodput_sum(|id| {
             let i = open.binary_search_by_key(&id, |r| r.flow).expect("an open flow");

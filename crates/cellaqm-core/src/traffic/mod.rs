@@ -16,8 +16,8 @@
 //! stream, so it does not depend on how the network serves anyone.
 //!
 //! An application never touches packets. It is driven through [`Application`]
-//! hooks (start, wake-ups, "the bytes you waited for arrived", end of run)
-//! and answers with actions through [`Ctx`]: open a TCP connection for a
+//! hooks (start, wake-ups, "the bytes you waited for arrived", "this
+//! connection is over and gone", end of run) and answers with actions through [`Ctx`]: open a TCP connection for a
 //! user, send or close on one side of it, wait for bytes, wake me at t, send a
 //! UDP datagram. The network executes them, so requests and responses are real
 //! packets (requests travel up the uplink). Every flow (TCP connection or UDP
@@ -74,7 +74,10 @@ pub enum Action {
 
 /// What an application may read about the network's flows.
 pub trait NetView {
-    /// Retransmission timeouts so far on a connection (both ends).
+    /// Retransmission timeouts so far on a connection (both ends): one open,
+    /// or over but not yet gone ([`Application::over`] hands over the final
+    /// count of one that is gone; asking about it is a model's bug, caught by
+    /// a debug assertion), or one just asked for (none yet).
     fn rtos(&self, conn: FlowId) -> u64;
     /// UDP stream: payload bytes delivered and the arrival time of the last packet.
     fn stream_delivery(&self, stream: FlowId) -> (u64, Option<Time>);
@@ -168,6 +171,15 @@ pub trait Application {
     fn wake(&mut self, _token: u32, _ctx: &mut Ctx) {}
     /// Bytes asked for with [`Ctx::notify`] arrived.
     fn delivered(&mut self, _n: Notice, _ctx: &mut Ctx) {}
+    /// Connection `conn` (of `user`, opened with `tag`) is over and gone from
+    /// the network, after `rtos` retransmission timeouts (both ends): the
+    /// network keeps nothing of it, and [`Ctx::rtos`] may no longer be asked
+    /// about it. Called between events (in flow order), once the event in
+    /// which it closed is over and its last packet is out of the network;
+    /// never for a connection still open or closing at the end of the run.
+    /// A model that asks a connection's RTOs after it may be over keeps them
+    /// here (the web model's pages).
+    fn over(&mut self, _conn: FlowId, _user: u32, _tag: u32, _rtos: u64) {}
     /// End of the run: record what is still in progress.
     fn finish(&mut self, _ctx: &mut Ctx) {}
 }
@@ -586,6 +598,9 @@ impl Application for App {
     }
     fn delivered(&mut self, n: Notice, ctx: &mut Ctx) {
         dispatch!(self, a => a.delivered(n, ctx))
+    }
+    fn over(&mut self, conn: FlowId, user: u32, tag: u32, rtos: u64) {
+        dispatch!(self, a => a.over(conn, user, tag, rtos))
     }
     fn finish(&mut self, ctx: &mut Ctx) {
         dispatch!(self, a => a.finish(ctx))
