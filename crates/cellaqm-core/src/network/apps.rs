@@ -104,14 +104,15 @@ impl Network {
                     c.notify_at[side as usize] = u64::MAX;
                     self.notices.push_back((conn, side));
                 }
-                // Over in this event: all it will have is delivered (a connection over
-                // before this event is gone to its application: no notice).
+                // Over in this event: all it will have is delivered. (Over before
+                // it, draining: no notice, as for a connection gone.)
                 Some(Kind::Closed(c)) if c.delivered[side as usize] >= bytes => self.notices.push_back((conn, side)),
                 _ => {}
             },
             Action::Wake { at, token } => self.events.schedule(at, Event::AppWake(source, token)),
             Action::Datagram { stream, size, payload } => {
-                if let Some(Kind::Udp(s)) = self.flows.get(stream).map(|f| &f.kind) {
+                if let Some(Flow { kind: Kind::Udp(s), in_network, .. }) = self.flows.get_mut(stream) {
+                    *in_network += size as u64; // it enters the network below (`flush`)
                     let pkt = Packet::udp(stream, s.dir, size, payload);
                     self.udp_sent += 1;
                     let dir = s.dir;

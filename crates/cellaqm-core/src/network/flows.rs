@@ -90,7 +90,9 @@ pub(super) struct Flow {
     pub(super) user: u32,
     pub(super) tag: u32,
     pub(super) start: Time,
-    /// Bytes of its packets in the network: sent, neither delivered nor dropped yet.
+    /// Bytes of its packets in the network: sent (counted as an endpoint or
+    /// a stream hands them to `flush`), neither delivered nor dropped yet
+    /// ([`Flows::gone`]). Every packet has a header: none is empty.
     pub(super) in_network: u64,
     pub(super) kind: Kind,
 }
@@ -232,12 +234,6 @@ impl Flows {
     #[inline]
     pub(super) fn user(&self, id: FlowId) -> u32 {
         self.table[&id].user
-    }
-
-    /// Flow `id` sent `bytes` into the network.
-    #[inline]
-    pub(super) fn sent(&mut self, id: FlowId, bytes: u64) {
-        self.table.get_mut(&id).expect("a flow sends while in the table").in_network += bytes;
     }
 
     /// Packet `pkt` left the network (delivered or dropped): its flow, which

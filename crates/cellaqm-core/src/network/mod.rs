@@ -644,7 +644,10 @@ impl Network {
     /// are closed and quiet, and sends what it produced.
     #[inline(always)]
     fn after_endpoint(&mut self, now: Time, flow: FlowId, side: Side) {
-        let c = self.flows.conn_mut(flow).expect("an open connection");
+        let f = self.flows.get_mut(flow).expect("an open connection");
+        // What the endpoint wrote enters the network below (`flush`).
+        f.in_network += self.out.iter().map(|p| p.size as u64).sum::<u64>();
+        let Kind::Tcp(c) = &mut f.kind else { unreachable!("an open connection") };
         if let Some(t) = &mut self.trace {
             t.windows(now, flow, &c.ends);
         }
@@ -684,11 +687,6 @@ impl Network {
     #[inline(always)]
     fn flush(&mut self, now: Time, dir: Dir) {
         let mut out = std::mem::take(&mut self.out);
-        // One endpoint's or one stream's packets: its flow counts them in the network.
-        if let Some(first) = out.first() {
-            debug_assert!(out.iter().all(|p| p.flow == first.flow && p.size > 0), "a flush carries one flow's packets");
-            self.flows.sent(first.flow, out.iter().map(|p| p.size as u64).sum());
-        }
         for pkt in &mut out {
             debug_assert_eq!(pkt.dir, dir, "a flush carries one direction");
             pkt.uid = self.next_uid;

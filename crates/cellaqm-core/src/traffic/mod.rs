@@ -17,10 +17,11 @@
 //!
 //! An application never touches packets. It is driven through [`Application`]
 //! hooks (start, wake-ups, "the bytes you waited for arrived", "this
-//! connection is over and gone", end of run) and answers with actions through [`Ctx`]: open a TCP connection for a
-//! user, send or close on one side of it, wait for bytes, wake me at t, send a
-//! UDP datagram. The network executes them, so requests and responses are real
-//! packets (requests travel up the uplink). Every flow (TCP connection or UDP
+//! connection is over and gone", end of run) and answers with actions
+//! through [`Ctx`]: open a TCP connection for a user, send or close on one
+//! side of it, wait for bytes, wake me at t, send a UDP datagram. The
+//! network executes them, so requests and responses are real packets
+//! (requests travel up the uplink). Every flow (TCP connection or UDP
 //! stream) belongs to a user (UE) index; for now all users share the single
 //! bottleneck link.
 
