@@ -1,8 +1,9 @@
 //! The flow table over a run in which connections come and go.
 
-use super::flows::Kind;
+use super::flows::{FlowsView, Kind};
 use super::{Control, Network, RunOptions};
 use crate::time::{Dur, Time};
+use crate::traffic::NetView;
 use crate::Scenario;
 
 /// Web users on a small lossy bottleneck: many short connections, with
@@ -28,7 +29,8 @@ loss = 0.01
 /// open and the connections over whose last packets are still in the
 /// network, never one over with none left; late packets are charged to their
 /// flow's user (the network looks the user up in the table: a flow gone too
-/// soon would fail there), so the users' delays and drops add up to the run's.
+/// soon would fail there), so the users' delays and drops add up to the run's;
+/// a connection gone can no longer be asked its RTOs (a debug assertion).
 #[test]
 fn a_connection_leaves_the_table_once_over_and_out_of_the_network() {
     let s = Scenario::from_toml_str(WEB, &[]).expect("a valid scenario");
@@ -59,6 +61,11 @@ fn a_connection_leaves_the_table_once_over_and_out_of_the_network() {
     assert!(opened > 1000, "{opened} connections");
     assert!(largest <= 6 * 5, "at most {largest} flows in the table (6 users, up to 5 connections each)");
     assert!(draining_seen > 0, "no connection over with late packets in the network");
+    // Asking the RTOs of a connection gone is a model's bug: a debug assertion fails.
+    let gone = (0..opened).find(|&id| net.flows.get(id).is_none()).expect("a connection gone");
+    let view = std::panic::AssertUnwindSafe(FlowsView(&net.flows));
+    let asked = std::panic::catch_unwind(|| view.rtos(gone));
+    assert_eq!(asked.is_err(), cfg!(debug_assertions));
     let r = net.finish(0.0);
     assert_eq!(r.summary.flows, opened as usize);
     // Every delivered downlink data packet counted against its flow's user, every drop too.
