@@ -341,11 +341,33 @@ impl Pdcp {
         self.waiting_since.dropped(&dropped[from..]);
     }
 
-    /// Gives back the storage of its head-of-line bookkeeping and its
-    /// discipline's packets if nothing waits.
+    /// Gives back the storage of its head-of-line bookkeeping, its
+    /// discipline's packets and its lists of the packets the RLC has, each
+    /// if it holds nothing.
     pub fn shrink_empty(&mut self) {
         self.waiting_since.shrink_empty();
         self.queue.shrink_empty();
+        match &mut self.keep {
+            Keep::UntilReleased(r) => {
+                if r.waiting.is_empty() {
+                    r.waiting.shrink_to_fit();
+                }
+                if r.in_rlc.is_empty() {
+                    r.in_rlc.shrink_to_fit();
+                }
+                if r.spared.is_empty() {
+                    r.spared.shrink_to_fit();
+                }
+            }
+            Keep::UntilHandOver(h) => {
+                if h.carried.is_empty() {
+                    h.carried.shrink_to_fit();
+                }
+                if h.dropped.is_empty() {
+                    h.dropped.shrink_to_fit();
+                }
+            }
+        }
     }
 
     /// How long the oldest packet waiting to be copied to the RLC has waited at `now` (zero: none waits).
