@@ -1,9 +1,15 @@
 //! A log-linear histogram of non-negative integers (nanoseconds, bytes), for
 //! percentiles in memory that does not grow with the number of samples.
 //!
-//! Values below 2^10 have a bucket each; above, every power of two is split
-//! into 2^10 buckets, so a reported percentile is within 0.1% of the true
-//! sample value. Mean and maximum are exact. Only the buckets that hold a
+//! Values below 2^b have a bucket each; above, every power of two is split
+//! into 2^b buckets, so a reported percentile is within 2^-b of the true
+//! sample value. A run's distributions take b = 10 ([`RUN_BITS`], within
+//! 0.1%); each user's take b = 7 ([`USER_BITS`], within 1%): a user's
+//! distribution fills, over a long run, towards every bucket of its range,
+//! and at 0.1% that bound is 30 to 70 kB a distribution, four a user (its
+//! delays both ways, its buffer's backlog in bytes and packets), where at 1%
+//! it is an eighth of that; what a user's percentiles are read for,
+//! comparing users, needs no finer. Mean and maximum are exact. Only the buckets that hold a
 //! sample are stored, in bucket order, each as its place in its page of 32
 //! buckets (a byte) and its count; an index of the pages (from the smallest
 //! sample's to the largest's) gives where each page's buckets start. A
@@ -23,17 +29,21 @@
 //! ([`Histogram::add`]), such as the time a buffer held a given backlog:
 //! then the quantiles are time quantiles (see [`super::Occupancy`]).
 
-const SUB_BITS: u32 = 10;
-const SUB: u64 = 1 << SUB_BITS;
+/// A run's distributions: 2^10 buckets per power of two (within 0.1%).
+pub const RUN_BITS: u8 = 10;
+/// Each user's distributions: 2^7 buckets per power of two (within 1%).
+pub const USER_BITS: u8 = 7;
 /// Buckets per page.
 const PAGE: usize = 32;
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Histogram {
     /// `starts[k]`: how many stored buckets lie below page `lo + k`; one
     /// entry more than the pages indexed (the last: all stored buckets).
     starts: Vec<u32>,
-    lo: usize,
+    lo: u32,
+    /// Buckets per power of two, as a power of two ([`RUN_BITS`], [`USER_BITS`]).
+    bits: u8,
     /// The stored buckets in increasing order: each one's place in its page
     /// and its count (the total weight of its samples) modulo 2^32.
     places: Vec<u8>,
@@ -50,28 +60,57 @@ pub struct Histogram {
 // bytes and packets): 10 000 users hold 40 000, most of them near empty.
 const _: () = assert!(std::mem::size_of::<Histogram>() <= 128);
 
-fn index(v: u64) -> usize {
-    if v < SUB {
+/// The bucket of `v` with 2^`bits` buckets per power of two.
+#[inline]
+fn index(v: u64, bits: u8) -> usize {
+    let (bits, sub) = (bits as u32, 1u64 << bits);
+    if v < sub {
         return v as usize;
     }
-    let e = 63 - v.leading_zeros(); // floor(log2 v) >= SUB_BITS
-    let shift = e - SUB_BITS;
-    let top = v >> shift; // in [SUB, 2·SUB)
-    ((shift as u64 + 1) * SUB + (top - SUB)) as usize
+    let e = 63 - v.leading_zeros(); // floor(log2 v) >= bits
+    let shift = e - bits;
+    let top = v >> shift; // in [sub, 2·sub)
+    ((shift as u64 + 1) * sub + (top - sub)) as usize
 }
 
-/// The midpoint of bucket `i`.
-fn value(i: usize) -> u64 {
-    let i = i as u64;
-    if i < SUB {
+/// The midpoint of bucket `i` with 2^`bits` buckets per power of two.
+fn value(i: usize, bits: u8) -> u64 {
+    let (i, sub) = (i as u64, 1u64 << bits);
+    if i < sub {
         return i;
     }
-    let shift = i / SUB - 1;
-    let top = i % SUB + SUB;
+    let shift = i / sub - 1;
+    let top = i % sub + sub;
     (top << shift) + ((1u64 << shift) >> 1)
 }
 
+impl Default for Histogram {
+    /// A run's distribution, within 0.1%.
+    fn default() -> Histogram {
+        Histogram::new(RUN_BITS)
+    }
+}
+
 impl Histogram {
+    /// An empty histogram of 2^`bits` buckets per power of two.
+    pub fn new(bits: u8) -> Histogram {
+        Histogram {
+            starts: Vec::new(),
+            lo: 0,
+            bits,
+            places: Vec::new(),
+            counts: Vec::new(),
+            carries: Vec::new(),
+            sum: 0,
+            max: 0,
+        }
+    }
+
+    /// A user's distribution, within 1%.
+    pub fn per_user() -> Histogram {
+        Histogram::new(USER_BITS)
+    }
+
     pub fn record(&mut self, v: u64) {
         self.add(v, 1);
     }
@@ -80,9 +119,9 @@ impl Histogram {
     #[inline]
     pub fn add(&mut self, v: u64, w: u64) {
         debug_assert!(w > 0, "a sample of no weight");
-        let i = index(v);
+        let i = index(v, self.bits);
         // Below `lo` wraps around to a huge offset: one test covers both ends.
-        let mut k = (i / PAGE).wrapping_sub(self.lo);
+        let mut k = (i / PAGE).wrapping_sub(self.lo as usize);
         if k >= self.starts.len().saturating_sub(1) {
             k = self.make_room(i / PAGE);
         }
@@ -150,15 +189,16 @@ impl Histogram {
     #[cold]
     #[inline(never)]
     fn make_room(&mut self, p: usize) -> usize {
+        let lo = self.lo as usize;
         if self.starts.is_empty() {
-            self.lo = p;
+            self.lo = p as u32;
             self.starts.push(0);
-        } else if p < self.lo {
+        } else if p < lo {
             // The new pages below hold nothing yet: no stored bucket lies below them.
-            self.starts.splice(0..0, std::iter::repeat_n(0, self.lo - p));
-            self.lo = p;
+            self.starts.splice(0..0, std::iter::repeat_n(0, lo - p));
+            self.lo = p as u32;
         }
-        let k = p - self.lo;
+        let k = p - self.lo as usize;
         if k + 1 >= self.starts.len() {
             let held = self.counts.len() as u32;
             self.starts.resize(k + 2, held);
@@ -169,7 +209,7 @@ impl Histogram {
     /// The stored buckets in increasing order: (bucket, count).
     fn stored(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
         self.starts.windows(2).enumerate().flat_map(move |(k, w)| {
-            let first = (self.lo + k) * PAGE;
+            let first = (self.lo as usize + k) * PAGE;
             let (a, b) = (w[0] as usize, w[1] as usize);
             self.places[a..b].iter().zip(&self.counts[a..b]).map(move |(&p, &c)| {
                 let i = first + p as usize;
@@ -198,10 +238,10 @@ impl Histogram {
     /// The value bucket `i` stands for: its midpoint, or the exact maximum in
     /// the maximum's bucket (so that the top of the distribution is the maximum).
     fn reported(&self, i: usize) -> u64 {
-        if i == index(self.max) {
+        if i == index(self.max, self.bits) {
             self.max
         } else {
-            value(i)
+            value(i, self.bits)
         }
     }
 
@@ -248,11 +288,11 @@ mod tests {
     #[test]
     fn buckets_are_contiguous_and_tight() {
         for v in [0u64, 1, 1023, 1024, 1025, 2047, 2048, 70_000_000, u64::MAX / 3] {
-            let mid = value(index(v));
+            let mid = value(index(v, RUN_BITS), RUN_BITS);
             assert!((mid as f64 - v as f64).abs() <= v as f64 / 1024.0 + 1.0, "{v} -> {mid}");
         }
         for v in 1000..5000u64 {
-            assert!(index(v + 1) == index(v) || index(v + 1) == index(v) + 1);
+            assert!(index(v + 1, RUN_BITS) == index(v, RUN_BITS) || index(v + 1, RUN_BITS) == index(v, RUN_BITS) + 1);
         }
     }
 
@@ -268,7 +308,7 @@ mod tests {
         }
         assert_eq!((weighted.count(), weighted.mean()), (counted.count(), counted.mean()));
         // 19 500 shares its bucket (midpoint 19 496) with others: reported exactly, as the maximum.
-        assert_eq!(value(index(19_500)), 19_496);
+        assert_eq!(value(index(19_500, RUN_BITS), RUN_BITS), 19_496);
         assert_eq!(weighted.buckets().collect::<Vec<_>>(), [(5, 3), (700, 4), (19_500, 2)]);
         assert_eq!(weighted.quantile(0.99), 19_500);
     }
@@ -282,9 +322,15 @@ mod tests {
         for h in [&ascending, &descending] {
             assert_eq!(
                 h.buckets().map(|(v, _)| v).collect::<Vec<_>>(),
-                [3, 900, value(index(5_000)), value(index(70_000_000)), 3_000_000_000]
+                [
+                    3,
+                    900,
+                    value(index(5_000, RUN_BITS), RUN_BITS),
+                    value(index(70_000_000, RUN_BITS), RUN_BITS),
+                    3_000_000_000
+                ]
             );
-            assert_eq!(h.quantiles([0.2, 0.4, 0.6]), [3, 900, value(index(5_000))]);
+            assert_eq!(h.quantiles([0.2, 0.4, 0.6]), [3, 900, value(index(5_000, RUN_BITS), RUN_BITS)]);
         }
         assert_eq!(descending.starts, ascending.starts);
         assert_eq!(
@@ -301,7 +347,7 @@ mod tests {
         }
         assert_eq!((h.places.len(), h.counts.len()), (30, 30), "a bucket per multiple of 1500 B");
         assert!(h.starts.len() > 150, "the index covers 0 to 43 500 B: {}", h.starts.len());
-        assert_eq!(h.quantiles([0.5, 1.0]), [value(index(21_000)), 43_500]);
+        assert_eq!(h.quantiles([0.5, 1.0]), [value(index(21_000, RUN_BITS), RUN_BITS), 43_500]);
         assert_eq!(h.buckets().count(), 30);
     }
 
@@ -321,7 +367,7 @@ mod tests {
             };
             let w = 1 + (x >> 60);
             h.add(v, w);
-            *dense.entry(index(v)).or_default() += w;
+            *dense.entry(index(v, RUN_BITS)).or_default() += w;
         }
         let expected: Vec<(u64, u64)> = dense.iter().map(|(&i, &c)| (h.reported(i), c)).collect();
         assert_eq!(h.buckets().collect::<Vec<_>>(), expected);
@@ -368,6 +414,29 @@ mod tests {
         let below_2000 = dense[&0] + dense[&1500];
         assert_eq!(h.quantile(below_2000 as f64 / total as f64), 1500);
         assert_eq!(h.quantile(1.0), 45_000);
+    }
+
+    /// A user's histogram: each value below 2^7 its own bucket, above within
+    /// 1% (half a bucket, 2^-8, from the midpoint); over the same samples
+    /// several times fewer buckets than a run's, the same exact mean and maximum.
+    #[test]
+    fn a_users_histogram_is_within_one_percent_in_fewer_buckets() {
+        let (mut run, mut user) = (Histogram::default(), Histogram::per_user());
+        for v in 0..200_000u64 {
+            run.add(v, 3);
+            user.add(v, 3);
+        }
+        for v in [0u64, 1, 127, 128, 129, 255, 256, 5_000, 199_999, 3_000_000_000] {
+            let mid = value(index(v, USER_BITS), USER_BITS);
+            assert!(mid.abs_diff(v) <= v / 256, "{v} -> {mid}");
+        }
+        assert_eq!(value(index(127, USER_BITS), USER_BITS), 127);
+        let (p50, exact) = (user.quantile(0.5) as f64, 100_000.0);
+        assert!((p50 / exact - 1.0).abs() < 0.01, "{p50}");
+        assert_eq!((user.count(), user.mean(), user.max()), (run.count(), run.mean(), run.max()));
+        assert_eq!(user.quantile(1.0), 199_999);
+        let (r, u) = (run.counts.len(), user.counts.len());
+        assert!(r > 5 * u, "{r} buckets at 0.1%, {u} at 1%");
     }
 
     #[test]

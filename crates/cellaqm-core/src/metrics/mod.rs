@@ -6,7 +6,6 @@
 mod downloads;
 mod histogram;
 mod occupancy;
-mod times;
 mod trace;
 
 pub use downloads::{
@@ -14,7 +13,6 @@ pub use downloads::{
 };
 pub use histogram::Histogram;
 pub use occupancy::{Occupancy, OccupancyLog, OccupancyStats};
-pub use times::Times;
 pub use trace::{BsrTrace, CwndTrace, DeliveredTrace, DropTrace, QueueTrace, RadioLossTrace, RttTrace, Trace};
 
 use crate::link::LinkStats;

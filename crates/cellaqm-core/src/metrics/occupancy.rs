@@ -21,6 +21,11 @@ pub struct Occupancy {
 }
 
 impl Occupancy {
+    /// A user's buffer: its backlogs within 1% ([`Histogram::per_user`]).
+    pub fn per_user() -> Occupancy {
+        Occupancy { bytes: Histogram::per_user(), packets: Histogram::per_user() }
+    }
+
     /// The buffer held `bytes` in `packets` for `dt_ns` nanoseconds.
     #[inline]
     pub fn hold(&mut self, bytes: u64, packets: u64, dt_ns: u64) {

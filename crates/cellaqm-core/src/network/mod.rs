@@ -304,7 +304,11 @@ impl Network {
                         .collect()
                 }
             },
-            user_delays: if users > 1 { (0..users).map(|_| Default::default()).collect() } else { Vec::new() },
+            user_delays: if users > 1 {
+                (0..users).map(|_| [Histogram::per_user(), Histogram::per_user()]).collect()
+            } else {
+                Vec::new()
+            },
             user_drops: (0..users.max(1)).map(|_| Default::default()).collect(),
         }
     }

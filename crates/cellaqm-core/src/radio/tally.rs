@@ -19,6 +19,11 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// One user's buffer: its backlogs within 1% ([`Occupancy::per_user`]).
+    pub fn per_user() -> Tally {
+        Tally { occupancy: Occupancy::per_user(), ..Tally::default() }
+    }
+
     /// Holds the current backlog up to `now`.
     pub fn hold(&mut self, now: Time) {
         let dt = now.since(self.last).0;

@@ -215,6 +215,9 @@ impl AmSender {
         if self.unconfirmed.is_empty() {
             self.unconfirmed.shrink_to_fit();
         }
+        if self.released.is_empty() {
+            self.released.shrink_to_fit();
+        }
     }
 
     /// Whether MaxMRW was reached since the last call (the entity then resets).

@@ -230,7 +230,7 @@ impl Bearer {
             handed_down: (cfg.buffer_holds == BufferHolds::UntilFullySent).then(Vec::new),
             handed_up: (cfg.buffer_holds == BufferHolds::UntilFullySent).then(Vec::new),
             stats: BearerStats::default(),
-            occupancy: Occupancy::default(),
+            occupancy: Occupancy::per_user(),
             last_change: Time::ZERO,
         }
     }

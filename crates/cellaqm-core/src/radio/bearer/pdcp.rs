@@ -341,11 +341,33 @@ impl Pdcp {
         self.waiting_since.dropped(&dropped[from..]);
     }
 
-    /// Gives back the storage of its head-of-line bookkeeping and its
-    /// discipline's packets if nothing waits.
+    /// Gives back the storage of its head-of-line bookkeeping, its
+    /// discipline's packets and its lists of the packets the RLC has, each
+    /// if it holds nothing.
     pub fn shrink_empty(&mut self) {
         self.waiting_since.shrink_empty();
         self.queue.shrink_empty();
+        match &mut self.keep {
+            Keep::UntilReleased(r) => {
+                if r.waiting.is_empty() {
+                    r.waiting.shrink_to_fit();
+                }
+                if r.in_rlc.is_empty() {
+                    r.in_rlc.shrink_to_fit();
+                }
+                if r.spared.is_empty() {
+                    r.spared.shrink_to_fit();
+                }
+            }
+            Keep::UntilHandOver(h) => {
+                if h.carried.is_empty() {
+                    h.carried.shrink_to_fit();
+                }
+                if h.dropped.is_empty() {
+                    h.dropped.shrink_to_fit();
+                }
+            }
+        }
     }
 
     /// How long the oldest packet waiting to be copied to the RLC has waited at `now` (zero: none waits).
@@ -722,26 +744,47 @@ mod tests {
         }
     }
 
-    /// A PDCP buffer managed by `cfg` (a hand-over scheme) within `limits`, holding packets until acknowledged.
-    fn hand_over(cfg: QueueConfig, limits: Limits) -> Pdcp {
-        let discipline = pdcp_discipline(&cfg, "radio.queue").unwrap();
-        assert_eq!(discipline, PdcpDiscipline::HandOver);
-        Pdcp::new(cfg.build(limits, stream(1, "q")), discipline, BufferHolds::UntilAcknowledged, 384e3)
+    /// A PDCP buffer managed by a hand-over scheme, holding packets until
+    /// acknowledged, with the RLC's store it hands them to and the packets
+    /// dropped on arrival and release.
+    struct HandOver {
+        p: Pdcp,
+        store: SduStore,
+        dropped: Vec<Dropped>,
     }
 
     /// What a hand-over gave: the packet the RLC got (uid, CE) and the packets
     /// the discipline dropped there (uid, cause).
     type HandedOver = (Option<(u64, bool)>, Vec<(u64, DropCause)>);
 
-    /// The RLC takes SDU `id` at `now`.
-    fn take(p: &mut Pdcp, store: &mut SduStore, now: Time, id: SduId) -> HandedOver {
-        let got = Feed { now, pdcp: p, store }.next_sdu(id).map(|_| {
-            let pkt = store.take(id).expect("stored");
-            (pkt.uid, pkt.ecn == Ecn::Ce)
-        });
-        let mut dropped = Vec::new();
-        p.take_dropped(&mut dropped);
-        (got, dropped.iter().map(|d| (d.pkt.uid, d.cause)).collect())
+    impl HandOver {
+        /// Managed by `cfg` within `limits`.
+        fn new(cfg: QueueConfig, limits: Limits) -> HandOver {
+            let discipline = pdcp_discipline(&cfg, "radio.queue").unwrap();
+            assert_eq!(discipline, PdcpDiscipline::HandOver);
+            let p = Pdcp::new(cfg.build(limits, stream(1, "q")), discipline, BufferHolds::UntilAcknowledged, 384e3);
+            HandOver { p, store: SduStore::default(), dropped: Vec::new() }
+        }
+
+        fn arrive(&mut self, now: Time, pkt: Packet) {
+            self.p.arrive(now, pkt, &mut self.dropped);
+        }
+
+        /// The RLC takes SDU `id` at `now`.
+        fn take(&mut self, now: Time, id: SduId) -> HandedOver {
+            let got = Feed { now, pdcp: &mut self.p, store: &mut self.store }.next_sdu(id).map(|_| {
+                let pkt = self.store.take(id).expect("stored");
+                (pkt.uid, pkt.ecn == Ecn::Ce)
+            });
+            let mut dropped = Vec::new();
+            self.p.take_dropped(&mut dropped);
+            (got, dropped.iter().map(|d| (d.pkt.uid, d.cause)).collect())
+        }
+
+        /// The RLC confirms SDU `id` at `now`.
+        fn release(&mut self, now: Time, id: SduId) {
+            self.p.release(now, id, &mut self.dropped);
+        }
     }
 
     /// CoDel (RFC 8289) by hand, target 5 ms, interval 100 ms, one MTU 1500 B:
@@ -752,39 +795,35 @@ mod tests {
     /// The dropped packet never reached the RLC: the next SDU is packet 3.
     #[test]
     fn codel_drops_at_the_hand_over_by_hand() {
-        let mut p = hand_over(QueueConfig::Codel(CodelParams::default()), Limits::default());
-        let mut store = SduStore::default();
-        let mut dropped = Vec::new();
+        let mut h = HandOver::new(QueueConfig::Codel(CodelParams::default()), Limits::default());
         for uid in 1..=4 {
-            p.arrive(ms(0), pkt(uid, 1500), &mut dropped);
+            h.arrive(ms(0), pkt(uid, 1500));
         }
-        assert!(dropped.is_empty());
-        assert_eq!(take(&mut p, &mut store, ms(10), 0), (Some((1, false)), vec![]));
+        assert!(h.dropped.is_empty());
+        assert_eq!(h.take(ms(10), 0), (Some((1, false)), vec![]));
         // Packet 1 is carried by the RLC: still in the buffer's count, not in CoDel's queue.
-        assert_eq!((p.packets(), p.queue().packets()), (4, 3));
-        assert_eq!(take(&mut p, &mut store, ms(120), 1), (Some((3, false)), vec![(2, DropCause::TargetExceeded)]));
-        assert_eq!(take(&mut p, &mut store, ms(130), 2), (Some((4, false)), vec![]));
-        assert_eq!((p.packets(), p.queue().packets()), (3, 0));
+        assert_eq!((h.p.packets(), h.p.queue().packets()), (4, 3));
+        assert_eq!(h.take(ms(120), 1), (Some((3, false)), vec![(2, DropCause::TargetExceeded)]));
+        assert_eq!(h.take(ms(130), 2), (Some((4, false)), vec![]));
+        assert_eq!((h.p.packets(), h.p.queue().packets()), (3, 0));
         for id in 0..3 {
-            p.release(ms(140 + id), id, &mut dropped);
+            h.release(ms(140 + id), id);
         }
-        assert_eq!((p.packets(), p.bytes(), dropped.len()), (0, 0, 0));
+        assert_eq!((h.p.packets(), h.p.bytes(), h.dropped.len()), (0, 0, 0));
     }
 
     /// The same sequence with ECN: packet 2, ECN-capable, is marked instead of
     /// dropped, and the RLC sends it CE (RFC 8289 §4.3 / RFC 3168).
     #[test]
     fn codel_marks_the_packet_the_rlc_sends() {
-        let mut p =
-            hand_over(QueueConfig::Codel(CodelParams { ecn: true, ..CodelParams::default() }), Limits::default());
-        let mut store = SduStore::default();
-        let mut dropped = Vec::new();
+        let ecn = CodelParams { ecn: true, ..CodelParams::default() };
+        let mut h = HandOver::new(QueueConfig::Codel(ecn), Limits::default());
         for uid in 1..=4 {
-            p.arrive(ms(0), ect(uid, 1500), &mut dropped);
+            h.arrive(ms(0), ect(uid, 1500));
         }
-        assert_eq!(take(&mut p, &mut store, ms(10), 0), (Some((1, false)), vec![]));
-        assert_eq!(take(&mut p, &mut store, ms(120), 1), (Some((2, true)), vec![]));
-        assert_eq!(p.queue().stats().marked, 1);
+        assert_eq!(h.take(ms(10), 0), (Some((1, false)), vec![]));
+        assert_eq!(h.take(ms(120), 1), (Some((2, true)), vec![]));
+        assert_eq!(h.p.queue().stats().marked, 1);
     }
 
     /// The RLC's taking packets is CoDel's departure: every hand-over agrees
@@ -794,7 +833,7 @@ mod tests {
     fn codel_at_the_hand_over_matches_rfc_8289() {
         use crate::queue::rfc8289::{Config, RefCodel};
         use crate::queue::testkit::{arrival, random_replay, Replay};
-        let mut p = hand_over(QueueConfig::Codel(CodelParams::default()), Limits::default());
+        let mut h = HandOver::new(QueueConfig::Codel(CodelParams::default()), Limits::default());
         let d = CodelParams::default();
         let mut oracle = RefCodel::new(Config {
             target: d.target.0 as i64,
@@ -804,17 +843,16 @@ mod tests {
             limit_bytes: None,
             limit_packets: None,
         });
-        let mut store = SduStore::default();
-        let (mut now, mut id, mut released, mut dropped, mut drops) = (Time::ZERO, 0, 0, Vec::new(), 0);
+        let (mut now, mut id, mut released, mut drops) = (Time::ZERO, 0, 0, 0);
         for (uid, step) in random_replay(&mut stream(3, "replay"), (5, 5, 1), 8_000).iter().enumerate() {
             now += step.dt();
             match *step {
                 Replay::Arrive { size, ect, .. } => {
-                    p.arrive(now, arrival(uid as u64, size, ect), &mut dropped);
+                    h.arrive(now, arrival(uid as u64, size, ect));
                     assert!(oracle.enqueue(uid as u64, size, ect, now.0 as i64));
                 }
                 Replay::Depart { .. } => {
-                    let (got, at_hand_over) = take(&mut p, &mut store, now, id);
+                    let (got, at_hand_over) = h.take(now, id);
                     let want = oracle.dequeue(now.0 as i64);
                     drops += at_hand_over.len();
                     assert_eq!((got, at_hand_over.into_iter().map(|d| d.0).collect::<Vec<_>>()), want, "at {now}");
@@ -825,13 +863,13 @@ mod tests {
                 Replay::Rate { .. } => {
                     // The RLC confirms what it carries.
                     for sdu in released..id {
-                        p.release(now, sdu, &mut dropped);
+                        h.release(now, sdu);
                     }
                     released = id;
                 }
             }
         }
-        assert!(dropped.is_empty() && drops > 100, "{drops} drops at hand-overs");
+        assert!(h.dropped.is_empty() && drops > 100, "{drops} drops at hand-overs");
     }
 
     /// A hand-over scheme's buffer limits count the packets the RLC carries
@@ -840,17 +878,15 @@ mod tests {
     /// refused; once the RLC confirms 1, 4 fits.
     #[test]
     fn the_limits_count_what_the_rlc_carries() {
-        let mut p = hand_over(QueueConfig::Codel(CodelParams::default()), Limits { bytes: None, packets: Some(2) });
-        let mut store = SduStore::default();
-        let mut dropped = Vec::new();
-        p.arrive(ms(0), pkt(1, 1500), &mut dropped);
-        p.arrive(ms(0), pkt(2, 1500), &mut dropped);
-        assert_eq!(take(&mut p, &mut store, ms(1), 0), (Some((1, false)), vec![]));
-        p.arrive(ms(2), pkt(3, 1500), &mut dropped);
-        assert_eq!(dropped.iter().map(|d| (d.pkt.uid, d.cause)).collect::<Vec<_>>(), vec![(3, DropCause::Overflow)]);
-        p.release(ms(3), 0, &mut dropped);
-        p.arrive(ms(4), pkt(4, 1500), &mut dropped);
-        assert_eq!((dropped.len(), p.packets()), (1, 2));
+        let mut h = HandOver::new(QueueConfig::Codel(CodelParams::default()), Limits { bytes: None, packets: Some(2) });
+        h.arrive(ms(0), pkt(1, 1500));
+        h.arrive(ms(0), pkt(2, 1500));
+        assert_eq!(h.take(ms(1), 0), (Some((1, false)), vec![]));
+        h.arrive(ms(2), pkt(3, 1500));
+        assert_eq!(h.dropped.iter().map(|d| (d.pkt.uid, d.cause)).collect::<Vec<_>>(), vec![(3, DropCause::Overflow)]);
+        h.release(ms(3), 0);
+        h.arrive(ms(4), pkt(4, 1500));
+        assert_eq!((h.dropped.len(), h.p.packets()), (1, 2));
     }
 
     /// DFF (the LTE uplink study): at the hand-over it discards the outgoing
@@ -859,34 +895,30 @@ mod tests {
     /// waiting (4500 B), 2 is discarded and 3 leaves (3000 B).
     #[test]
     fn dff_counts_the_packets_the_rlc_carries() {
-        let mut p = hand_over(QueueConfig::Dff, Limits { bytes: Some(3000), packets: None });
-        let mut store = SduStore::default();
-        let mut dropped = Vec::new();
-        p.arrive(ms(0), pkt(1, 1500), &mut dropped);
-        p.arrive(ms(0), pkt(2, 1500), &mut dropped);
-        assert_eq!(take(&mut p, &mut store, ms(1), 0), (Some((1, false)), vec![]));
-        p.arrive(ms(2), pkt(3, 1500), &mut dropped);
-        assert!(dropped.is_empty(), "DFF never refuses an arrival");
-        assert_eq!(take(&mut p, &mut store, ms(3), 1), (Some((3, false)), vec![(2, DropCause::OverflowFront)]));
+        let mut h = HandOver::new(QueueConfig::Dff, Limits { bytes: Some(3000), packets: None });
+        h.arrive(ms(0), pkt(1, 1500));
+        h.arrive(ms(0), pkt(2, 1500));
+        assert_eq!(h.take(ms(1), 0), (Some((1, false)), vec![]));
+        h.arrive(ms(2), pkt(3, 1500));
+        assert!(h.dropped.is_empty(), "DFF never refuses an arrival");
+        assert_eq!(h.take(ms(3), 1), (Some((3, false)), vec![(2, DropCause::OverflowFront)]));
     }
 
     /// PDCP discard (150 ms): at the hand-over a packet that waited longer is
     /// discarded and the next one goes.
     #[test]
     fn pdcp_discard_drops_packets_that_waited_too_long() {
-        let mut p = hand_over(QueueConfig::PdcpDiscard(PdcpDiscardParams::default()), Limits::default());
-        let mut store = SduStore::default();
-        let mut dropped = Vec::new();
-        p.arrive(ms(0), pkt(1, 1500), &mut dropped);
-        p.arrive(ms(100), pkt(2, 1500), &mut dropped);
-        assert_eq!(take(&mut p, &mut store, ms(200), 0), (Some((2, false)), vec![(1, DropCause::Age)]));
+        let mut h = HandOver::new(QueueConfig::PdcpDiscard(PdcpDiscardParams::default()), Limits::default());
+        h.arrive(ms(0), pkt(1, 1500));
+        h.arrive(ms(100), pkt(2, 1500));
+        assert_eq!(h.take(ms(200), 0), (Some((2, false)), vec![(1, DropCause::Age)]));
         // Nothing waits and nothing is dropped: the RLC gets none.
-        assert_eq!(take(&mut p, &mut store, ms(201), 1), (None, vec![]));
+        assert_eq!(h.take(ms(201), 1), (None, vec![]));
         // One that waits too long and is alone: the RLC asked, the discipline dropped it, none went.
-        p.arrive(ms(300), pkt(3, 1500), &mut dropped);
-        assert!(p.has_waiting());
-        assert_eq!(take(&mut p, &mut store, ms(500), 1), (None, vec![(3, DropCause::Age)]));
-        assert!(!p.has_waiting());
+        h.arrive(ms(300), pkt(3, 1500));
+        assert!(h.p.has_waiting());
+        assert_eq!(h.take(ms(500), 1), (None, vec![(3, DropCause::Age)]));
+        assert!(!h.p.has_waiting());
     }
 
     /// T-AQM (the LTE uplink study) with lowerDropThreshold 2, minAge 200 ms,
@@ -897,14 +929,12 @@ mod tests {
     #[test]
     fn taqm_decides_on_the_outgoing_packet() {
         let params = TaqmParams { lower_drop_threshold: 2, ..TaqmParams::default() };
-        let mut p = hand_over(QueueConfig::Taqm(params), Limits::default());
-        let mut store = SduStore::default();
-        let mut dropped = Vec::new();
+        let mut h = HandOver::new(QueueConfig::Taqm(params), Limits::default());
         for uid in 1..=5 {
-            p.arrive(ms(0), pkt(uid, 1500), &mut dropped);
+            h.arrive(ms(0), pkt(uid, 1500));
         }
-        assert_eq!(take(&mut p, &mut store, ms(250), 0), (Some((2, false)), vec![(1, DropCause::Age)]));
-        assert_eq!(take(&mut p, &mut store, ms(900), 1), (Some((4, false)), vec![(3, DropCause::Age)]));
+        assert_eq!(h.take(ms(250), 0), (Some((2, false)), vec![(1, DropCause::Age)]));
+        assert_eq!(h.take(ms(900), 1), (Some((4, false)), vec![(3, DropCause::Age)]));
     }
 
     /// FQ-CoDel (RFC 8290 §4.2) keeps a queue per TCP flow of the user and
@@ -913,13 +943,11 @@ mod tests {
     /// 4, then 3.
     #[test]
     fn fq_codel_hands_over_by_flow() {
-        let mut p = hand_over(QueueConfig::FqCodel(FqCodelParams::default()), Limits::default());
-        let mut store = SduStore::default();
-        let mut dropped = Vec::new();
+        let mut h = HandOver::new(QueueConfig::FqCodel(FqCodelParams::default()), Limits::default());
         for (uid, flow) in [(1, 0), (2, 0), (3, 0), (4, 1)] {
-            p.arrive(ms(0), Packet { flow, ..pkt(uid, 1500) }, &mut dropped);
+            h.arrive(ms(0), Packet { flow, ..pkt(uid, 1500) });
         }
-        let order: Vec<_> = (0..4).map(|id| take(&mut p, &mut store, ms(1), id).0.map(|g| g.0)).collect();
+        let order: Vec<_> = (0..4).map(|id| h.take(ms(1), id).0.map(|g| g.0)).collect();
         assert_eq!(order, [Some(1), Some(2), Some(4), Some(3)]);
     }
 
@@ -928,12 +956,11 @@ mod tests {
     #[test]
     fn pie_marks_reach_the_rlc() {
         let params = PieParams { ecn: true, ..PieParams::default() };
-        let mut p = hand_over(QueueConfig::Pie(params), Limits::default());
-        p.set_rate(ms(0), 10e6, &mut Vec::new());
-        let mut store = SduStore::default();
-        let (mut dropped, mut marked, mut id) = (Vec::new(), 0, 0);
-        let mut hand_over_one = |p: &mut Pdcp, now| {
-            let (got, _) = take(p, &mut store, now, id);
+        let mut h = HandOver::new(QueueConfig::Pie(params), Limits::default());
+        h.p.set_rate(ms(0), 10e6, &mut Vec::new());
+        let (mut marked, mut id) = (0, 0);
+        let mut hand_over_one = |h: &mut HandOver, now| {
+            let (got, _) = h.take(now, id);
             id += got.is_some() as u64;
             marked += got.is_some_and(|g| g.1) as u64;
         };
@@ -941,17 +968,17 @@ mod tests {
         // 10 Mb/s) a second, past the 15 ms target in 1.25 s.
         for k in 0..1000u64 {
             let now = ms(10 * k);
-            while let Some(t) = p.next_timer().filter(|&t| t <= now) {
-                p.on_timer(t, &mut dropped);
+            while let Some(t) = h.p.next_timer().filter(|&t| t <= now) {
+                h.p.on_timer(t, &mut h.dropped);
             }
-            p.arrive(now, ect(k, 1500), &mut dropped);
+            h.arrive(now, ect(k, 1500));
             if k % 10 != 0 {
-                hand_over_one(&mut p, now + Dur::from_millis(1));
+                hand_over_one(&mut h, now + Dur::from_millis(1));
             }
         }
-        while p.has_waiting() {
-            hand_over_one(&mut p, ms(10_000));
+        while h.p.has_waiting() {
+            hand_over_one(&mut h, ms(10_000));
         }
-        assert!(marked > 0 && marked == p.queue().stats().marked, "{marked} CE, {:?}", p.queue().stats());
+        assert!(marked > 0 && marked == h.p.queue().stats().marked, "{marked} CE, {:?}", h.p.queue().stats());
     }
 }

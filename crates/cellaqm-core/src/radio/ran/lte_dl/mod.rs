@@ -96,7 +96,7 @@ impl LteDl {
             uplink: ReturnPaths::new(n, None, dl.uplink_delay, UeEvent::UpArrive),
             tti: TtiEvent::new(dl.tti),
             tally: Tally::default(),
-            tallies: (0..n).map(|_| Tally::default()).collect(),
+            tallies: (0..n).map(|_| Tally::per_user()).collect(),
             scheduler: dl.scheduler.name(),
         }
     }

@@ -131,7 +131,7 @@ impl LteUplink {
             tti_event: TtiEvent::new(cfg.tti),
             grants: Vec::new(),
             delivered: Vec::new(),
-            tallies: (0..n).map(|_| Tally::default()).collect(),
+            tallies: (0..n).map(|_| Tally::per_user()).collect(),
             delivered_by: vec![(0, 0); n],
             scheduler: cfg.scheduler.name(),
             counts: LteStats::default(),
