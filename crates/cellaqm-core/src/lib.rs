@@ -38,6 +38,7 @@ pub mod radio;
 pub mod rlc;
 pub mod rng;
 pub mod scenario;
+mod storage;
 pub mod tcp;
 pub mod time;
 pub mod traffic;

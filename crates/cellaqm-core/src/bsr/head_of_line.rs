@@ -11,6 +11,7 @@
 //! them still held (uids need not enter in order).
 
 use crate::queue::Dropped;
+use crate::storage::ShrinkEmpty;
 use crate::time::{Dur, Time};
 use std::collections::{HashSet, VecDeque};
 
@@ -49,10 +50,8 @@ impl HeadOfLine {
 
     /// Gives back its storage if it holds nothing.
     pub fn shrink_empty(&mut self) {
-        if self.entered.is_empty() {
-            self.entered.shrink_to_fit();
-            self.held.shrink_to_fit();
-        }
+        self.entered.shrink_empty();
+        self.held.shrink_empty();
     }
 
     /// The age at `now` of the oldest packet held, or zero when none is.

@@ -2,6 +2,7 @@
 //! count. (The buffer limits are the wrapper's, [`super::Disc`].)
 
 use crate::packet::Packet;
+use crate::storage::ShrinkEmpty;
 use std::collections::VecDeque;
 
 /// A FIFO of packets that keeps its byte count.
@@ -53,9 +54,7 @@ impl Fifo {
 
     /// Gives back its storage if it holds no packet.
     pub fn shrink_empty(&mut self) {
-        if self.packets.is_empty() {
-            self.packets.shrink_to_fit();
-        }
+        self.packets.shrink_empty();
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Packet> {

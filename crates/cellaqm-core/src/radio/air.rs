@@ -4,6 +4,7 @@
 
 use crate::packet::Packet;
 use crate::rlc::Pdu;
+use crate::storage::ShrinkEmpty;
 use crate::time::Time;
 use std::collections::VecDeque;
 
@@ -60,9 +61,7 @@ impl<T> AirLine<T> {
 
     /// Gives back its storage if no PDU is on its way.
     pub fn shrink_empty(&mut self) {
-        if self.0.is_empty() {
-            self.0.shrink_to_fit();
-        }
+        self.0.shrink_empty();
     }
 
     /// The PDUs on their way.

@@ -18,6 +18,7 @@
 use super::config::{MissingPdu, RlcConfig};
 use super::pdu::{DataPdu, Mrw, MrwAck, SduId, Sn, StatusPdu};
 use super::status;
+use crate::storage::ShrinkEmpty;
 use crate::time::{earliest, Dur, Time};
 use std::collections::{BTreeSet, VecDeque};
 
@@ -240,9 +241,7 @@ impl AmReceiver {
 
     /// Gives back the storage of its window where it holds nothing.
     pub fn shrink_empty(&mut self) {
-        if self.rx.is_empty() {
-            self.rx.shrink_to_fit();
-        }
+        self.rx.shrink_empty();
     }
 
     /// The peer's sender was reset (§11.4): it goes on at `next_sn` and gave up every SDU

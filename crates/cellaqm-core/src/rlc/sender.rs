@@ -21,6 +21,7 @@
 
 use super::config::RlcConfig;
 use super::pdu::{DataPdu, Mrw, MrwAck, Pdu, SduId, Sn, StatusPdu};
+use crate::storage::ShrinkEmpty;
 use crate::time::{earliest, Time};
 use std::collections::{BTreeSet, VecDeque};
 
@@ -207,17 +208,11 @@ impl AmSender {
         }
     }
 
-    /// Gives back the storage of its window and of its unconfirmed SDUs where they hold nothing.
+    /// Gives back the storage of its window, its unconfirmed SDUs and its release list where they hold nothing.
     pub fn shrink_empty(&mut self) {
-        if self.tx.is_empty() {
-            self.tx.shrink_to_fit();
-        }
-        if self.unconfirmed.is_empty() {
-            self.unconfirmed.shrink_to_fit();
-        }
-        if self.released.is_empty() {
-            self.released.shrink_to_fit();
-        }
+        self.tx.shrink_empty();
+        self.unconfirmed.shrink_empty();
+        self.released.shrink_empty();
     }
 
     /// Whether MaxMRW was reached since the last call (the entity then resets).

@@ -32,6 +32,7 @@ use crate::metrics::Occupancy;
 use crate::packet::Packet;
 use crate::queue::{DropCause, Dropped};
 use crate::rlc::{AmEntity, Delivery, Pdu, Release, SduId};
+use crate::storage::ShrinkEmpty;
 use crate::time::{earliest, Dur, Time};
 use config::BearerConfig;
 use dch::{Dch, LossLog};
@@ -423,7 +424,7 @@ impl Bearer {
         self.up_store.shrink_empty();
         self.pdcp.shrink_empty();
         self.ue_buffer.shrink_empty();
-        self.released.shrink_to_fit();
+        self.released.shrink_empty();
     }
 
     /// Asks for the next TTI of the user's own DCH if the RNC is `busy`.

@@ -67,6 +67,7 @@ use crate::bsr::HeadOfLine;
 use crate::packet::{Ecn, Packet};
 use crate::queue::{AnyQueue, Backlog, DropPosition, Dropped, QueueConfig, QueueCtx, QueueDisc};
 use crate::rlc::{SduId, SduSource};
+use crate::storage::ShrinkEmpty;
 use crate::time::{Dur, Time};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -349,23 +350,13 @@ impl Pdcp {
         self.queue.shrink_empty();
         match &mut self.keep {
             Keep::UntilReleased(r) => {
-                if r.waiting.is_empty() {
-                    r.waiting.shrink_to_fit();
-                }
-                if r.in_rlc.is_empty() {
-                    r.in_rlc.shrink_to_fit();
-                }
-                if r.spared.is_empty() {
-                    r.spared.shrink_to_fit();
-                }
+                r.waiting.shrink_empty();
+                r.in_rlc.shrink_empty();
+                r.spared.shrink_empty();
             }
             Keep::UntilHandOver(h) => {
-                if h.carried.is_empty() {
-                    h.carried.shrink_to_fit();
-                }
-                if h.dropped.is_empty() {
-                    h.dropped.shrink_to_fit();
-                }
+                h.carried.shrink_empty();
+                h.dropped.shrink_empty();
             }
         }
     }
@@ -506,9 +497,7 @@ impl SduStore {
 
     /// Gives back its storage if it holds nothing.
     pub fn shrink_empty(&mut self) {
-        if self.slots.is_empty() {
-            self.slots.shrink_to_fit();
-        }
+        self.slots.shrink_empty();
     }
 }
 
